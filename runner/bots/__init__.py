@@ -1,0 +1,1 @@
+"""How the referee talks to bots."""

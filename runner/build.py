@@ -1,0 +1,122 @@
+"""The build stage: compile an entry, check the object against the rules, link, and load it once.
+
+Artefacts land in ``build/<entry>/``: ``bot.o`` (what was checked), ``jail/bot.so`` (what plays;
+the jail folder is the bot's whole filesystem view when the sandbox can chroot) and
+``build.json`` (this verdict, reused while the entry's content hash and the build recipe match).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Protocol
+
+from runner.bots.cabi import CFunctionBot
+from runner.bots.faults import BotFault
+from runner.bots.objcheck import check_object
+from runner.entries import Entry
+from runner.sandbox.local import BotLimits, BotProcess
+
+RECIPE = "c11-O2-v1"  # change when the flags or checks change: every entry is rebuilt
+COMPILE = ["gcc", "-std=c11", "-O2", "-fPIC", "-Wall", "-c", "bot.c", "-o"]
+LINK = ["gcc", "-shared", "-o"]
+
+
+class Sandbox(Protocol):
+    name: str
+
+    def run_compiler(self, command: list[str], cwd: Path, wall_s: float) -> tuple[int, str]: ...
+
+    def spawn(self, jail: Path, limits: BotLimits) -> BotProcess: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Build:
+    entry: str
+    content_hash: str
+    ok: bool
+    stage: str  # where it stopped: entry, compile, check, link, load — or "ok"
+    message: str  # the verdict in words; compiler output verbatim when compiling failed
+    display_name: str  # bot_name, cleaned; the entry's name until it loads
+    jail: str | None  # folder holding bot.so, when ok
+    recipe: str = RECIPE
+
+    @property
+    def jail_path(self) -> Path:
+        assert self.jail is not None, f"entry {self.entry} did not build"
+        return Path(self.jail)
+
+
+def _cached(entry: Entry, folder: Path) -> Build | None:
+    try:
+        data = json.loads((folder / "build.json").read_text())
+        build = Build(**data)
+    except (OSError, ValueError, TypeError):
+        return None
+    if build.content_hash != entry.content_hash or build.recipe != RECIPE:
+        return None
+    if build.ok and not (build.jail_path / "bot.so").is_file():
+        return None
+    return build
+
+
+def _save(build: Build, folder: Path) -> Build:
+    tmp = folder / "build.json.tmp"
+    tmp.write_text(json.dumps(asdict(build), indent=2) + "\n")
+    os.replace(tmp, folder / "build.json")
+    return build
+
+
+def build_entry(
+    entry: Entry, build_root: Path, sandbox: Sandbox, limits: BotLimits, wall_s: float
+) -> Build:
+    """Build one entry (or reuse its cached build). Never raises for a bad entry."""
+    folder = (build_root / entry.name).resolve()
+    cached = _cached(entry, folder)
+    if cached is not None:
+        return cached
+
+    def verdict(ok: bool, stage: str, message: str, name: str = entry.name) -> Build:
+        jail = str(folder / "jail") if ok else None
+        return _save(Build(entry.name, entry.content_hash, ok, stage, message, name, jail), folder)
+
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    if entry.problem:
+        return verdict(False, "entry", entry.problem)
+    obj = folder / "bot.o"
+    code, output = sandbox.run_compiler([*COMPILE, str(obj)], entry.path, wall_s)
+    if code != 0:
+        return verdict(False, "compile", f"bot.c does not compile:\n{output}".rstrip())
+    problems = check_object(obj.read_bytes())
+    if problems:
+        return verdict(False, "check", "refused by the static check:\n- " + "\n- ".join(problems))
+    jail = folder / "jail"
+    jail.mkdir()
+    so = jail / "bot.so"
+    code, link_output = sandbox.run_compiler([*LINK, str(so), str(obj), "-lm"], folder, wall_s)
+    if code != 0:
+        return verdict(False, "link", f"bot.o does not link:\n{link_output}".rstrip())
+    so.chmod(0o444)
+    jail.chmod(0o555)
+    try:
+        name = load_name(entry.name, jail, sandbox, limits)
+    except BotFault as fault:
+        return verdict(False, "load", f"the bot fails when loaded: {fault}")
+    warnings = f"compiled with warnings:\n{output}".rstrip() if output.strip() else "built"
+    return verdict(True, "ok", warnings, name)
+
+
+def load_name(entry: str, jail: Path, sandbox: Sandbox, limits: BotLimits) -> str:
+    """Load the bot once in the sandbox and read its bot_name (raises BotFault)."""
+    bot = CFunctionBot(sandbox.spawn(jail, limits), limits, entry)
+    try:
+        return bot.start()
+    finally:
+        bot.close()

@@ -1,0 +1,1 @@
+"""Where bot code is compiled and run: the local sandbox (default) and Docker."""
