@@ -196,7 +196,10 @@ def zygote(control_fd: int) -> None:
                 _reap(control, children)
             if control not in readable:
                 continue
-            message, fds, _, _ = socket.recv_fds(control, 1 << 16, 8)
+            try:
+                message, fds, _, _ = socket.recv_fds(control, 1 << 16, 8)
+            except OSError:
+                break
             if not message:
                 break
             request = json.loads(message)

@@ -1,0 +1,297 @@
+"""tournament.yaml loading: defaults, overrides, paths, every error case, and the docs page."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from runner import config
+from runner.config import (
+    SETTINGS,
+    Config,
+    ConfigError,
+    Limits,
+    Output,
+    default_config,
+    load_config,
+    reference_markdown,
+)
+
+REPO = Path(__file__).resolve().parent.parent
+FAKE_GAMES = ("cluster-v1", "snakes-v1")
+
+
+@pytest.fixture
+def real_games() -> None:
+    """Requested by a test that needs the real registry instead of the stand-in."""
+
+
+@pytest.fixture(autouse=True)
+def fake_games(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stand-in game registry, so these tests do not depend on the games being finished."""
+    if "real_games" in request.fixturenames:
+        return
+    module = types.ModuleType("runner.games")
+    module.GAMES = dict.fromkeys(FAKE_GAMES, object)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "runner.games", module)
+
+
+def write(folder: Path, text: str, name: str = "tournament.yaml") -> Path:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def error_of(path: Path | None, overrides: dict[str, object] | None = None) -> ConfigError:
+    with pytest.raises(ConfigError) as info:
+        load_config(path, overrides)
+    e = info.value
+    text = str(e)
+    assert e.file in text and "Fix: " in text, text
+    assert "\n" not in text, f"the error should be one paragraph: {text}"
+    return e
+
+
+# ---- defaults ----------------------------------------------------------------------------------
+
+
+def expected_defaults(base: Path) -> Config:
+    return Config(
+        path=None, game="snakes-v1", format="round-robin", rounds=1, seed=1, sandbox="local",
+        jobs=os.cpu_count() or 1, entries=base / "entries",
+        limits=Limits(move_cpu_ms=100, game_cpu_s=10.0, move_wall_s=1.0, memory_mib=256,
+                      build_wall_s=60.0),
+        output=Output(build=base / "build", results=base / "results", site=base / "_site",
+                      standings=base / "standings.json"),
+    )
+
+
+def test_no_file_gives_the_defaults_relative_to_cwd(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert load_config(None) == expected_defaults(tmp_path.resolve())
+    assert default_config(tmp_path) == expected_defaults(tmp_path.resolve())
+
+
+def test_float_fields_are_floats_even_when_written_as_integers(tmp_path: Path) -> None:
+    limits = load_config(write(tmp_path, "limits:\n  game_cpu_s: 5\n")).limits
+    assert limits.game_cpu_s == 5.0 and type(limits.game_cpu_s) is float
+    assert type(default_config(tmp_path).limits.build_wall_s) is float
+
+
+@pytest.mark.parametrize("text", ["", "\n", "# only a comment\n", "limits:\noutput:\n"])
+def test_an_empty_file_or_empty_sections_give_the_defaults(tmp_path: Path, text: str) -> None:
+    path = write(tmp_path, text)
+    cfg = load_config(path)
+    assert cfg == dataclasses.replace(expected_defaults(tmp_path.resolve()), path=path.resolve())
+
+
+def test_without_a_path_the_tournament_file_in_cwd_is_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(tmp_path, "rounds: 3\n")
+    monkeypatch.chdir(tmp_path)
+    cfg = load_config(None)
+    assert cfg.rounds == 3 and cfg.path == (tmp_path / "tournament.yaml").resolve()
+
+
+def test_values_are_read_and_jobs_null_means_cpu_count(tmp_path: Path) -> None:
+    cfg = load_config(write(tmp_path, (
+        "game: cluster-v1\nrounds: 4\nseed: 0\nsandbox: docker\njobs: null\n"
+        "limits:\n  move_cpu_ms: 250\n  move_wall_s: 0.5\n  memory_mib: 512\n"
+    )))
+    assert (cfg.game, cfg.rounds, cfg.seed, cfg.sandbox) == ("cluster-v1", 4, 0, "docker")
+    assert cfg.jobs == (os.cpu_count() or 1)
+    assert cfg.limits == Limits(250, 10.0, 0.5, 512, 60.0)
+    assert load_config(write(tmp_path, f"seed: {2**63 - 1}\njobs: 3\n")).jobs == 3
+
+
+def test_config_is_frozen(tmp_path: Path) -> None:
+    cfg = default_config(tmp_path)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cfg.rounds = 2  # type: ignore[misc]
+
+
+# ---- paths -------------------------------------------------------------------------------------
+
+
+def test_paths_are_resolved_against_the_config_folder_not_cwd(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(tmp_path / "season", "entries: ../bots\noutput:\n  site: public/site\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    cfg = load_config(Path("../season/tournament.yaml"))
+    base = (tmp_path / "season").resolve()
+    assert cfg.path == base / "tournament.yaml"
+    assert cfg.entries == tmp_path.resolve() / "bots"
+    assert cfg.output.site == base / "public" / "site"
+    assert cfg.output.results == base / "results"
+    assert all(p.is_absolute() for p in dataclasses.astuple(cfg.output))
+
+
+# ---- overrides ---------------------------------------------------------------------------------
+
+
+def test_overrides_win_over_the_file(tmp_path: Path) -> None:
+    path = write(tmp_path, "seed: 3\njobs: 8\nlimits:\n  move_cpu_ms: 50\n")
+    cfg = load_config(path, {"seed": 7, "jobs": 2, "sandbox": "docker",
+                             "limits.move_cpu_ms": 20, "rounds": None})
+    assert (cfg.seed, cfg.jobs, cfg.sandbox, cfg.limits.move_cpu_ms) == (7, 2, "docker", 20)
+    assert cfg.rounds == 1, "a None override means the option was not given"
+
+
+@pytest.mark.parametrize(("overrides", "option", "snippet"), [
+    ({"sed": 7}, "--sed", "did you mean `--seed`?"),
+    ({"jobs": "2"}, "--jobs", "expected an integer from 1 to 256, or null"),
+    ({"rounds": 0}, "--rounds", "got 0 (an int)"),
+    ({"sandbox": "vm"}, "--sandbox", "`local`, `docker`"),
+    ({"limits.move_cpu_ms": 1.5}, "--limits.move-cpu-ms", "e.g. `--limits.move-cpu-ms 100`"),
+])
+def test_bad_overrides_name_the_option(
+    tmp_path: Path, overrides: dict[str, object], option: str, snippet: str
+) -> None:
+    e = error_of(write(tmp_path, ""), overrides)
+    assert e.file == "command line"
+    assert f"option `{option}`" in str(e) and snippet in str(e), str(e)
+
+
+# ---- errors in the file ------------------------------------------------------------------------
+
+
+def test_the_error_reads_as_documented(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "limits:\n  move_cpu_ms: fast\n")
+    e = error_of(Path("tournament.yaml"))
+    assert (e.file, e.field) == ("tournament.yaml", "limits.move_cpu_ms")
+    assert str(e) == (
+        "tournament.yaml: field `limits.move_cpu_ms`: expected an integer from 1 to 60000, "
+        "got 'fast' (a str). Fix: write a whole number of milliseconds, e.g. `move_cpu_ms: 100`."
+    )
+
+
+BAD = [
+    # unknown keys, with the closest known key suggested
+    ("round: 2\n", "round", "did you mean `rounds`?"),
+    ("limits:\n  move_cpu: 5\n", "limits.move_cpu", "did you mean `limits.move_cpu_ms`?"),
+    ("move_cpu_ms: 5\n", "move_cpu_ms", "did you mean `limits.move_cpu_ms`?"),
+    ("zzz: 1\n", "zzz", "use one of `game`"),
+    ("limits:\n  zzz: 1\n", "limits.zzz", "use one of `limits.move_cpu_ms`, `limits.game_cpu_s`"),
+    # wrong types: bool is not an int, a float is not an int
+    ("rounds: true\n", "rounds", "got True (a bool)"),
+    ("rounds: 2.0\n", "rounds", "expected an integer"),
+    ("seed: '7'\n", "seed", "got '7' (a str)"),
+    ("limits:\n  game_cpu_s: ten\n", "limits.game_cpu_s", "expected a number from 0.1 to 3600"),
+    ("limits:\n  game_cpu_s: yes\n", "limits.game_cpu_s", "(a bool)"),
+    ("limits:\n  move_cpu_ms:\n", "limits.move_cpu_ms", "got null"),
+    ("entries: 5\n", "entries", "expected a path"),
+    ("entries: ''\n", "entries", "expected a path"),
+    ("output:\n  site: [a, b]\n", "output.site", "(a list)"),
+    ("game: 5\n", "game", "expected text"),
+    ("limits: 5\n", "limits", "expected a mapping"),
+    ("output: [build]\n", "output", "expected a mapping"),
+    # out of range
+    ("rounds: 0\n", "rounds", "from 1 to 100"),
+    ("rounds: 101\n", "rounds", "from 1 to 100"),
+    ("seed: -1\n", "seed", "from 0 to 9223372036854775807"),
+    (f"seed: {2**63}\n", "seed", "from 0 to"),
+    ("jobs: 0\n", "jobs", "from 1 to 256, or null for one per CPU core"),
+    ("jobs: 257\n", "jobs", "e.g. `jobs: 4`"),
+    ("limits:\n  move_cpu_ms: 60001\n", "limits.move_cpu_ms", "from 1 to 60000"),
+    ("limits:\n  game_cpu_s: 0.05\n", "limits.game_cpu_s", "from 0.1 to 3600"),
+    ("limits:\n  game_cpu_s: .nan\n", "limits.game_cpu_s", "from 0.1 to 3600"),
+    ("limits:\n  move_wall_s: .inf\n", "limits.move_wall_s", "from 0.05 to 600"),
+    ("limits:\n  memory_mib: 8\n", "limits.memory_mib", "of MiB"),
+    ("limits:\n  build_wall_s: 0.5\n", "limits.build_wall_s", "from 1 to 3600"),
+    # unknown choices and game ids, listed
+    ("sandbox: dokcer\n", "sandbox", "got 'dokcer'. Fix: write `sandbox: docker`."),
+    ("format: knockout\n", "format", "expected one of `round-robin`"),
+    ("game: snake\n", "game", "known games are `cluster-v1`, `snakes-v1`. Fix: write `game: "),
+    ("game: tetris\n", "game", "Fix: write one of them, e.g. `game: snakes-v1`."),
+]
+
+
+@pytest.mark.parametrize(("text", "field", "snippet"), BAD)
+def test_bad_values_name_the_file_the_field_and_the_fix(
+    tmp_path: Path, text: str, field: str, snippet: str
+) -> None:
+    path = write(tmp_path, text)
+    e = error_of(path)
+    assert e.file == str(path) and e.field == field
+    assert f"field `{field}`" in str(e) and snippet in str(e), str(e)
+
+
+def test_a_yaml_syntax_error_gives_the_line(tmp_path: Path) -> None:
+    e = error_of(write(tmp_path, "game: snakes-v1\nrounds: 1\n  seed: 2\n"))
+    assert str(e).startswith(f"{tmp_path / 'tournament.yaml'}: line 3: not valid YAML"), str(e)
+    e = error_of(write(tmp_path, "rounds: [1\n"))
+    assert "line " in str(e) and "not valid YAML" in str(e)
+
+
+@pytest.mark.parametrize("text", ["- rounds: 1\n", "just words\n", "42\n"])
+def test_the_top_level_must_be_a_mapping(tmp_path: Path, text: str) -> None:
+    e = error_of(write(tmp_path, text))
+    assert "top level must be a mapping" in str(e)
+
+
+def test_an_explicit_path_that_does_not_exist_is_an_error(tmp_path: Path) -> None:
+    e = error_of(tmp_path / "nope.yaml")
+    assert "no such file" in str(e) and e.file == str(tmp_path / "nope.yaml")
+    assert "cannot be read" in str(error_of(tmp_path))  # a folder
+    (tmp_path / "bad.yaml").write_bytes(b"game: \xff\n")
+    assert "UTF-8" in str(error_of(tmp_path / "bad.yaml"))
+
+
+def test_the_game_registry_is_imported_lazily() -> None:
+    source = Path(config.__file__).read_text(encoding="utf-8")
+    top_level_imports = [ln for ln in source.splitlines() if ln.startswith(("import", "from"))]
+    assert not any("runner.games" in ln for ln in top_level_imports)
+
+
+# ---- the table, the docs page and the repository's tournament.yaml -----------------------------
+
+
+def test_the_table_covers_every_dataclass_field() -> None:
+    declared = {s.key for s in SETTINGS}
+    wanted = {f.name for f in dataclasses.fields(Config)} - {"path", "limits", "output"}
+    wanted |= {f"limits.{f.name}" for f in dataclasses.fields(Limits)}
+    wanted |= {f"output.{f.name}" for f in dataclasses.fields(Output)}
+    assert declared == wanted
+    assert all(s.doc and (s.kind != "int" or isinstance(s.low, int)) for s in SETTINGS)
+
+
+def test_the_docs_page_is_generated_from_the_table() -> None:
+    page = REPO / "docs" / "configuration.md"
+    assert page.read_text(encoding="utf-8") == reference_markdown(), (
+        "docs/configuration.md is out of date: regenerate it with `python -m runner.config`"
+    )
+    assert all(f"`{s.key}`" in reference_markdown() for s in SETTINGS)
+
+
+def test_the_repository_tournament_yaml_writes_out_every_field() -> None:
+    import yaml
+
+    doc = yaml.safe_load((REPO / "tournament.yaml").read_text(encoding="utf-8"))
+    written = {f"{k}.{sub}" for k, v in doc.items() if isinstance(v, dict) for sub in v}
+    written |= {k for k, v in doc.items() if not isinstance(v, dict)}
+    assert written == {s.key for s in SETTINGS}
+    cfg = load_config(REPO / "tournament.yaml")
+    assert cfg.path == REPO / "tournament.yaml"
+    assert dataclasses.replace(cfg, path=None) == expected_defaults(REPO)
+
+
+def test_the_repository_tournament_yaml_loads_with_the_real_games(real_games: None) -> None:
+    try:
+        from runner.games import GAMES
+    except ImportError as e:  # a sibling module still being written
+        pytest.skip(f"runner.games does not import yet: {e}")
+    cfg = load_config(REPO / "tournament.yaml")
+    assert cfg.game in GAMES

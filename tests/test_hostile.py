@@ -1,0 +1,202 @@
+"""Hostile bots (tests/hostile/*.c) against the local sandbox.
+
+Each bot misbehaves on its first move. It must lose with the right reason, or be refused at
+build, or — where the misbehaviour is harmless by design — play on without effect. Bots that try
+to break out (write files, connect, read other sources, fork) answer 'Q' if they succeed, so a
+hole in the sandbox shows up as an invalid move instead of passing silently. After every game the
+host must still work and no bot process may be left behind.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from runner.bots import worker
+from runner.build import Build, build_entry
+from runner.entries import load_entry
+from runner.games import find_game
+from runner.games.base import Termination
+from runner.referee import GameResult, Player, play_game
+from runner.sandbox.local import BotLimits, LocalSandbox
+
+HOSTILE = Path(__file__).parent / "hostile"
+LIMITS = BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20)
+ROOT = os.geteuid() == 0
+
+
+@dataclass(frozen=True)
+class Case:
+    bot: str
+    termination: Termination | None  # None: the bot must not be at fault
+    detail: str  # regex the outcome's detail must match
+    limits: BotLimits = LIMITS
+
+
+CASES = [
+    Case("segfault", Termination.CRASH, r"^X \(Segfault\) SIGSEGV at turn 1$"),
+    Case("divzero", Termination.CRASH, r"SIGFPE at turn 1$"),
+    Case("abort", Termination.CRASH, r"SIGABRT at turn 1$"),
+    Case("exit0", Termination.CRASH, r"exited with code 0 at turn 1$"),
+    Case("spin", Termination.TIMEOUT, r"over 100 ms CPU on one move at turn 1$"),
+    Case("sleeper", Termination.TIMEOUT, r"no reply within 1 s of wall-clock time at turn 1$"),
+    Case("forkbomb", Termination.TIMEOUT, r"over 100 ms CPU on one move at turn 1$"),
+    Case("recursion", Termination.CRASH, r"SIGSEGV at turn 1$"),
+    Case("flood", Termination.TIMEOUT, r"over 100 ms CPU on one move at turn 1$"),
+    Case("badmove", Termination.INVALID_MOVE, r"returned 81 \('Q'\).* at turn 1$"),
+    Case("sigstop", Termination.CRASH, r"stopped itself with SIGSTOP at turn 1$"),
+    Case("closefds", None, ""),
+    Case("writefile", None, ""),
+    Case("network", None, ""),
+    Case("readsource", None, ""),
+    Case("boardwriter", None, ""),
+]
+if ROOT:  # the memory cgroup needs root; without it the address-space limit makes malloc fail
+    # Faulting in 256 MiB of pages takes more than 100 ms of CPU: give it time, so that what
+    # stops it is the memory limit.
+    roomy = BotLimits(move_cpu_s=5.0, game_cpu_s=10.0, move_wall_s=10.0, memory_bytes=256 << 20)
+    CASES.append(
+        Case("memhog", Termination.MEMORY, r"over the 256 MiB memory limit at turn 1$", roomy)
+    )
+
+
+@pytest.fixture(scope="module")
+def sandbox() -> Iterator[LocalSandbox]:
+    box = LocalSandbox()
+    yield box
+    box.close()
+
+
+@pytest.fixture(scope="module")
+def listener() -> Iterator[socket.socket]:
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    server.setblocking(False)
+    yield server
+    server.close()
+
+
+def make_entry(root: Path, name: str, source: str) -> Path:
+    folder = root / "entries" / name
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "bot.c").write_text(source)
+    (folder / "entry.yaml").write_text(
+        f"name: {name}\nauthor: tests\ndescription: hostile test bot\nlanguage: c\n"
+    )
+    return folder
+
+
+def build(sandbox: LocalSandbox, root: Path, name: str, source: str) -> Build:
+    entry = load_entry(make_entry(root, name, source))
+    return build_entry(entry, root / "build", sandbox, LIMITS, wall_s=60)
+
+
+def play(
+    sandbox: LocalSandbox, root: Path, x: Build, o: Build, limits: BotLimits = LIMITS
+) -> GameResult:
+    players = [Player(b.entry, b.content_hash, b.jail_path) for b in (x, o)]
+    return play_game(find_game("snakes-v1"), players, sandbox, limits, seed=1)
+
+
+def bot_processes() -> list[int]:
+    """Live processes running under a sandbox uid (root only: otherwise bots keep the host's)."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if os.stat(entry.path).st_uid >= worker.UID_BASE:
+                    found.append(int(entry.name))
+            except FileNotFoundError:
+                pass
+    return found
+
+
+def substitutions(tmp_path: Path, listener: socket.socket) -> dict[str, str]:
+    secret = make_entry(tmp_path, "secret", "int bot(int b[16][32], char p);\n") / "bot.c"
+    return {
+        "@OUTFILE@": str(tmp_path / "escaped.txt"),
+        "@PORT@": str(listener.getsockname()[1]),
+        "@SECRET@": str(secret),
+    }
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.bot)
+def test_hostile_bot_loses_or_is_harmless(
+    case: Case, sandbox: LocalSandbox, listener: socket.socket, tmp_path: Path
+) -> None:
+    source = (HOSTILE / f"{case.bot}.c").read_text()
+    for key, value in substitutions(tmp_path, listener).items():
+        source = source.replace(key, value)
+    hostile = build(sandbox, tmp_path, case.bot, source)
+    assert hostile.ok, f"{case.bot} should build: {hostile.message}"
+    steady = build(sandbox, tmp_path, "steady", (HOSTILE / "steady.c").read_text())
+    result = play(sandbox, tmp_path, hostile, steady, case.limits)
+    outcome = result.outcome
+    if case.termination is None:
+        assert outcome.faulty != 0, f"{case.bot} should play on unharmed, but: {outcome.detail}"
+        assert not outcome.termination.is_fault, f"the game should end normally: {outcome.detail}"
+    else:
+        assert outcome.termination is case.termination, (
+            f"{case.bot} should lose by {case.termination.value}, "
+            f"got {outcome.termination.value}: {outcome.detail}"
+        )
+        assert outcome.faulty == 0 and outcome.points == (0.0, 1.0), "the hostile bot must lose"
+        assert re.search(case.detail, outcome.detail), f"unexpected reason: {outcome.detail!r}"
+
+    # The sandbox held: nothing escaped to the host.
+    assert not (tmp_path / "escaped.txt").exists(), "a bot created a file on the host"
+    with pytest.raises(BlockingIOError):
+        listener.accept()
+    # The host survives and carries on: a clean game still plays to the end.
+    again = play(sandbox, tmp_path, steady, steady)
+    assert again.outcome.termination is Termination.NORMAL, again.outcome.detail
+    if ROOT:
+        deadline = time.monotonic() + 5
+        while bot_processes() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert bot_processes() == [], "a bot process outlived its game"
+
+
+def test_flood_output_is_capped(sandbox: LocalSandbox, tmp_path: Path) -> None:
+    flood = build(sandbox, tmp_path, "flood", (HOSTILE / "flood.c").read_text())
+    steady = build(sandbox, tmp_path, "steady", (HOSTILE / "steady.c").read_text())
+    result = play(sandbox, tmp_path, flood, steady)
+    kept = result.output[0]
+    assert kept.startswith("flood") or kept.startswith("err"), kept[:80]
+    assert "more bytes dropped" in kept, "a flood should be cut, and the cut should be said"
+    assert len(kept.encode()) < 17 * 1024, "the host must keep at most the cap of a bot's output"
+
+
+def test_board_writer_plays_exactly_like_its_clean_twin(
+    sandbox: LocalSandbox, tmp_path: Path
+) -> None:
+    writer = build(sandbox, tmp_path, "boardwriter", (HOSTILE / "boardwriter.c").read_text())
+    steady = build(sandbox, tmp_path, "steady", (HOSTILE / "steady.c").read_text())
+    dirty = play(sandbox, tmp_path, writer, steady)
+    clean = play(sandbox, tmp_path, steady, steady)
+    assert dirty.moves == clean.moves, "writing to the board copy must not change the game"
+    assert dirty.outcome.points == clean.outcome.points
+
+
+@pytest.mark.parametrize(
+    ("bot", "message"),
+    [
+        ("staticlocal", r"static local variable `counter` \(symbol counter\.\d+ in \.bss\)"),
+        ("writableglobal", r"global variable `state` \(in \.bss\)"),
+    ],
+)
+def test_writable_data_is_refused_at_build(
+    bot: str, message: str, sandbox: LocalSandbox, tmp_path: Path
+) -> None:
+    result = build(sandbox, tmp_path, bot, (HOSTILE / f"{bot}.c").read_text())
+    assert not result.ok and result.stage == "check", result.message
+    assert re.search(message, result.message), result.message
+    assert "other than bot_name" in result.message, "the message should name the rule"
