@@ -69,7 +69,9 @@ def cmd_play(args: argparse.Namespace) -> int:
                 entry = entries.find(config.entries, name)
             except LookupError as exc:
                 raise UsageError(str(exc)) from None
-            build = build_entry(entry, config.output.build, sandbox, limits, config.limits.build_wall_s)
+            build = build_entry(
+                entry, config.output.build, sandbox, limits, config.limits.build_wall_s
+            )
             if not build.ok:
                 print(f"{name}: {build.message}", file=sys.stderr)
                 return 1

@@ -74,7 +74,9 @@ def _manifest(folder: Path) -> Manifest:
     try:
         data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{where} is not valid YAML ({exc}). Fix: see the entry template.") from None
+        raise ValueError(
+            f"{where} is not valid YAML ({exc}). Fix: see the entry template."
+        ) from None
     if not isinstance(data, dict):
         raise ValueError(f"{where} must be a mapping of fields. Fix: see the entry template.")
     known = {"name", "author", "description", "language"}
@@ -87,7 +89,9 @@ def _manifest(folder: Path) -> Manifest:
     for key in ("name", "author", "description", "language"):
         value = data.get(key, "c" if key == "language" else None)
         if not isinstance(value, str) or not value.strip():
-            raise ValueError(f"{where}: field `{key}` must be a non-empty string. Fix: add `{key}: …`.")
+            raise ValueError(
+                f"{where}: field `{key}` must be a non-empty string. Fix: add `{key}: …`."
+            )
         values[key] = value.strip()
     if values["name"] != folder.name:
         raise ValueError(

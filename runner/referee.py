@@ -1,4 +1,4 @@
-"""Plays one game: starts the bots in the sandbox, asks them in turn, applies moves, enforces limits.
+"""Plays one game: starts the bots in the sandbox, asks them in turn, applies moves, judges.
 
 A bot's fault (BotFault, or a reply the game rejects) ends the game at once as that bot's loss,
 with the reason in words; the host and the other bot carry on. Only the sandbox's own failures
@@ -52,7 +52,9 @@ class GameResult:
                 {"entry": p.entry, "hash": p.content_hash, "name": n}
                 for p, n in zip(self.players, self.names, strict=True)
             ],
-            "moves": "".join(self.moves) if all(len(m) == 1 for m in self.moves) else list(self.moves),
+            "moves": "".join(self.moves)
+            if all(len(m) == 1 for m in self.moves)
+            else list(self.moves),
             "outcome": {
                 "points": list(outcome.points),
                 "scores": list(self.scores),
@@ -60,7 +62,10 @@ class GameResult:
                 "faulty": outcome.faulty,
                 "detail": outcome.detail,
             },
-            "measured": {"cpu_s": [round(c, 6) for c in self.cpu_s], "wall_s": round(self.wall_s, 6)},
+            "measured": {
+                "cpu_s": [round(c, 6) for c in self.cpu_s],
+                "wall_s": round(self.wall_s, 6),
+            },
         }
 
 

@@ -63,6 +63,7 @@ class CFunctionBot:
 
     def start(self) -> str:
         """Wait until the bot is loaded; returns its bot_name (cleaned)."""
+        self.process.ready()
         header = self._await(len(worker.HELLO_MAGIC) + 2, "while loading", loading=True)
         if header[: len(worker.HELLO_MAGIC)] != worker.HELLO_MAGIC:
             self.process.kill()
@@ -155,7 +156,7 @@ class CFunctionBot:
     def _check_events(self, at: str) -> None:
         zygote = self.process.zygote
         zygote.pump()
-        for event in zygote.events_for(self.process.pid):
+        for event in zygote.events_for(self.process.ready()):
             if event["event"] == "stopped":
                 self.process.kill()
                 raise BotCrashed(
@@ -168,21 +169,25 @@ class CFunctionBot:
     def _death(self, at: str) -> BotFault:
         """Explain why the bot's channel closed, from the kernel's report of its process."""
         process = self.process
-        event = process.zygote.wait_exit(process.pid, timeout=0.5)
+        event = process.zygote.wait_exit(process.ready(), timeout=0.5)
         if event is None:  # alive, but it closed its end of the channel
             process.kill()
             return BotProtocolError(f"closed its channel to the host {at}")
         process.drain_output(OUTPUT_CAP)
         status = int(event["status"])
-        if process.oom_killed():
-            return BotOutOfMemory(f"over the {self.limits.memory_bytes >> 20} MiB memory limit {at}")
+        if int(event.get("oom_kills", 0)) > 0:
+            return BotOutOfMemory(
+                f"over the {self.limits.memory_bytes >> 20} MiB memory limit {at}"
+            )
         if os.WIFSIGNALED(status):
             number = os.WTERMSIG(status)
             name = _signal_name(number)
             if number == signal.SIGXCPU or (
                 number == signal.SIGKILL and float(event["cpu"]) >= self.limits.game_cpu_s
             ):
-                return BotTimeout(f"over the {self.limits.game_cpu_s:g} s CPU limit for a game {at}")
+                return BotTimeout(
+                    f"over the {self.limits.game_cpu_s:g} s CPU limit for a game {at}"
+                )
             if number == signal.SIGXFSZ:
                 return BotCrashed(f"SIGXFSZ {at}: bots may not write files", name)
             return BotCrashed(f"{name} {at}", name)

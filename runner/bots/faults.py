@@ -1,4 +1,4 @@
-"""Bot failures: their own branch of errors, turned into outcomes by the referee, never host crashes."""
+"""Bot failures: their own branch of errors, outcomes for the referee, never host crashes."""
 
 from __future__ import annotations
 

@@ -136,12 +136,12 @@ def check_object(data: bytes) -> list[str]:
                 "other than bot_name; keep state in local variables, or make constants `const`"
             )
     for section in sections:
-        if _writable(section) and section.size and section.name not in holders:
-            if not any(s.section == section for s in symbols):
-                problems.append(
-                    f"writable section {section.name} ({section.size} bytes) holds unnamed data: "
-                    "the rules allow no writable data other than bot_name"
-                )
+        named = any(s.section == section for s in symbols)
+        if _writable(section) and section.size and section.name not in holders and not named:
+            problems.append(
+                f"writable section {section.name} ({section.size} bytes) holds unnamed data: "
+                "the rules allow no writable data other than bot_name"
+            )
     return problems
 
 

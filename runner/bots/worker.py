@@ -39,6 +39,7 @@ NAME_CAP = 200
 UID_BASE = 1_000_000  # unique per bot: UID_BASE + its pid (pids are unique among live processes)
 CLONE_NEWNET = 0x40000000
 PR_SET_PDEATHSIG = 1
+BLANKS = 2  # children kept forked ahead: a two-player game starts without waiting for a fork
 EXIT_LOAD_FAILED = 97  # the bot's shared object could not be loaded (the reason is on its stderr)
 EXIT_SETUP_FAILED = 98  # the walls could not be built: the host treats this as its own error
 CDEF = "int bot(int board[16][32], char player);\nextern char *bot_name;\n"
@@ -60,18 +61,101 @@ def _limit(kind: int, value: int) -> None:
     resource.setrlimit(kind, (value, value))
 
 
+class _MemoryGroups:
+    """Per-bot memory cgroups (root only; cgroup v2 or v1), owned by the zygote.
+
+    With a group, the kernel enforces the memory limit on memory actually used and counts its
+    OOM kills, so a loss reads "memory" rather than a signal. Without one, the address-space
+    rlimit alone limits the bot. Each blank joins its group while it waits (joining costs
+    ~0.4 ms on v1); the limit is written when the blank gets its bot.
+    """
+
+    V2 = "/sys/fs/cgroup"
+    V1 = "/sys/fs/cgroup/memory"
+
+    def __init__(self) -> None:
+        self.parent = ""
+        self.version = 0
+        self._count = 0
+        if os.geteuid() != 0:
+            return
+        try:
+            if "memory" in _read_text(self.V2 + "/cgroup.controllers").split():
+                if "memory" not in _read_text(self.V2 + "/cgroup.subtree_control").split():
+                    return
+                root, version = self.V2, 2
+            elif os.path.exists(self.V1 + "/memory.limit_in_bytes"):
+                root, version = self.V1, 1
+            else:
+                return
+            parent = f"{root}/koth-{os.getpid()}"
+            os.makedirs(parent, exist_ok=True)
+            if version == 2:
+                _write_text(parent + "/cgroup.subtree_control", "+memory")
+        except OSError:
+            return
+        self.parent, self.version = parent, version
+
+    def new(self) -> str | None:
+        if not self.version:
+            return None
+        self._count += 1
+        path = f"{self.parent}/bot-{self._count}"
+        try:
+            os.mkdir(path)
+        except OSError:
+            return None
+        return path
+
+    def set_limit(self, path: str, limit: int) -> None:
+        if self.version == 2:
+            _write_text(path + "/memory.max", str(limit))
+            _write_text(path + "/memory.swap.max", "0")
+        else:
+            _write_text(path + "/memory.limit_in_bytes", str(limit))
+            if os.path.exists(path + "/memory.memsw.limit_in_bytes"):
+                _write_text(path + "/memory.memsw.limit_in_bytes", str(limit))
+
+    def oom_kills(self, path: str) -> int:
+        name = "/memory.events" if self.version == 2 else "/memory.oom_control"
+        for line in _read_text(path + name).splitlines():
+            key, _, value = line.partition(" ")
+            if key == "oom_kill":
+                return int(value)
+        return 0
+
+    def remove(self, path: str | None) -> None:
+        if path:
+            try:
+                os.rmdir(path)
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        if self.version:
+            for name in os.listdir(self.parent):
+                self.remove(f"{self.parent}/{name}")
+            self.remove(self.parent)
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def _write_text(path: str, value: str) -> None:
+    with open(path, "w") as f:
+        f.write(value)
+
+
 def _wall_in(request: dict[str, Any]) -> str:
     """Everything that must hold before bot code runs. Returns the path to dlopen."""
-    os.setsid()
-    _set_pdeathsig()
     so_path: str = request["so"]
     jail: str = request["jail"]
-    if request.get("cgroup"):
-        with open(request["cgroup"], "w") as procs:
-            procs.write(str(os.getpid()))
     if os.geteuid() == 0:
-        if request.get("netns", True):
-            _check(_libc.unshare(CLONE_NEWNET), "unshare(CLONE_NEWNET)")
         os.chroot(jail)
         os.chdir("/")
         so_path = "/" + os.path.basename(so_path)
@@ -86,7 +170,10 @@ def _wall_in(request: dict[str, Any]) -> str:
     _limit(resource.RLIMIT_CORE, 0)
     _limit(resource.RLIMIT_FSIZE, 0)
     _limit(resource.RLIMIT_NPROC, 0)
-    _limit(resource.RLIMIT_AS, int(limits["memory_bytes"]))
+    # In a memory cgroup the OOM killer enforces the limit; the address-space rlimit is then a
+    # backstop against huge reservations only.
+    in_group = bool(request.get("cgroup"))
+    _limit(resource.RLIMIT_AS, int(limits["memory_bytes"]) + (4 << 30 if in_group else 0))
     cpu = int(limits["cpu_seconds"])
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     # dlopen needs one descriptor for a moment; afterwards none may be opened.
@@ -114,39 +201,65 @@ def _serve(request: dict[str, Any], ffi: Any) -> None:
     board = ffi.new("int[16][32]")
     wide = bytearray(BOARD_CELLS * 4)  # each ASCII cell widened to a little-endian int32
     pack = struct.Struct("<i").pack
+    incoming = bytearray(REQUEST_SIZE)
+    view = memoryview(incoming)
     while True:
-        data = b""
-        while len(data) < REQUEST_SIZE:
-            chunk = os.read(REQUEST_FD, REQUEST_SIZE - len(data))
-            if not chunk:
+        got = 0
+        while got < REQUEST_SIZE:
+            count = os.readv(REQUEST_FD, [view[got:]])
+            if count == 0:
                 os._exit(0)
-            data += chunk
-        wide[::4] = data[:BOARD_CELLS]
+            got += count
+        wide[::4] = view[:BOARD_CELLS]
         ffi.memmove(board, wide, BOARD_CELLS * 4)
-        move = bot(board, data[BOARD_CELLS:])
+        move = bot(board, bytes(view[BOARD_CELLS:]))
         os.write(REPLY_FD, pack(move))
 
 
-def _fork_bot(request: dict[str, Any], fds: list[int], ffi: Any, control: socket.socket) -> int:
-    pid = os.fork()
-    if pid == 0:
+class _Blank:
+    """A child forked ahead of need, waiting for its bot: the fork and the new network namespace
+    are paid while the host is busy with something else, not while a game waits to start."""
+
+    def __init__(self, control: socket.socket, ffi: Any, group: str | None) -> None:
+        parent_end, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.group = group
+        self.pid = os.fork()
+        if self.pid == 0:
+            try:
+                control.close()
+                parent_end.close()
+                signal.set_wakeup_fd(-1)
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                os.setsid()
+                _set_pdeathsig()
+                if os.geteuid() == 0:
+                    _check(_libc.unshare(CLONE_NEWNET), "unshare(CLONE_NEWNET)")
+                if group:
+                    _write_text(group + "/cgroup.procs", str(os.getpid()))
+                message, fds, _, _ = socket.recv_fds(child_end, 1 << 16, 8)
+                if not message:
+                    os._exit(0)
+                # Lift every source above the targets first, so no dup2 clobbers a source.
+                devnull = os.open(os.devnull, os.O_RDONLY)
+                sources = [fcntl.fcntl(fd, fcntl.F_DUPFD, 64) for fd in (devnull, *fds)]
+                for target, source in zip((0, REQUEST_FD, REPLY_FD, 1), sources, strict=True):
+                    os.dup2(source, target)
+                os.dup2(1, 2)
+                os.closerange(REPLY_FD + 1, 1 << 16)
+            except BaseException as exc:
+                os.write(2, f"koth worker: sandbox setup failed: {exc}\n".encode())
+                os._exit(EXIT_SETUP_FAILED)
+            _serve(json.loads(message), ffi)
+        child_end.close()
+        self.channel = parent_end
+
+    def assign(self, message: bytes, fds: list[int]) -> None:
         try:
-            control.close()
-            signal.set_wakeup_fd(-1)
-            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-            # Lift every source above the targets first, so no dup2 clobbers a source.
-            devnull = os.open(os.devnull, os.O_RDONLY)
-            sources = [fcntl.fcntl(fd, fcntl.F_DUPFD, 64) for fd in (devnull, *fds)]
-            for target, source in zip((0, REQUEST_FD, REPLY_FD, 1), sources, strict=True):
-                os.dup2(source, target)
-            os.dup2(1, 2)
-            os.closerange(REPLY_FD + 1, 1 << 16)
-        except BaseException:
-            os._exit(EXIT_SETUP_FAILED)
-        _serve(request, ffi)
-    for fd in fds:
-        os.close(fd)
-    return pid
+            socket.send_fds(self.channel, [message], fds)
+        finally:
+            self.channel.close()
+            for fd in fds:
+                os.close(fd)
 
 
 def _send(control: socket.socket, message: dict[str, Any]) -> None:
@@ -156,22 +269,40 @@ def _send(control: socket.socket, message: dict[str, Any]) -> None:
         pass  # the host has gone; the main loop sees the closed socket and ends
 
 
-def _reap(control: socket.socket, children: set[int]) -> None:
-    while children:
+def _reap(
+    control: socket.socket, children: dict[int, str | None], groups: _MemoryGroups
+) -> set[int]:
+    """Report what the kernel says of our bots; returns every child pid that has ended."""
+    gone: set[int] = set()
+    while True:
         try:
             pid, status, usage = os.wait4(-1, os.WNOHANG | os.WUNTRACED)
         except ChildProcessError:
-            return
+            return gone
         if pid == 0:
-            return
+            return gone
+        if pid not in children:  # a blank that never got a bot
+            if not os.WIFSTOPPED(status):
+                gone.add(pid)
+            continue
         if os.WIFSTOPPED(status):
             _send(control, {"event": "stopped", "pid": pid, "signal": os.WSTOPSIG(status)})
             continue
-        children.discard(pid)
+        group = children.pop(pid)
+        gone.add(pid)
+        oom_kills = groups.oom_kills(group) if group else 0
+        groups.remove(group)
         cpu = usage.ru_utime + usage.ru_stime
         _send(
             control,
-            {"event": "exit", "pid": pid, "status": status, "cpu": cpu, "maxrss_kib": usage.ru_maxrss},
+            {
+                "event": "exit",
+                "pid": pid,
+                "status": status,
+                "cpu": cpu,
+                "maxrss_kib": usage.ru_maxrss,
+                "oom_kills": oom_kills,
+            },
         )
 
 
@@ -186,15 +317,27 @@ def zygote(control_fd: int) -> None:
     os.set_blocking(wake_w, False)
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda signum, frame: None)
-    children: set[int] = set()
+    groups = _MemoryGroups()
+    children: dict[int, str | None] = {}  # bot pid → its memory group
+    blanks: list[_Blank] = []
     _send(control, {"event": "ready", "pid": os.getpid(), "root": os.geteuid() == 0})
     try:
         while True:
-            readable, _, _ = select.select([control, wake_r], [], [])
+            # Refill the pool of blanks only when no request has come for a moment, so forking
+            # never delays a game that is starting (a game spawns its bots back to back).
+            idle = None if len(blanks) >= BLANKS else (0.0 if not blanks else 0.005)
+            readable, _, _ = select.select([control.fileno(), wake_r], [], [], idle)
+            if not readable:
+                blanks.append(_Blank(control, ffi, groups.new()))
+                continue
             if wake_r in readable:
                 os.read(wake_r, 4096)
-                _reap(control, children)
-            if control not in readable:
+                gone = _reap(control, children, groups)
+                for blank in blanks:
+                    if blank.pid in gone:
+                        groups.remove(blank.group)
+                blanks = [b for b in blanks if b.pid not in gone]
+            if control.fileno() not in readable:
                 continue
             try:
                 message, fds, _, _ = socket.recv_fds(control, 1 << 16, 8)
@@ -203,21 +346,28 @@ def zygote(control_fd: int) -> None:
             if not message:
                 break
             request = json.loads(message)
-            if request["op"] == "spawn":
-                pid = _fork_bot(request, fds, ffi, control)
-                children.add(pid)
-                _send(control, {"event": "spawned", "pid": pid})
-            elif request["op"] == "kill":
+            if request["op"] == "spawn" and len(fds) == 3:
+                blank = blanks.pop(0) if blanks else _Blank(control, ffi, groups.new())
+                if blank.group:
+                    groups.set_limit(blank.group, int(request["limits"]["memory_bytes"]))
+                    request["cgroup"] = blank.group
+                    message = json.dumps(request).encode()
+                blank.assign(message, fds)
+                children[blank.pid] = blank.group
+                _send(control, {"event": "spawned", "pid": blank.pid})
+            else:
                 for fd in fds:
                     os.close(fd)
-                if request["pid"] in children:
+                if request["op"] == "kill" and request["pid"] in children:
                     os.kill(request["pid"], signal.SIGKILL)
     finally:
-        for pid in children:
+        for pid in [*children, *(b.pid for b in blanks)]:
             try:
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
                 pass
+        groups.close()
 
 
 if __name__ == "__main__":

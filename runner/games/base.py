@@ -22,7 +22,7 @@ class IllegalMoveError(ValueError):
     """A bot's reply is a well-formed move that the rules forbid in this position."""
 
 
-class Termination(str, enum.Enum):
+class Termination(enum.StrEnum):
     """Why a game ended. Stored in results and shown on the site."""
 
     NORMAL = "normal"  # played to the end, scored by the rules

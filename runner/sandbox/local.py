@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from runner.bots import worker
-from runner.sandbox import cgroup
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -45,7 +44,7 @@ class Zygote:
         host_end, zygote_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._sock = host_end
         self._events: dict[int, list[dict[str, Any]]] = {}
-        self._spawned: list[int] = []
+        self._pending: list[BotProcess] = []  # spawned, in request order, awaiting their pid
         self._process = subprocess.Popen(
             [sys.executable, "-I", worker.__file__, "--control-fd", str(zygote_end.fileno())],
             pass_fds=[zygote_end.fileno()],
@@ -59,7 +58,6 @@ class Zygote:
             self.close()
             raise SandboxError(f"the bot zygote did not start (it said {ready!r})")
         self.is_root = bool(ready["root"])
-        self.memory = cgroup.MemoryGroups.create() if self.is_root else None
 
     @property
     def fileno(self) -> int:
@@ -85,7 +83,7 @@ class Zygote:
 
     def _file(self, event: dict[str, Any]) -> None:
         if event["event"] == "spawned":
-            self._spawned.append(event["pid"])
+            self._pending.pop(0).pid = event["pid"]
         else:
             self._events.setdefault(event["pid"], []).append(event)
 
@@ -101,25 +99,20 @@ class Zygote:
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
-            event = self._next_event(timeout=left)
-            if event is not None:
-                self._file(event)
+            news = self._next_event(timeout=left)
+            if news is not None:
+                self._file(news)
 
     def forget(self, pid: int) -> None:
         self._events.pop(pid, None)
 
     def spawn(self, so_path: Path, jail: Path, limits: BotLimits) -> BotProcess:
-        memory_group = self.memory.new_group(limits.memory_bytes) if self.memory else None
-        # With a memory cgroup the kernel's OOM killer enforces the limit (and says so); the
-        # address-space rlimit is then only a backstop against huge reservations.
-        address_space = limits.memory_bytes + (4 << 30 if memory_group else 0)
         request = {
             "op": "spawn",
             "so": str(so_path),
             "jail": str(jail),
-            "cgroup": memory_group.procs_file if memory_group else None,
             "limits": {
-                "memory_bytes": address_space,
+                "memory_bytes": limits.memory_bytes,
                 "cpu_seconds": max(1, int(limits.game_cpu_s + 1.999)),
             },
         }
@@ -127,19 +120,26 @@ class Zygote:
         reply_r, reply_w = os.pipe()
         output_r, output_w = os.pipe()
         try:
-            socket.send_fds(self._sock, [json.dumps(request).encode()], [request_r, reply_w, output_w])
+            socket.send_fds(
+                self._sock, [json.dumps(request).encode()], [request_r, reply_w, output_w]
+            )
         finally:
             for fd in (request_r, reply_w, output_w):
                 os.close(fd)
-        while not self._spawned:
+        for fd in (reply_r, output_r):
+            os.set_blocking(fd, False)
+        process = BotProcess(self, request_w, reply_r, output_r)
+        self._pending.append(process)
+        return process
+
+    def await_pid(self, process: BotProcess) -> int:
+        """The pid of a spawned bot; spawn() does not wait, so that bots start side by side."""
+        while process.pid is None:
             event = self._next_event(timeout=30.0)
             if event is None:
                 raise SandboxError("the bot zygote did not answer a spawn request")
             self._file(event)
-        pid = self._spawned.pop(0)
-        for fd in (reply_r, output_r):
-            os.set_blocking(fd, False)
-        return BotProcess(self, pid, request_w, reply_r, output_r, memory_group)
+        return process.pid
 
     def kill(self, pid: int) -> None:
         try:
@@ -154,33 +154,29 @@ class Zygote:
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()
-        if self.memory:
-            self.memory.remove()
 
 
 class BotProcess:
     """One sandboxed bot process, as the host sees it: pipes, the kernel's clocks, exit reports."""
 
-    def __init__(
-        self,
-        zygote: Zygote,
-        pid: int,
-        request_fd: int,
-        reply_fd: int,
-        output_fd: int,
-        memory_group: cgroup.Group | None,
-    ) -> None:
+    def __init__(self, zygote: Zygote, request_fd: int, reply_fd: int, output_fd: int) -> None:
         self.zygote = zygote
-        self.pid = pid
+        self.pid: int | None = None  # known once the zygote has answered: see ready()
         self.request_fd = request_fd
         self.reply_fd = reply_fd
         self.output_fd = output_fd
-        self.memory_group = memory_group
         self.output = bytearray()
         self.output_dropped = 0
         self._clock = ctypes.c_int()
-        self._clock_ok = _libc.clock_getcpuclockid(pid, ctypes.byref(self._clock)) == 0
+        self._clock_ok = False
         self.closed = False
+
+    def ready(self) -> int:
+        """Wait for the zygote's answer; returns the bot's pid."""
+        pid = self.zygote.await_pid(self)
+        if not self._clock_ok:
+            self._clock_ok = _libc.clock_getcpuclockid(pid, ctypes.byref(self._clock)) == 0
+        return pid
 
     def cpu_time(self) -> float | None:
         """CPU seconds the kernel has charged this process so far; None once it is gone."""
@@ -204,11 +200,8 @@ class BotProcess:
             self.output += chunk[:room]
             self.output_dropped += len(chunk) - min(room, len(chunk))
 
-    def oom_killed(self) -> bool:
-        return self.memory_group is not None and self.memory_group.oom_kills() > 0
-
     def kill(self) -> None:
-        self.zygote.kill(self.pid)
+        self.zygote.kill(self.ready())
 
     def close(self) -> None:
         if self.closed:
@@ -216,10 +209,9 @@ class BotProcess:
         self.closed = True
         for fd in (self.request_fd, self.reply_fd, self.output_fd):
             os.close(fd)
-        self.zygote.kill(self.pid)
-        if self.memory_group is not None:
-            self.memory_group.retire()
-        self.zygote.forget(self.pid)
+        pid = self.ready()
+        self.zygote.kill(pid)
+        self.zygote.forget(pid)
 
 
 def _compiler_limits(wall_s: float) -> None:
