@@ -21,6 +21,15 @@ SHN_UNDEF = 0
 SHN_COMMON = 0xFFF2
 STT_OBJECT, STT_FUNC, STT_SECTION, STT_FILE, STT_TLS = 1, 2, 3, 4, 6
 SHT_SYMTAB = 2
+RUNS_AT_LOAD = (
+    ".init_array",
+    ".fini_array",
+    ".ctors",
+    ".dtors",
+    ".preinit_array",
+    ".init",
+    ".fini",
+)
 
 
 class ObjectFormatError(ValueError):
@@ -136,6 +145,12 @@ def check_object(data: bytes) -> list[str]:
                 "other than bot_name; keep state in local variables, or make constants `const`"
             )
     for section in sections:
+        if section.name in RUNS_AT_LOAD and section.size:
+            problems.append(
+                f"{section.name}: constructors and destructors (__attribute__((constructor))) "
+                "are not allowed: the bot's code may run only when `bot` is called"
+            )
+            continue
         named = any(s.section == section for s in symbols)
         if _writable(section) and section.size and section.name not in holders and not named:
             problems.append(

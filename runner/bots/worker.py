@@ -220,6 +220,8 @@ class _Blank:
     """A child forked ahead of need, waiting for its bot: the fork and the new network namespace
     are paid while the host is busy with something else, not while a game waits to start."""
 
+    netns = False  # set by the zygote once it knows the kernel lets it make namespaces
+
     def __init__(self, control: socket.socket, ffi: Any, group: str | None) -> None:
         parent_end, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.group = group
@@ -232,7 +234,7 @@ class _Blank:
                 signal.signal(signal.SIGCHLD, signal.SIG_DFL)
                 os.setsid()
                 _set_pdeathsig()
-                if os.geteuid() == 0:
+                if self.netns:
                     _check(_libc.unshare(CLONE_NEWNET), "unshare(CLONE_NEWNET)")
                 if group:
                     _write_text(group + "/cgroup.procs", str(os.getpid()))
@@ -260,6 +262,15 @@ class _Blank:
             self.channel.close()
             for fd in fds:
                 os.close(fd)
+
+
+def _can_unshare_network() -> bool:
+    """Root in an unprivileged container may not make namespaces: find out once, at start."""
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0 if _libc.unshare(CLONE_NEWNET) == 0 else 1)
+    _, status = os.waitpid(pid, 0)
+    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
 
 
 def _send(control: socket.socket, message: dict[str, Any]) -> None:
@@ -318,9 +329,11 @@ def zygote(control_fd: int) -> None:
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda signum, frame: None)
     groups = _MemoryGroups()
+    _Blank.netns = os.geteuid() == 0 and _can_unshare_network()
     children: dict[int, str | None] = {}  # bot pid → its memory group
     blanks: list[_Blank] = []
-    _send(control, {"event": "ready", "pid": os.getpid(), "root": os.geteuid() == 0})
+    ready = {"event": "ready", "pid": os.getpid(), "root": os.geteuid() == 0}
+    _send(control, {**ready, "netns": _Blank.netns, "memory_cgroups": bool(groups.version)})
     try:
         while True:
             # Refill the pool of blanks only when no request has come for a moment, so forking

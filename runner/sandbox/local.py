@@ -58,6 +58,15 @@ class Zygote:
             self.close()
             raise SandboxError(f"the bot zygote did not start (it said {ready!r})")
         self.is_root = bool(ready["root"])
+        self.netns = bool(ready.get("netns"))
+        self.memory_cgroups = bool(ready.get("memory_cgroups"))
+        if self.is_root and not self.netns:
+            print(
+                "koth: warning: running as root but the kernel refused a new network namespace "
+                "(an unprivileged container?); bots keep the host's network view, limited only "
+                "by the descriptor limit",
+                file=sys.stderr,
+            )
 
     @property
     def fileno(self) -> int:
