@@ -10,6 +10,8 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -124,6 +126,370 @@ def _final_frame(game: Any, result: Any) -> str:
     return str(game.render_text(state))
 
 
+# -- the season's stages ---------------------------------------------------------------------------
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+@contextmanager
+def _host_errors() -> Iterator[None]:
+    """SIGTERM stops like Ctrl-C; a host problem (no compiler, ...) becomes a UsageError."""
+    from runner import season
+
+    try:
+        with season.sigterm_interrupts():
+            yield
+    except season.SeasonError as exc:
+        raise UsageError(str(exc)) from None
+
+
+@contextmanager
+def _stage(args: argparse.Namespace) -> Iterator[tuple[Config, Any, Any]]:
+    """The config, a sandbox and a game pool for one command."""
+    from runner import season
+
+    config = _config(args)
+    with _host_errors():
+        sandbox = season.make_sandbox(config)
+        try:
+            with season.open_pool(config, sandbox) as pool:
+                yield config, sandbox, pool
+        finally:
+            sandbox.close()
+
+
+def _indent(text: str, prefix: str = "        ") -> str:
+    return "\n".join(prefix + line for line in text.splitlines())
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from runner import season
+
+    with _stage(args) as (config, sandbox, _pool):
+        builds = season.build_all(config, sandbox)
+    width = max([5, *(len(b.entry) for b in builds)])
+    for b in builds:
+        if b.ok:
+            print(f"ok      {b.entry:<{width}}  {b.display_name}")
+        else:
+            print(f"FAILED  {b.entry:<{width}}  {b.stage}:\n{_indent(b.message)}")
+    failed = sum(not b.ok for b in builds)
+    print(f"{len(builds)} entries, {len(builds) - failed} built, {failed} failed")
+    return 1 if failed else 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from runner import season
+
+    with _stage(args) as (config, sandbox, pool):
+        verdicts = season.check_all(config, season.build_all(config, sandbox), sandbox, pool)
+    width = max([5, *(len(v.entry) for v in verdicts)])
+    for v in verdicts:
+        if v.ok:
+            print(
+                f"ok        {v.entry:<{width}}  {v.display_name}: builds and passes the smoke games"
+            )
+        else:
+            print(f"EXCLUDED  {v.entry:<{width}}  {v.stage}:\n{_indent(v.message)}")
+    excluded = sum(not v.ok for v in verdicts)
+    print(f"{len(verdicts)} entries, {len(verdicts) - excluded} play, {excluded} excluded")
+    return 1 if excluded else 0
+
+
+def _shard(args: argparse.Namespace) -> Any:
+    from runner.schedule import parse_shard
+
+    if getattr(args, "shard", None) is None:
+        return None
+    try:
+        return parse_shard(args.shard)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def cmd_schedule(args: argparse.Namespace) -> int:
+    from runner import season
+    from runner.games import find_game
+    from runner.schedule import select_shard
+
+    shard = _shard(args)
+    with _stage(args) as (config, sandbox, pool):
+        line = season.lineup(config, sandbox, pool, say=_say)
+    games = select_shard(season.schedule(config, line), shard)
+    known = season.recorded_keys(config, say=_say)
+    rows: list[dict[str, Any]] = [
+        {
+            "index": g.index,
+            "round": g.fixture.round,
+            "seats": list(g.fixture.seats),
+            "game": g.fixture.game,
+            "seed": g.fixture.seed,
+            "key": g.key,
+            "recorded": g.key in known,
+        }
+        for g in games
+    ]
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    names = [n for g in games for n in g.fixture.seats]
+    width = max([1, *(len(n) for n in names)])
+    seats = " ".join(f"{s:<{width}}" for s in find_game(config.game).info.seat_names)
+    print(f"{'#':>5}  round  {seats}  {'seed':>19}  key           status")
+    for row in rows:
+        players = " ".join(f"{n:<{width}}" for n in row["seats"])
+        status = "recorded" if row["recorded"] else "to play"
+        print(
+            f"{row['index']:>5}  {row['round']:>5}  {players}  {row['seed']:>19}  "
+            f"{row['key'][:12]}  {status}"
+        )
+    done = sum(r["recorded"] for r in rows)
+    part = f" in shard {shard}" if shard else ""
+    print(f"{len(rows)} games{part}: {done} recorded, {len(rows) - done} to play")
+    return 0
+
+
+def _max_games(args: argparse.Namespace) -> int | None:
+    value: int | None = args.max_games
+    if value is not None and value < 0:
+        raise UsageError(f"--max-games {value}: expected 0 or more. Fix: e.g. --max-games 10.")
+    return value
+
+
+def _report(report: Any) -> int:
+    where = report.out
+    _say(f"played {report.played} game(s) into {where}; {report.recorded} were already recorded")
+    if report.left:
+        _say(f"{report.left} game(s) left unplayed (--max-games); run again to play them")
+    for failure in report.failed:
+        _say(f"not played: {failure}")
+    if report.failed:
+        _say(f"{len(report.failed)} game(s) could not be played; run again to retry them")
+    return 1 if report.failed else 0
+
+
+def cmd_play_season(args: argparse.Namespace) -> int:
+    from runner import season
+
+    shard = _shard(args)
+    limit = _max_games(args)
+    with _stage(args) as (config, sandbox, pool):
+        line = season.lineup(config, sandbox, pool, say=_say)
+        report = season.play(
+            config,
+            line,
+            pool,
+            shard=shard,
+            out=args.out,
+            max_games=limit,
+            show_progress=not args.no_progress,
+            say=_say,
+        )
+    return _report(report)
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    from runner import results
+
+    try:
+        count, problems = results.merge(args.inputs, args.out)
+    except FileNotFoundError as exc:
+        raise UsageError(
+            f"{exc}. Fix: check the paths; each shard job writes results/shard-I-of-N.jsonl."
+        ) from None
+    for problem in problems:
+        _say(f"warning: {problem}")
+    print(f"merged {count} record(s) from {len(args.inputs)} file(s) into {args.out}")
+    return 0
+
+
+def _print_standings(config: Config, rows: Any, doc: dict[str, Any]) -> None:
+    from runner.standings import table
+
+    print(table(rows))
+    played, scheduled = doc["games_played"], doc["games_scheduled"]
+    note = "" if played == scheduled else f" (incomplete: {scheduled - played} not yet played)"
+    print(f"{played} of {scheduled} games{note}; written to {config.output.standings}")
+
+
+def cmd_standings(args: argparse.Namespace) -> int:
+    from runner import season
+
+    with _stage(args) as (config, sandbox, pool):
+        line = season.lineup(config, sandbox, pool, say=_say)
+    rows, doc = season.standings(config, line, say=_say)
+    _print_standings(config, rows, doc)
+    return 0
+
+
+def cmd_season(args: argparse.Namespace) -> int:
+    from runner import season
+
+    limit = _max_games(args)
+    config = _config(args)
+    with _host_errors():
+        report, rows, doc = season.run_season(
+            config, max_games=limit, show_progress=not args.no_progress, say=_say
+        )
+    code = _report(report)
+    _print_standings(config, rows, doc)
+    if not args.no_site:
+        from runner.site import render_from_config
+
+        print(render_from_config(config).summary())
+    return code
+
+
+def cmd_site(args: argparse.Namespace) -> int:
+    from runner.site import render_from_config
+
+    config = _config(args)
+    print(render_from_config(config, args.results, args.standings, args.out).summary())
+    return 0
+
+
+def _options(parser: argparse.ArgumentParser, *names: str) -> None:
+    """The options shared by the season's commands (each is also a tournament.yaml field)."""
+    parser.add_argument(
+        "--config", type=Path, help="the tournament file (default: ./tournament.yaml if present)"
+    )
+    if "seed" in names:
+        parser.add_argument("--seed", type=int, help="the season seed (default: the config's)")
+    if "rounds" in names:
+        parser.add_argument(
+            "--rounds", type=int, help="how many times each pair meets in each seating"
+        )
+    if "jobs" in names:
+        parser.add_argument(
+            "--jobs", type=int, help="games played in parallel (default: the config's, or cores)"
+        )
+    if "play" in names:
+        parser.add_argument(
+            "--max-games",
+            type=int,
+            metavar="N",
+            help="play at most N games, then stop (the next run plays the rest)",
+        )
+        parser.add_argument(
+            "--no-progress", action="store_true", help="no progress bar or progress lines"
+        )
+
+
+def add_season_commands(commands: Any) -> None:
+    def add(name: str, help_: str, description: str) -> argparse.ArgumentParser:
+        sub: argparse.ArgumentParser = commands.add_parser(
+            name, help=help_, description=description
+        )
+        return sub
+
+    build = add(
+        "build",
+        "compile every entry and check its object (cached)",
+        "Compile every entry under the entries folder in the sandbox, check the compiled "
+        "object against the rules (no writable globals) and load it once. Results are "
+        "cached in build/<entry>/ by the entry's content hash, so only new or edited "
+        "entries are compiled. Prints a verdict per entry; exits 1 if any failed.",
+    )
+    _options(build)
+    build.set_defaults(func=cmd_build)
+
+    check = add(
+        "check",
+        "smoke-test every built entry against the built-in bot",
+        "Build every entry (cached), then play two smoke games per entry against "
+        "the built-in bot, once in each seat. An entry that fails its build or is at "
+        "fault in a smoke game (crash, timeout, invalid move, ...) is excluded from the "
+        "season and listed in the standings with the reason. Verdicts are cached by "
+        "content hash. Exits 1 if any entry is excluded.",
+    )
+    _options(check, "jobs")
+    check.set_defaults(func=cmd_check)
+
+    sched = add(
+        "schedule",
+        "print the season's games, their seeds and keys",
+        "Build and check the entries (cached), then print every game of the season in "
+        "canonical order (round, then X, then O): its seed, derived from the season seed "
+        "and the game's identity only, its result key, and whether it is already "
+        "recorded in the results folder. With --shard, only that shard's games.",
+    )
+    _options(sched, "seed", "rounds", "jobs")
+    sched.add_argument("--shard", metavar="I/N", help="only the I-th of N parts (1-based)")
+    sched.add_argument("--json", action="store_true", help="print the games as JSON")
+    sched.set_defaults(func=cmd_schedule)
+
+    play = add(
+        "play-season",
+        "play the season's unrecorded games (or one shard of them)",
+        "Build and check the entries (cached), then play every scheduled game whose key "
+        "is not yet recorded in the results folder, --jobs at a time, appending one "
+        "JSON line per game to results/games.jsonl. With --shard I/N, play only the "
+        "I-th of N disjoint parts and write results/shard-I-of-N.jsonl (or --out); "
+        "combine the shards with `koth merge`. Ctrl-C stops cleanly; run again to resume.",
+    )
+    _options(play, "seed", "rounds", "jobs", "play")
+    play.add_argument("--shard", metavar="I/N", help="play only the I-th of N parts (1-based)")
+    play.add_argument("--out", type=Path, help="the results file to append to")
+    play.set_defaults(func=cmd_play_season)
+
+    merge = add(
+        "merge",
+        "combine results files (e.g. shards) into one",
+        "Read JSONL results files, drop duplicate records (same key; the first wins) "
+        "and skip torn or invalid lines (with a warning), then write one file in "
+        "canonical order (round, X, O), atomically. The output may be one of the "
+        "inputs.",
+    )
+    merge.add_argument("inputs", nargs="+", type=Path, metavar="FILE", help="results files")
+    merge.add_argument("--out", type=Path, required=True, help="the merged file to write")
+    merge.set_defaults(func=cmd_merge)
+
+    stand = add(
+        "standings",
+        "rank the entries from the recorded games",
+        "Build and check the entries (cached), then count the recorded games of the "
+        "current schedule (records of superseded entry versions are ignored): points "
+        "(win 1, draw 1/2, loss 0), W/D/L and faults per entry, ranked by points, then "
+        "head-to-head points among the tied, then wins, then name. Writes "
+        "standings.json and prints the table; excluded entries are listed with their "
+        "reason.",
+    )
+    _options(stand, "seed", "rounds", "jobs")
+    stand.set_defaults(func=cmd_standings)
+
+    whole = add(
+        "season",
+        "build, check, schedule, play and rank: the whole season",
+        "Run every stage in a row: build all entries, check them, schedule the season, "
+        "play the games not yet recorded (with a progress bar) and print the standings. "
+        "Everything is cached or keyed, so a re-run plays only what changed: a new "
+        "entry's games, an edited entry's games, or the games an interrupted run did "
+        "not finish. A bad entry never stops the season. Ends by rendering the results "
+        "site (see `koth site`). Exits 130 on Ctrl-C.",
+    )
+    _options(whole, "seed", "rounds", "jobs", "play")
+    whole.add_argument("--no-site", action="store_true", help="do not render the site at the end")
+    whole.set_defaults(func=cmd_season)
+
+    site = add(
+        "site",
+        "render the static results site (leaderboard, cross-table, replays)",
+        "Render the results site from the results records and standings.json: a "
+        "leaderboard with ratings, a head-to-head cross-table, a page per entry and a "
+        "page per game with a text replay. Pages are static HTML (ready for GitHub "
+        "Pages) and work without JavaScript.",
+    )
+    _options(site)
+    site.add_argument(
+        "--results", type=Path, help="a results folder or .jsonl file (default: output.results)"
+    )
+    site.add_argument("--standings", type=Path, help="standings.json (default: output.standings)")
+    site.add_argument("--out", type=Path, help="the site folder (default: output.site)")
+    site.set_defaults(func=cmd_site)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="koth",
@@ -157,6 +523,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--config", type=Path, help="the tournament file (default: ./tournament.yaml if present)"
     )
     play.set_defaults(func=cmd_play)
+    add_season_commands(commands)
+    parser.epilog = (
+        "A season: `koth season` runs build, check, schedule, play-season and standings in a "
+        "row; each stage also runs alone, and every stage caches or keys its work, so a re-run "
+        "does only what changed. `koth COMMAND --help` explains each command."
+    )
     return parser
 
 

@@ -107,7 +107,11 @@ def play(
 
 
 def bot_processes() -> list[int]:
-    """Live processes running under a sandbox uid (root only: otherwise bots keep the host's)."""
+    """Live processes under any sandbox uid (root only: otherwise bots keep the host's uid).
+
+    Machine-wide on purpose: a child that escaped a bot keeps the bot's uid but is re-parented
+    away from the zygote, so only the uid finds it. So the suite assumes it is the only one
+    running bots on this machine, as in CI."""
     found = []
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():

@@ -53,6 +53,7 @@ class Zygote:
             start_new_session=True,
         )
         zygote_end.close()
+        self.pid = self._process.pid
         ready = self._next_event(timeout=30.0)
         if ready is None or ready.get("event") != "ready":
             self.close()

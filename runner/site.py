@@ -1,0 +1,548 @@
+"""The static results site: results records + standings → HTML pages, rendered with Jinja2.
+
+``render_site(records, standings, entries_info, out_dir)`` writes::
+
+    index.html            leaderboard (points, W/D/L, faults, rating ± 95%), season facts
+    crosstable.html       head-to-head score of every pair, colour-scaled; cells link to the games
+    games.html            every game
+    entries/<entry>.html  an entry: verdict, games by opponent, faults, source code
+    games/<key>.html      a game: final frame, move list, replay player with every frame
+    static/               site.css, replay.js
+
+Replays are rebuilt from the move lists by the pure game engine: a game page embeds the initial
+frame and, per move, the cells that changed (``changed_cells``); replay.js only applies them, it
+knows no rules. Without JavaScript every page still reads: a game page shows its final frame,
+rendered here. Everything shown that came from an entry (names, authors, sources, fault
+messages) is data from a pull request: the Environment autoescapes and JSON is HTML-safe.
+The output depends only on the inputs (no clock), so a fixed fixture renders byte for byte.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+import shutil
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup, escape
+
+from runner import ratings, results
+from runner import standings as ranking
+from runner.config import Config, ConfigError
+from runner.entries import discover
+from runner.games import find_game
+from runner.games.snakes import Snakes, changed_cells
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "site_templates"
+MARKER = ".koth-site"  # marks a folder this module made, so re-rendering may replace it
+ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
+CELL_CLASSES = {"X": "x", "*": "xh", "O": "o", "@": "oh"}  # Snakes; other symbols unstyled
+OWNERS = {"X": 0, "*": 0, "O": 1, "@": 1}
+ENDINGS = {
+    "normal": "played to the end",
+    "suffocation": "enclosed",
+    "invalid_move": "invalid move",
+    "timeout": "timeout",
+    "crash": "crash",
+    "memory": "memory limit",
+    "disconnect": "disconnect",
+}
+Record = Mapping[str, Any]
+
+
+class SiteError(ValueError):
+    """The site cannot be written where asked (one sentence with the fix)."""
+
+
+@dataclass(frozen=True)
+class EntryInfo:
+    """What the site shows about an entry beyond its results."""
+
+    entry: str
+    author: str = ""
+    description: str = ""
+    source: str = ""
+    source_name: str = "bot.c"
+    verdict: str = ""  # build/check verdict in words, when known
+
+
+@dataclass
+class Row:
+    """One line of the standings, as the site reads it (see ``read_standings``)."""
+
+    entry: str
+    name: str
+    content_hash: str = ""
+    rank: int | None = None
+    points: float = 0.0
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    faults: dict[str, int] = field(default_factory=dict)
+    excluded: str | None = None
+    detail: str = ""
+
+
+def _canonical(record: Record) -> tuple[int, tuple[str, ...], str]:
+    return record.get("round", 0), tuple(s["entry"] for s in record["seats"]), record.get("key", "")
+
+
+def read_standings(
+    standings: Mapping[str, Any] | None, records: Sequence[Record]
+) -> tuple[dict[str, Any], list[Row], list[Record]]:
+    """The adapter from standings.json and results records to what the pages need.
+
+    Returns the season's facts, the rows in rank order (excluded entries last) and the records
+    counted: those whose every seat is a playing entry with the same content hash (and the same
+    game and season seed, when standings.json names them). Without standings, the records are
+    ranked here with runner.standings.
+    """
+    unique: dict[str, Record] = {}
+    for number, record in enumerate(records):
+        unique.setdefault(str(record.get("key") or number), record)
+    records = sorted(unique.values(), key=_canonical)  # the order of runner.results.canonical
+    if standings is None:
+        seen = {s["entry"]: s for r in records for s in r["seats"]}
+        entrants = [
+            ranking.Entrant(e, str(s.get("name", e)), str(s.get("hash", "")))
+            for e, s in sorted(seen.items())
+        ]
+        standings = ranking.document(ranking.rank(entrants, records), {})
+    known = {f.name for f in fields(Row)}
+    rows = [Row(**{k: v for k, v in row.items() if k in known}) for row in standings["entries"]]
+    playing = {r.entry: r.content_hash for r in rows if r.excluded is None}
+
+    def current(record: Record) -> bool:
+        for key in ("game", "season_seed"):
+            if key in standings and key in record and standings[key] != record[key]:
+                return False
+        return all(
+            s["entry"] in playing and playing[s["entry"]] in ("", s.get("hash", ""))
+            for s in record["seats"]
+        )
+
+    meta = {k: v for k, v in standings.items() if k != "entries"}
+    return meta, rows, [r for r in records if current(r)]
+
+
+# -- replays ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Replay:
+    width: int
+    initial: str  # the first frame, rows concatenated
+    changes: list[list[tuple[int, str]]]  # per move: (row * width + column, new character)
+    final: str  # the last frame as text, rows separated by newlines
+    scores: tuple[int, ...]
+
+
+def replay(record: Record) -> Replay:
+    """Replay a record's moves with the game engine."""
+    game = find_game(record["game"])
+    state = game.initial_state(random.Random(record["seed"]))
+    first = game.render_text(state)
+    width = len(first.split("\n")[0])
+    moves = record["moves"]
+    changes = []
+    frame = first.replace("\n", "")
+    for text in moves:
+        seat = game.to_move(state)[0]
+        after = game.apply(state, {seat: game.parse_move(seat, text)})
+        if isinstance(game, Snakes):
+            changes.append(changed_cells(state, after))
+        else:  # any other game: the difference of its text frames
+            new = game.render_text(after).replace("\n", "")
+            changes.append(
+                [(i, c) for i, (b, c) in enumerate(zip(frame, new, strict=True)) if b != c]
+            )
+            frame = new
+        state = after
+    return Replay(
+        width, first.replace("\n", ""), changes, game.render_text(state), tuple(game.scores(state))
+    )
+
+
+def encode_changes(changes: Iterable[Sequence[tuple[int, str]]]) -> str:
+    """Per move, each change as 2 index characters + the new character; moves split by ','."""
+    return ",".join(
+        "".join(ALPHABET[i >> 6] + ALPHABET[i & 63] + c for i, c in move) for move in changes
+    )
+
+
+def frames(rep: Replay) -> list[str]:
+    """Every frame of a replay as text (rows separated by newlines)."""
+    cells = list(rep.initial)
+    out = []
+    for k in range(len(rep.changes) + 1):
+        if k:
+            for i, c in rep.changes[k - 1]:
+                cells[i] = c
+        out.append(
+            "\n".join("".join(cells[y : y + rep.width]) for y in range(0, len(cells), rep.width))
+        )
+    return out
+
+
+def text_log(rep: Replay) -> str:
+    """The whole game frame by frame, frames separated by blank lines (what the page downloads)."""
+    return "\n\n".join(frames(rep)) + "\n"
+
+
+def board_html(frame: str) -> Markup:
+    """A text frame with each run of one owner's cells in a span of its class (as replay.js)."""
+    parts: list[str] = []
+    run, cls = "", ""
+    for ch in frame + "\0":
+        c = CELL_CLASSES.get(ch, "")
+        if c != cls or ch == "\0":
+            text = str(escape(run))
+            parts.append(f'<span class="{cls}">{text}</span>' if cls and run else text)
+            run, cls = "", c
+        run += ch
+    return Markup("".join(parts))
+
+
+# -- pages -----------------------------------------------------------------------------------
+
+
+def slug(name: str) -> str:
+    """A file name for an entry: the name itself when it is a valid entry name."""
+    if re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,39}", name):
+        return name
+    return "entry-" + hashlib.sha256(name.encode()).hexdigest()[:12]
+
+
+def _page_name(number: int, key: str, short: bool) -> str:
+    if not re.fullmatch(r"[0-9a-f]{12,64}", key):
+        return f"game-{number}"
+    return key[:12] if short else key
+
+
+def heat(fraction: float) -> str:
+    """A CSS background from red (0) through pale yellow (½) to green (1)."""
+    hue = round(5 + 130 * fraction)
+    light = round(90 - 14 * abs(fraction - 0.5) * 2)
+    return f"background:hsl({hue},65%,{light}%)"
+
+
+def when(stamp: str) -> str:
+    return stamp.replace("T", " ")[:16] + " UTC" if stamp else ""
+
+
+def _result(points: Sequence[float], seat: int) -> str:
+    others = max(p for i, p in enumerate(points) if i != seat)
+    return "W" if points[seat] > others else "D" if points[seat] == others else "L"
+
+
+def _game_view(number: int, record: Record, page: str, names: Mapping[str, str]) -> dict[str, Any]:
+    outcome = record["outcome"]
+    points = [float(p) for p in outcome["points"]]
+    seat_names = find_game(record["game"]).info.seat_names
+    seats = [
+        {
+            "index": i,
+            "seat": seat_names[i],
+            "entry": s["entry"],
+            "slug": slug(s["entry"]),
+            "name": names.get(s["entry"], s.get("name", s["entry"])),
+            "points": points[i],
+            "score": (outcome.get("scores") or [None] * len(points))[i],
+            "result": _result(points, i),
+        }
+        for i, s in enumerate(record["seats"])
+    ]
+    win = [s for s in seats if s["result"] == "W"]
+    return {
+        "number": number,
+        "page": page,
+        "record": record,
+        "seats": seats,
+        "termination": outcome["termination"],
+        "faulty": outcome.get("faulty"),
+        "ending": ENDINGS.get(outcome["termination"], outcome["termination"]),
+        "detail": outcome.get("detail", ""),
+        "moves": len(record["moves"]),
+        "winner": f"{win[0]['seat']} wins" if win else "draw",
+        "when": when(record.get("measured", {}).get("when", "")),
+    }
+
+
+def _environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["num"] = lambda x: f"{x:g}" if isinstance(x, float) else str(x)
+    env.filters["elo"] = lambda x: f"{x:.0f}"
+    return env
+
+
+@dataclass(frozen=True)
+class SiteReport:
+    out_dir: Path
+    pages: int
+    game_pages: int
+    game_bytes: int  # all game pages together
+
+    @property
+    def average_game_page(self) -> float:
+        return self.game_bytes / self.game_pages if self.game_pages else 0.0
+
+    def summary(self) -> str:
+        return (
+            f"site: {self.pages} pages in {self.out_dir}; {self.game_pages} game pages, "
+            f"{self.average_game_page / 1024:.1f} KiB on average"
+        )
+
+
+def _season(meta: Mapping[str, Any], rows: list[Row], records: list[Record]) -> dict[str, Any]:
+    """What every page may show: the games, the standings, ratings, facts, the cross-table."""
+    names = {r.entry: r.name for r in rows}
+    keys = [str(r.get("key", "")) for r in records]
+    short = len({k[:12] for k in keys}) == len(keys)
+    games = [
+        _game_view(i, r, _page_name(i, k, short), names)
+        for i, (r, k) in enumerate(zip(records, keys, strict=True), 1)
+    ]
+    ranked = [r for r in rows if r.excluded is None]
+    fitted = ratings.fit(ratings.results_from_records(records), [r.entry for r in ranked])
+    tied = {
+        b.entry: a.rank
+        for a, b in zip(ranked, ranked[1:], strict=False)
+        if fitted[a.entry].overlaps(fitted[b.entry])
+    }
+    stamps = sorted(filter(None, (str(r.get("measured", {}).get("when", "")) for r in records)))
+    first = records[0] if records else {}
+    facts = {
+        "game": meta.get("game", first.get("game", "")),
+        "format": meta.get("format", ""),
+        "rounds": meta.get("rounds", ""),
+        "seed": meta.get("season_seed", first.get("season_seed", "")),
+        "games": len(records),
+        "scheduled": meta.get("games_scheduled", len(records)),
+        "versions": ", ".join(sorted({str(r.get("host_version", "?")) for r in records})),
+        "first": when(stamps[0]) if stamps else "",
+        "last": when(stamps[-1]) if stamps else "",
+        "tie_break": meta.get("tie_break", ""),
+    }
+    cross: dict[tuple[str, str], list[float]] = {}  # (a, b) → [a's points, both's points]
+    for g in games:
+        for a in g["seats"]:
+            for b in g["seats"]:
+                if a is not b:
+                    total = cross.setdefault((a["entry"], b["entry"]), [0.0, 0.0])
+                    total[0] += a["points"]
+                    total[1] += a["points"] + b["points"]
+    return {
+        "facts": facts,
+        "rows": rows,
+        "ranked": ranked,
+        "ratings": fitted,
+        "tied": tied,
+        "games": games,
+        "names": names,
+        "cross": cross,
+        "slug": slug,
+        "heat": heat,
+    }
+
+
+def _entry_page(row: Row, season: Mapping[str, Any]) -> dict[str, Any]:
+    """An entry's games grouped by opponent (in rank order) and the games it faulted in."""
+    order = {r.entry: i for i, r in enumerate(season["rows"])}
+    mine = [(g, s) for g in season["games"] for s in g["seats"] if s["entry"] == row.entry]
+    groups: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
+    for g, me in mine:
+        for other in g["seats"]:
+            if other is not me:
+                groups.setdefault(other["entry"], []).append((g, me))
+    by_opponent = [
+        (e, season["names"].get(e, e), groups[e])
+        for e in sorted(groups, key=lambda e: (order.get(e, len(order)), e))
+    ]
+    faults = [(g, me) for g, me in mine if g["faulty"] == me["index"]]
+    return {"row": row, "info": season["infos"][row.entry], "groups": by_opponent, "faults": faults}
+
+
+def _game_page(game: dict[str, Any]) -> dict[str, Any]:
+    """A game's replay (compact, for replay.js), its final frame and its moves by turn."""
+    rep = replay(game["record"])
+    per_turn = len(game["seats"])
+    moves = list(game["record"]["moves"])
+    data = {
+        "width": rep.width,
+        "initial": rep.initial,
+        "changes": encode_changes(rep.changes),
+        "moves": len(rep.changes),
+        "perTurn": per_turn,
+        "classes": CELL_CLASSES,
+        "owners": OWNERS,
+        "log": f"{game['page']}.txt",
+    }
+    return {
+        "game": game,
+        "replay": data,
+        "board": board_html(rep.final),
+        "turns": [" ".join(moves[k : k + per_turn]) for k in range(0, len(moves), per_turn)],
+        "final_scores": rep.scores,
+        "final_turn": -(-len(moves) // per_turn),
+        "classes": CELL_CLASSES,
+    }
+
+
+def render_site(
+    results_records: Sequence[Record],
+    standings: Mapping[str, Any] | None,
+    entries_info: Mapping[str, EntryInfo],
+    out_dir: Path,
+) -> SiteReport:
+    """Render the site into ``out_dir``, replacing a site rendered there before.
+
+    ``out_dir`` must be new, empty or made by this function (it holds MARKER): the site is
+    written beside it first and then swapped in, so a failure leaves the old site whole.
+    """
+    out_dir = Path(out_dir).resolve()
+    if out_dir.exists() and any(out_dir.iterdir()) and not (out_dir / MARKER).exists():
+        raise SiteError(
+            f"{out_dir} is not empty and was not made by `koth site`; point the "
+            "site at a new or empty folder, or delete this one."
+        )
+    meta, rows, records = read_standings(standings, results_records)
+    season = _season(meta, rows, records)
+    season["infos"] = {r.entry: entries_info.get(r.entry, EntryInfo(r.entry)) for r in rows}
+    env = _environment()
+    tmp = out_dir.with_name(f".{out_dir.name}.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    sizes: dict[str, int] = {}
+
+    def write(name: str, template: str, **context: Any) -> None:
+        root = "../" * name.count("/")
+        html = env.get_template(template).render(root=root, **season, **context)
+        data = html.encode("utf-8")
+        (tmp / name).write_bytes(data)
+        sizes[name] = len(data)
+
+    try:
+        (tmp / "entries").mkdir(parents=True)
+        (tmp / "games").mkdir()
+        shutil.copytree(TEMPLATES / "static", tmp / "static")
+        (tmp / MARKER).write_text("made by `koth site`; it replaces this folder on every run\n")
+        for page in ("index", "crosstable", "games"):
+            write(f"{page}.html", f"{page}.html", page=page)
+        for row in rows:
+            write(
+                f"entries/{slug(row.entry)}.html",
+                "entry.html",
+                page="entry",
+                **_entry_page(row, season),
+            )
+        for game in season["games"]:
+            write(f"games/{game['page']}.html", "game.html", page="game", **_game_page(game))
+        _swap(tmp, out_dir)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    game_sizes = [n for name, n in sizes.items() if name.startswith("games/")]
+    return SiteReport(out_dir, len(sizes), len(game_sizes), sum(game_sizes))
+
+
+def _swap(new: Path, out_dir: Path) -> None:
+    """Put ``new`` where ``out_dir`` is, the old folder (if any) removed only afterwards."""
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    if not out_dir.exists():
+        new.rename(out_dir)
+        return
+    old = out_dir.with_name(f".{out_dir.name}.old")
+    shutil.rmtree(old, ignore_errors=True)
+    out_dir.rename(old)
+    new.rename(out_dir)
+    shutil.rmtree(old)
+
+
+# -- inputs from the files of a season, and the `koth site` command --------------------------
+
+
+def entries_info_from(entries_dir: Path, build_dir: Path | None = None) -> dict[str, EntryInfo]:
+    """EntryInfo for every entry folder: manifest, source, and the cached build/check verdict."""
+    found = {}
+    for entry in discover(entries_dir):
+        try:
+            source = entry.source.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            source = ""
+        verdict = []
+        for stage, name in (("build", "build.json"), ("check", "check.json")):
+            try:
+                saved = json.loads((build_dir / entry.name / name).read_text()) if build_dir else {}
+            except (OSError, ValueError):
+                saved = {}
+            if not isinstance(saved, dict) or saved.get("content_hash", entry.content_hash) != (
+                entry.content_hash
+            ):
+                break  # a verdict on another version of the entry says nothing about this one
+            if saved.get("message"):
+                verdict.append(f"{stage}: {saved['message']}")
+        found[entry.name] = EntryInfo(
+            entry.name,
+            entry.author,
+            entry.manifest.description if entry.manifest else "",
+            source,
+            entry.source.name,
+            "\n".join(verdict) or (entry.problem or ""),
+        )
+    return found
+
+
+def render_from_config(
+    config: Config,
+    results_source: Path | None = None,
+    standings_path: Path | None = None,
+    out: Path | None = None,
+    warn: Callable[[str], None] = lambda text: print(f"warning: {text}", file=sys.stderr),
+) -> SiteReport:
+    """Render the site of the season ``config`` describes (its results, standings and entries)."""
+    source = results_source or config.output.results
+    paths = [source] if source.is_file() else results.results_files(source)
+    records, problems = results.read_all(paths)
+    for problem in problems:
+        warn(problem)
+    standings_path = standings_path or config.output.standings
+    standings = None
+    try:
+        standings = json.loads(standings_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        warn(
+            f"{standings_path} not found; ranking the records directly "
+            "(run `koth standings` for build and check verdicts)"
+        )
+    except ValueError as exc:
+        raise ConfigError(
+            str(standings_path),
+            "",
+            f"is not valid JSON ({exc}).",
+            "run `koth standings` again to rewrite it.",
+        ) from None
+    out = out or config.output.site
+    try:
+        return render_site(
+            records, standings, entries_info_from(config.entries, config.output.build), out
+        )
+    except SiteError:
+        raise ConfigError(
+            str(out),
+            "",
+            "the folder is not empty and was not made by `koth site`, so it is not replaced.",
+            "point --out (or `output.site` in tournament.yaml) at a new or empty folder.",
+        ) from None

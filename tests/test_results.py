@@ -1,0 +1,144 @@
+"""Results records: keys, the append-only JSONL file, torn lines, dedupe, canonical order, merge."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from runner import __version__
+from runner.results import (
+    ResultsWriter,
+    canonical,
+    make_record,
+    merge,
+    read_all,
+    read_records,
+    record_key,
+    results_files,
+    without_measured,
+    write_atomic,
+)
+
+HASH_A, HASH_B = "a" * 64, "b" * 64
+
+
+def fake(x: str, o: str, round_: int = 1, seed: int = 5, points: tuple[float, float] = (1, 0),
+         when: str = "2024-01-01T00:00:00Z") -> dict[str, Any]:
+    result = {
+        "game": "snakes-v1", "seed": seed,
+        "seats": [{"entry": x, "hash": HASH_A, "name": x.title()},
+                  {"entry": o, "hash": HASH_B, "name": o.title()}],
+        "moves": "LR",
+        "outcome": {"points": list(points), "scores": [3, 1], "termination": "normal",
+                    "faulty": None, "detail": "X 3 cells, O 1 cells"},
+        "measured": {"cpu_s": [0.1, 0.2], "wall_s": 0.5},
+    }
+    key = record_key("snakes-v1", [(x, HASH_A), (o, HASH_B)], seed + round_)
+    return make_record(result, key=key, season_seed=9, round_=round_, when=when)
+
+
+def test_key_covers_game_seats_hashes_and_seed_only() -> None:
+    base = record_key("snakes-v1", [("x", HASH_A), ("o", HASH_B)], 1)
+    assert base == record_key("snakes-v1", [("x", HASH_A), ("o", HASH_B)], 1)
+    variants = [
+        record_key("snakes-v2", [("x", HASH_A), ("o", HASH_B)], 1),
+        record_key("snakes-v1", [("x", HASH_B), ("o", HASH_B)], 1),  # an edited entry
+        record_key("snakes-v1", [("o", HASH_B), ("x", HASH_A)], 1),  # swapped seats
+        record_key("snakes-v1", [("x", HASH_A), ("o", HASH_B)], 2),
+    ]
+    assert base not in variants and len(set(variants)) == len(variants)
+    assert len(base) == 64
+
+
+def test_record_fields() -> None:
+    record = fake("x", "o", round_=2, when="T")
+    assert list(record)[0] == "key"
+    assert record["season_seed"] == 9 and record["round"] == 2
+    assert record["host_version"] == __version__
+    assert record["measured"] == {"cpu_s": [0.1, 0.2], "wall_s": 0.5, "when": "T"}
+    assert "measured" not in without_measured(record)
+    assert without_measured(fake("x", "o", when="A")) == without_measured(fake("x", "o", when="B"))
+
+
+def test_append_and_read_back(tmp_path: Path) -> None:
+    path = tmp_path / "results" / "games.jsonl"
+    records = [fake("x", "o"), fake("o", "x")]
+    with ResultsWriter(path) as writer:
+        for record in records:
+            writer.append(record)
+    assert path.read_text().count("\n") == 2
+    assert read_records(path) == (records, [])
+    assert read_records(tmp_path / "missing.jsonl") == ([], [])
+
+
+def test_a_torn_last_line_is_skipped_then_cut_off(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    whole, torn = fake("x", "o"), fake("o", "x")
+    line = json.dumps(torn)
+    path.write_text(json.dumps(whole) + "\n" + line[: len(line) // 2])
+    records, problems = read_records(path)
+    assert records == [whole]
+    assert len(problems) == 1 and "the last line is incomplete" in problems[0]
+    with ResultsWriter(path) as writer:
+        assert writer.repaired
+        writer.append(torn)
+    assert read_records(path) == ([whole, torn], [])
+
+
+def test_a_complete_last_line_without_newline_is_kept(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    first, second = fake("x", "o"), fake("o", "x")
+    path.write_text(json.dumps(first))
+    assert read_records(path) == ([first], [])
+    with ResultsWriter(path) as writer:
+        writer.append(second)
+    assert read_records(path) == ([first, second], [])
+
+
+def test_invalid_lines_are_skipped_with_their_number(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    good = fake("x", "o")
+    path.write_text("not json\n" + json.dumps({"key": 3}) + "\n[]\n" + json.dumps(good) + "\n")
+    records, problems = read_records(path)
+    assert records == [good]
+    assert [p.split(": ", 1)[1] for p in problems] == [
+        "line 1 is skipped because it is not valid JSON.",
+        "line 2 is skipped because it has no `key` or `round`.",
+        "line 3 is skipped because it is not a JSON object.",
+    ]
+
+
+def test_canonical_dedupes_by_key_and_sorts_by_round_x_o() -> None:
+    a1, b1, a2 = fake("a", "b"), fake("b", "a"), fake("a", "b", round_=2)
+    duplicate = {**a1, "measured": {"when": "later"}}
+    assert canonical([a2, b1, a1, duplicate]) == [a1, b1, a2]
+
+
+def test_read_all_dedupes_across_files(tmp_path: Path) -> None:
+    one, two = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    write_atomic(one, [fake("a", "b"), fake("b", "a")])
+    write_atomic(two, [fake("b", "a", when="other"), fake("a", "b", round_=2)])
+    records, problems = read_all([one, two])
+    assert problems == []
+    assert [r["key"] for r in records] == [fake("a", "b")["key"], fake("b", "a")["key"],
+                                           fake("a", "b", round_=2)["key"]]
+    assert records[1]["measured"]["when"] != "other", "the first record of a key must win"
+    assert results_files(tmp_path) == [one, two]
+    assert results_files(tmp_path / "nowhere") == []
+
+
+def test_merge_writes_canonical_order_atomically(tmp_path: Path) -> None:
+    one, two, out = tmp_path / "s1.jsonl", tmp_path / "s2.jsonl", tmp_path / "games.jsonl"
+    write_atomic(one, [fake("b", "a"), fake("a", "b", round_=2)])
+    write_atomic(two, [fake("a", "b"), fake("b", "a")])
+    count, problems = merge([one, two], out)
+    assert (count, problems) == (3, [])
+    assert read_records(out)[0] == canonical(read_all([one, two])[0])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl", "s1.jsonl", "s2.jsonl"]
+    count, _ = merge([out, one], out)  # the output may be an input
+    assert count == 3
+    with pytest.raises(FileNotFoundError, match="nope.jsonl"):
+        merge([one, tmp_path / "nope.jsonl"], out)

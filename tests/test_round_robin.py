@@ -1,0 +1,108 @@
+"""The round-robin format and the schedule built on it: who meets whom, in which seat, with which
+seed — and that none of it depends on the order entries are listed in."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from runner.formats import FORMATS, RoundRobin, UnknownFormatError, find_format
+from runner.schedule import (
+    Shard,
+    game_seed,
+    make_schedule,
+    parse_shard,
+    select_shard,
+)
+
+NAMES = ["alpha", "bravo", "charlie", "delta", "echo"]
+
+
+@pytest.mark.parametrize("rounds", [1, 2, 3])
+@pytest.mark.parametrize("count", [2, 3, 5])
+def test_every_pair_meets_twice_per_round_in_both_seats(count: int, rounds: int) -> None:
+    names = NAMES[:count]
+    games = RoundRobin().pairings(names, rounds)
+    assert len(games) == count * (count - 1) * rounds
+    assert all(len(seats) == 2 for seats in games)
+    assert all(x != o for x, o in games), "an entry was scheduled against itself"
+    pairs = Counter(frozenset(seats) for seats in games)
+    assert set(pairs.values()) == {2 * rounds}, "some pair does not meet exactly 2 x rounds times"
+    assert len(pairs) == count * (count - 1) // 2
+    seatings = Counter(games)
+    assert set(seatings.values()) == {rounds}, "some seating is not played once per round"
+    as_x = Counter(x for x, _ in games)
+    as_o = Counter(o for _, o in games)
+    for name in names:
+        assert as_x[name] == as_o[name] == (count - 1) * rounds, f"{name}'s seats are unbalanced"
+
+
+def test_pairings_do_not_depend_on_listing_order() -> None:
+    shuffled = NAMES[:]
+    random.Random(3).shuffle(shuffled)
+    assert RoundRobin().pairings(shuffled, 2) == RoundRobin().pairings(NAMES, 2)
+
+
+def test_degenerate_seasons() -> None:
+    assert RoundRobin().pairings([], 3) == []
+    assert RoundRobin().pairings(["solo"], 3) == []
+    with pytest.raises(ValueError, match="more than once: alpha"):
+        RoundRobin().pairings(["alpha", "bravo", "alpha"], 1)
+
+
+def test_formats_are_found_by_name() -> None:
+    assert isinstance(find_format("round-robin"), RoundRobin)
+    assert "round-robin" in FORMATS
+    with pytest.raises(UnknownFormatError, match="known formats: round-robin"):
+        find_format("swiss")
+
+
+def test_schedule_is_canonical_and_seeds_are_independent_of_entry_order() -> None:
+    shuffled = NAMES[::-1]
+    one = make_schedule("snakes-v1", "round-robin", NAMES, 2, season_seed=7)
+    two = make_schedule("snakes-v1", "round-robin", shuffled, 2, season_seed=7)
+    assert one == two
+    assert one == sorted(one, key=lambda f: (f.round, f.seats))
+    assert {f.round for f in one} == {1, 2}
+    for fixture in one:
+        assert fixture.seed == game_seed(7, "snakes-v1", fixture.round, fixture.seats)
+        assert 0 <= fixture.seed < 2**63
+    assert len({f.seed for f in one}) == len(one), "two games share a seed"
+
+
+def test_adding_an_entry_keeps_every_other_games_seed() -> None:
+    before = make_schedule("snakes-v1", "round-robin", NAMES[:4], 1, season_seed=1)
+    after = make_schedule("snakes-v1", "round-robin", NAMES, 1, season_seed=1)
+    new = [f for f in after if "echo" in f.seats]
+    assert sorted(set(after) - set(new)) == before
+    assert len(new) == 2 * 4
+
+
+def test_seeds_change_with_the_season_seed_the_round_and_the_seats() -> None:
+    base = game_seed(1, "snakes-v1", 1, ("a", "b"))
+    assert base == game_seed(1, "snakes-v1", 1, ("a", "b"))
+    others = [game_seed(2, "snakes-v1", 1, ("a", "b")), game_seed(1, "snakes-v1", 2, ("a", "b")),
+              game_seed(1, "snakes-v1", 1, ("b", "a")), game_seed(1, "other-v1", 1, ("a", "b"))]
+    assert base not in others and len(set(others)) == len(others)
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 7])
+def test_shards_are_disjoint_and_cover_the_schedule(count: int) -> None:
+    games = make_schedule("snakes-v1", "round-robin", NAMES, 2, season_seed=1)
+    parts = [select_shard(games, Shard(i, count)) for i in range(1, count + 1)]
+    assert sorted(g for part in parts for g in part) == games
+    assert sum(len(p) for p in parts) == len(games)
+    sizes = [len(p) for p in parts]
+    assert max(sizes) - min(sizes) <= 1, "shards are unbalanced"
+    assert select_shard(games, None) == games
+
+
+def test_parse_shard() -> None:
+    assert parse_shard("2/4") == Shard(2, 4)
+    assert str(parse_shard(" 1 / 1 ")) == "1/1"
+    assert Shard(3, 8).slug == "shard-3-of-8"
+    for bad in ("0/4", "5/4", "2", "a/b", "2/0", "-1/3"):
+        with pytest.raises(ValueError, match="Fix: write i/n"):
+            parse_shard(bad)

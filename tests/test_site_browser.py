@@ -1,0 +1,311 @@
+"""The results site in a real browser: headless Chromium (Debian's) driven by Playwright.
+
+The fixture site (tests/fixtures/site/) is rendered and served on 127.0.0.1; the tests click
+through it, play a replay and compare what the page shows with what the engine computes.
+Screenshots land in tests/artifacts/ (gitignored). Without Chromium or Playwright these tests
+fail under CI (the environment variable CI is set) and are skipped elsewhere, saying how to
+install them: bash .ci/site-deps.sh
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import random
+import shutil
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from runner.games.snakes import Snakes
+from runner.site import replay, text_log
+
+HERE = Path(__file__).parent
+ARTIFACTS = HERE / "artifacts"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+INSTALL = (
+    "the browser tests need Chromium and Playwright for Python: run "
+    "`bash .ci/site-deps.sh` (it installs Debian's chromium and `pip install playwright`)"
+)
+
+
+def _chromium() -> str | None:
+    for candidate in (
+        os.environ.get("KOTH_CHROMIUM"),
+        "/usr/bin/chromium",
+        shutil.which("chromium"),
+        shutil.which("chromium-browser"),
+    ):
+        if candidate and Path(candidate).is_file():
+            return candidate
+    return None
+
+
+def _missing() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is not installed"
+    if _chromium() is None:
+        return "no chromium executable (looked for /usr/bin/chromium and on PATH)"
+    return None
+
+
+def _load_regen() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "regen_golden_site", HERE / "regen_golden_site.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+regen = _load_regen()
+
+
+def require_browser() -> None:
+    """Fail under CI, skip elsewhere, when Chromium or Playwright is missing."""
+    problem = _missing()
+    if problem:
+        message = f"{problem}; {INSTALL}"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def test_a_missing_browser_fails_under_ci_and_skips_elsewhere(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys.modules[__name__], "_chromium", lambda: None)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match=r"run `bash \.ci/site-deps\.sh`"):
+        require_browser()
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="no chromium executable"):
+        require_browser()
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    require_browser()
+    root = tmp_path_factory.mktemp("served") / "site"
+    regen.render_fixture(root)
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+@pytest.fixture(scope="module")
+def browser(base_url: str) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+class Watched:
+    """A page plus everything it reported: console errors, uncaught exceptions, dialogs."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.errors: list[str] = []
+        self.dialogs: list[str] = []
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("dialog", self._dialog)
+
+    def _dialog(self, dialog: Any) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+
+@pytest.fixture
+def watched(browser: Any) -> Iterator[Watched]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    seen = Watched(context.new_page())
+    yield seen
+    context.close()
+    assert not seen.dialogs, f"a dialog opened (untrusted script ran?): {seen.dialogs}"
+    assert not seen.errors, f"the browser console reported errors: {seen.errors}"
+
+
+def records() -> list[dict[str, Any]]:
+    found, _, _ = regen.load_fixture()
+    return list(found)
+
+
+def longest() -> dict[str, Any]:
+    return max(records(), key=lambda r: len(r["moves"]))
+
+
+def engine_frame(record: dict[str, Any], moves: int) -> str:
+    game = Snakes()
+    state = game.initial_state(random.Random(record["seed"]))
+    for move in record["moves"][:moves]:
+        state = game.apply(state, {game.to_move(state)[0]: move})
+    return game.render_text(state)
+
+
+def game_url(base_url: str, record: dict[str, Any]) -> str:
+    return f"{base_url}/games/{record['key'][:12]}.html"
+
+
+def test_the_leaderboard_lists_every_entry(watched: Watched, base_url: str) -> None:
+    page = watched.page
+    page.goto(f"{base_url}/index.html")
+    _, doc, _ = regen.load_fixture()
+    text = page.locator("main").inner_text()
+    for row in doc["entries"]:
+        assert row["entry"] in text, f"{row['entry']} is missing from the leaderboard"
+        assert row["name"] in text, f"{row['name']!r} should show as text"
+    assert page.locator("table.leaderboard tbody tr").count() == 3
+    assert page.locator("script").count() == 0, "the leaderboard runs no script at all"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "leaderboard.png"), full_page=True)
+
+
+def test_clicking_a_game_opens_its_page(watched: Watched, base_url: str) -> None:
+    page = watched.page
+    page.goto(f"{base_url}/index.html")
+    page.get_by_role("link", name="Greedy Gus").first.click()
+    page.wait_for_url("**/entries/greedy.html")
+    page.locator("#vs-drunk table.games a").first.click()
+    page.wait_for_url("**/games/*.html")
+    assert page.locator("h1").inner_text().startswith("Game ")
+    assert page.locator("#player").is_visible(), "the player appears once its script runs"
+    assert page.locator("#move").inner_text() == "0", "a replay starts at the first frame"
+
+
+def test_play_advances_the_turn_and_the_end_is_the_recorded_final_frame(
+    watched: Watched, base_url: str
+) -> None:
+    page = watched.page
+    record = longest()
+    page.goto(game_url(base_url, record))
+    assert page.locator("#turn").inner_text() == "0"
+    assert page.locator("#board").text_content() == engine_frame(record, 0)
+    page.select_option("#speed", "256")
+    page.click("#play")
+    page.wait_for_function("Number(document.getElementById('turn').textContent) >= 3")
+    page.click("#play")  # pause
+    paused = int(page.locator("#move").inner_text())
+    assert 0 < paused < len(record["moves"])
+    assert page.locator("#board").text_content() == engine_frame(record, paused)
+
+    page.locator("body").press("End")
+    last = len(record["moves"])
+    assert page.locator("#move").inner_text() == str(last)
+    assert page.locator("#board").text_content() == engine_frame(record, last)
+    assert page.locator("#board").text_content() == replay(record).final
+    scores = [page.locator(f"#score{s}").inner_text() for s in (0, 1)]
+    assert scores == [str(n) for n in record["outcome"]["scores"]], "the recorded final scores"
+    assert page.locator("#turn").inner_text() == str((last + 1) // 2)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "game.png"), full_page=True)
+
+
+def test_step_keys_slider_and_home(watched: Watched, base_url: str) -> None:
+    page = watched.page
+    record = longest()
+    page.goto(game_url(base_url, record))
+    body = page.locator("body")
+    body.press("ArrowRight")
+    body.press("ArrowRight")
+    body.press("ArrowRight")
+    body.press("ArrowLeft")
+    assert page.locator("#move").inner_text() == "2"
+    assert page.locator("#board").text_content() == engine_frame(record, 2)
+    page.click("#forward")
+    assert page.locator("#move").inner_text() == "3"
+    page.locator("#slider").fill("40")
+    assert page.locator("#move").inner_text() == "40"
+    assert page.locator("#board").text_content() == engine_frame(record, 40)
+    assert page.locator("#moves li.current").inner_text() == " ".join(record["moves"][38:40])
+    body.press(" ")
+    page.wait_for_function("Number(document.getElementById('move').textContent) > 40")
+    body.press(" ")
+    page.locator("body").press("Home")
+    assert page.locator("#move").inner_text() == "0"
+    page.click("#last")
+    assert page.locator("#board").text_content() == replay(record).final
+
+
+def test_the_downloaded_text_log_has_every_frame(watched: Watched, base_url: str) -> None:
+    page = watched.page
+    record = longest()
+    page.goto(game_url(base_url, record))
+    with page.expect_download() as info:
+        page.click("#download")
+    download = info.value
+    assert download.suggested_filename == f"{record['key'][:12]}.txt"
+    text = Path(download.path()).read_text()
+    assert text == text_log(replay(record))
+    assert len(text.split("\n\n")) == len(record["moves"]) + 1
+
+
+def test_untrusted_names_never_run(watched: Watched, base_url: str) -> None:
+    page = watched.page
+    for path in (
+        "index.html",
+        "crosstable.html",
+        "games.html",
+        "entries/drunk.html",
+        "entries/broken.html",
+        "entries/crasher.html",
+    ):
+        page.goto(f"{base_url}/{path}")
+        assert page.locator("script").count() == 0, f"{path}: a script element appeared"
+        assert page.locator("img").count() == 0, f"{path}: an author's <img> became an element"
+    for record in records():
+        page.goto(game_url(base_url, record))
+        assert page.locator("script").count() == 2, "only the replay data and replay.js"
+    page.goto(f"{base_url}/entries/drunk.html")
+    assert "<script>alert(1)</script>" in page.locator("h1").inner_text()
+    assert "</code></pre><script>alert(3)</script>" in page.locator("pre.source").inner_text()
+
+
+def test_pages_work_without_javascript(browser: Any, base_url: str) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        record = longest()
+        page.goto(game_url(base_url, record))
+        assert page.locator("#board").text_content() == replay(record).final
+        assert not page.locator("#player").is_visible(), "no dead controls without JavaScript"
+        assert page.locator("#moves li").count() == (len(record["moves"]) + 1) // 2
+        page.goto(f"{base_url}/crosstable.html")
+        assert page.locator("table.cross td a").count() == 6
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "crosstable-no-js.png"), full_page=True)
+    finally:
+        context.close()
