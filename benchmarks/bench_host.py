@@ -19,7 +19,8 @@ from runner.build import build_entry
 from runner.entries import load_entry
 from runner.games import find_game
 from runner.referee import Player, play_game
-from runner.sandbox.local import BotLimits, LocalSandbox
+from runner.sandbox.local import LocalSandbox
+from runner.sandbox.zygote import BotLimits
 
 WALKER = r"""
 #include <stdlib.h>

@@ -18,17 +18,16 @@ from runner.bots.cabi import CFunctionBot
 from runner.bots.faults import BotFault
 from runner.bots.objcheck import check_object
 from runner.entries import Entry
-from runner.sandbox.local import BotLimits, BotProcess
+from runner.sandbox.local import Compiled
+from runner.sandbox.zygote import BotLimits, BotProcess
 
 RECIPE = "c11-O2-v1"  # change when the flags or checks change: every entry is rebuilt
-COMPILE = ["gcc", "-std=c11", "-O2", "-fPIC", "-Wall", "-c", "bot.c", "-o"]
-LINK = ["gcc", "-shared", "-o"]
 
 
 class Sandbox(Protocol):
     name: str
 
-    def run_compiler(self, command: list[str], cwd: Path, wall_s: float) -> tuple[int, str]: ...
+    def compile(self, source: Path, out: Path, wall_s: float) -> Compiled: ...
 
     def spawn(self, jail: Path, limits: BotLimits) -> BotProcess: ...
 
@@ -44,6 +43,7 @@ class Build:
     message: str  # the verdict in words; compiler output verbatim when compiling failed
     display_name: str  # bot_name, cleaned; the entry's name until it loads
     jail: str | None  # folder holding bot.so, when ok
+    sandbox: str = "local"  # which sandbox built it: artefacts are not shared between them
     recipe: str = RECIPE
 
     @property
@@ -52,13 +52,15 @@ class Build:
         return Path(self.jail)
 
 
-def _cached(entry: Entry, folder: Path) -> Build | None:
+def _cached(entry: Entry, folder: Path, sandbox: str) -> Build | None:
     try:
         data = json.loads((folder / "build.json").read_text())
         build = Build(**data)
     except (OSError, ValueError, TypeError):
         return None
     if build.content_hash != entry.content_hash or build.recipe != RECIPE:
+        return None
+    if build.sandbox != sandbox:
         return None
     if build.ok and not (build.jail_path / "bot.so").is_file():
         return None
@@ -77,33 +79,34 @@ def build_entry(
 ) -> Build:
     """Build one entry (or reuse its cached build). Never raises for a bad entry."""
     folder = (build_root / entry.name).resolve()
-    cached = _cached(entry, folder)
+    cached = _cached(entry, folder, sandbox.name)
     if cached is not None:
         return cached
 
     def verdict(ok: bool, stage: str, message: str, name: str = entry.name) -> Build:
         jail = str(folder / "jail") if ok else None
-        return _save(Build(entry.name, entry.content_hash, ok, stage, message, name, jail), folder)
+        build = Build(entry.name, entry.content_hash, ok, stage, message, name, jail, sandbox.name)
+        return _save(build, folder)
 
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     if entry.problem:
         return verdict(False, "entry", entry.problem)
-    obj = folder / "bot.o"
-    code, output = sandbox.run_compiler([*COMPILE, str(obj)], entry.path, wall_s)
-    if code != 0:
+    compiled = sandbox.compile(entry.path, folder, wall_s)
+    output = compiled.output
+    if not compiled.ok and compiled.stage == "compile":
         return verdict(False, "compile", f"bot.c does not compile:\n{output}".rstrip())
-    problems = check_object(obj.read_bytes())
+    # The object is checked here, on the host, whatever checked it in the sandbox before.
+    problems = check_object((folder / "bot.o").read_bytes())
+    if not problems and not compiled.ok and compiled.stage == "check":
+        problems = [output.strip() or "refused by the sandbox's check"]
     if problems:
         return verdict(False, "check", "refused by the static check:\n- " + "\n- ".join(problems))
+    if not compiled.ok:
+        return verdict(False, "link", f"bot.o does not link:\n{output}".rstrip())
     jail = folder / "jail"
-    jail.mkdir()
-    so = jail / "bot.so"
-    code, link_output = sandbox.run_compiler([*LINK, str(so), str(obj), "-lm"], folder, wall_s)
-    if code != 0:
-        return verdict(False, "link", f"bot.o does not link:\n{link_output}".rstrip())
-    so.chmod(0o444)
+    (jail / "bot.so").chmod(0o444)
     jail.chmod(0o555)
     try:
         name = load_name(entry.name, jail, sandbox, limits)

@@ -17,23 +17,12 @@ from typing import Any
 
 from runner import __version__
 from runner.config import Config, ConfigError, load_config
-from runner.sandbox.local import BotLimits
 
 DEFAULT_CONFIG = Path("tournament.yaml")
 
 
 class UsageError(Exception):
     """A mistake the user can fix; printed as one paragraph, exit code 2."""
-
-
-def bot_limits(config: Config) -> BotLimits:
-    limits = config.limits
-    return BotLimits(
-        move_cpu_s=limits.move_cpu_ms / 1000.0,
-        game_cpu_s=limits.game_cpu_s,
-        move_wall_s=limits.move_wall_s,
-        memory_bytes=limits.memory_mib << 20,
-    )
 
 
 def _config(args: argparse.Namespace) -> Config:
@@ -58,12 +47,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     from runner.build import build_entry
     from runner.games import find_game
     from runner.referee import Player, play_game
-    from runner.sandbox.local import LocalSandbox
+    from runner.season import bot_limits, new_sandbox
 
     config = _config(args)
     game = find_game(config.game)
     limits = bot_limits(config)
-    sandbox = LocalSandbox()
+    sandbox = new_sandbox(config.sandbox)
     try:
         players = []
         for name in (args.x, args.o):
@@ -355,6 +344,12 @@ def _options(parser: argparse.ArgumentParser, *names: str) -> None:
     parser.add_argument(
         "--config", type=Path, help="the tournament file (default: ./tournament.yaml if present)"
     )
+    parser.add_argument(
+        "--sandbox",
+        choices=("local", "docker"),
+        help="where bots are built and run (default: "
+        "the config's): local processes with rlimits, or hardened Docker containers",
+    )
     if "seed" in names:
         parser.add_argument("--seed", type=int, help="the season seed (default: the config's)")
     if "rounds" in names:
@@ -519,9 +514,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--json", action="store_true", help="print the full game record as JSON")
     play.add_argument("--compact", action="store_true", help="with --json: one line")
-    play.add_argument(
-        "--config", type=Path, help="the tournament file (default: ./tournament.yaml if present)"
-    )
+    _options(play)
     play.set_defaults(func=cmd_play)
     add_season_commands(commands)
     parser.epilog = (

@@ -93,27 +93,83 @@ SECTIONS = {
 
 SETTINGS: tuple[Setting, ...] = (
     Setting("game", "game", "snakes-v1", "The game the season plays, by versioned id."),
-    Setting("format", "str", "round-robin", "How the season pairs entries into games.",
-            choices=("round-robin",)),
-    Setting("rounds", "int", 1, "How many times every pair meets in each seating.",
-            "rounds", 1, 100),
-    Setting("seed", "int", 1, "The season seed: same seed, config and entries, same games.",
-            "", 0, 2**63 - 1),
-    Setting("sandbox", "str", "local", "Where bots are built and run: subprocesses with "
-            "rlimits, or hardened Docker containers.", choices=("local", "docker")),
-    Setting("jobs", "int", None, "How many games are played in parallel.", "games", 1, 256,
-            null_means="one per CPU core", example=4),
+    Setting(
+        "format",
+        "str",
+        "round-robin",
+        "How the season pairs entries into games.",
+        choices=("round-robin",),
+    ),
+    Setting(
+        "rounds", "int", 1, "How many times every pair meets in each seating.", "rounds", 1, 100
+    ),
+    Setting(
+        "seed",
+        "int",
+        1,
+        "The season seed: same seed, config and entries, same games.",
+        "",
+        0,
+        2**63 - 1,
+    ),
+    Setting(
+        "sandbox",
+        "str",
+        "local",
+        "Where bots are built and run: subprocesses with rlimits, or hardened Docker containers.",
+        choices=("local", "docker"),
+    ),
+    Setting(
+        "jobs",
+        "int",
+        None,
+        "How many games are played in parallel.",
+        "games",
+        1,
+        256,
+        null_means="one per CPU core",
+        example=4,
+    ),
     Setting("entries", "path", "entries", "The folder of entries, one sub-folder per bot."),
-    Setting("limits.move_cpu_ms", "int", 100, "CPU time per move, in milliseconds.",
-            "milliseconds", 1, 60000),
-    Setting("limits.game_cpu_s", "float", 10.0, "CPU time per bot per game, in seconds.",
-            "seconds", 0.1, 3600),
-    Setting("limits.move_wall_s", "float", 1.0, "Wall-clock backstop per move, in seconds "
-            "(catches a bot that sleeps or is stopped).", "seconds", 0.05, 600),
-    Setting("limits.memory_mib", "int", 256, "Memory (address space) per bot, in MiB.",
-            "MiB", 16, 65536),
-    Setting("limits.build_wall_s", "float", 60.0, "Wall-clock limit for compiling one entry, "
-            "in seconds.", "seconds", 1, 3600),
+    Setting(
+        "limits.move_cpu_ms",
+        "int",
+        100,
+        "CPU time per move, in milliseconds.",
+        "milliseconds",
+        1,
+        60000,
+    ),
+    Setting(
+        "limits.game_cpu_s",
+        "float",
+        10.0,
+        "CPU time per bot per game, in seconds.",
+        "seconds",
+        0.1,
+        3600,
+    ),
+    Setting(
+        "limits.move_wall_s",
+        "float",
+        1.0,
+        "Wall-clock backstop per move, in seconds (catches a bot that sleeps or is stopped).",
+        "seconds",
+        0.05,
+        600,
+    ),
+    Setting(
+        "limits.memory_mib", "int", 256, "Memory (address space) per bot, in MiB.", "MiB", 16, 65536
+    ),
+    Setting(
+        "limits.build_wall_s",
+        "float",
+        60.0,
+        "Wall-clock limit for compiling one entry, in seconds.",
+        "seconds",
+        1,
+        3600,
+    ),
     Setting("output.build", "path", "build", "Compiled entries."),
     Setting("output.results", "path", "results", "Game records, one JSON line per game."),
     Setting("output.site", "path", "_site", "The static results site."),
@@ -167,8 +223,9 @@ class _Source:
         else:
             fix = "use one of " + ", ".join(f"`{self.name(k)}`" for k in known) + "."
         what = "option" if self.cli else "field"
-        return self.error(key, f"unknown {what}.", f"{fix} Every field is described in "
-                          "docs/configuration.md.")
+        return self.error(
+            key, f"unknown {what}.", f"{fix} Every field is described in docs/configuration.md."
+        )
 
 
 def _known_games() -> list[str]:
@@ -191,20 +248,29 @@ def _check(s: Setting, value: object, src: _Source) -> Any:
             null = f", or null for {s.null_means}" if s.null_means else ""
             unit = f" of {s.unit}" if s.unit else ""
             eg = src.example(s.key, s.example if s.example is not None else s.default)
-            raise src.error(s.key, f"expected {what} from {_fmt(s.low)} to {_fmt(s.high)}"
-                            f"{null}, {got}", f"write {whole}{unit}, e.g. {eg}.")
+            raise src.error(
+                s.key,
+                f"expected {what} from {_fmt(s.low)} to {_fmt(s.high)}{null}, {got}",
+                f"write {whole}{unit}, e.g. {eg}.",
+            )
         return number if s.kind == "int" else float(number)
     if not isinstance(value, str) or not value:
         noun = "a path" if s.kind == "path" else "text"
-        raise src.error(s.key, f"expected {noun}, {got}",
-                        f"write it as text, e.g. {src.example(s.key, s.default)}.")
+        raise src.error(
+            s.key,
+            f"expected {noun}, {got}",
+            f"write it as text, e.g. {src.example(s.key, s.default)}.",
+        )
     choices = list(s.choices) if s.kind != "game" else _known_games()
     if choices and value not in choices:
         listed = ", ".join(f"`{c}`" for c in choices)
         close = difflib.get_close_matches(value, choices, n=1)
         eg = close[0] if close else s.default if s.default in choices else choices[0]
-        msg = (f"unknown game id {value!r}; the known games are {listed}." if s.kind == "game"
-               else f"expected one of {listed}, got {value!r}.")
+        msg = (
+            f"unknown game id {value!r}; the known games are {listed}."
+            if s.kind == "game"
+            else f"expected one of {listed}, got {value!r}."
+        )
         pick = ("" if close else "one of them, e.g. ") + src.example(s.key, eg)
         raise src.error(s.key, msg, f"write {pick}.")
     return value
@@ -214,12 +280,18 @@ def _read(path: Path, src: _Source) -> dict[Any, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ConfigError(src.file, "", f"no such file ({path.resolve()}).", "check the path "
-                          "given on the command line, or leave it out to use ./tournament.yaml "
-                          "or the defaults.") from None
+        raise ConfigError(
+            src.file,
+            "",
+            f"no such file ({path.resolve()}).",
+            "check the path "
+            "given on the command line, or leave it out to use ./tournament.yaml "
+            "or the defaults.",
+        ) from None
     except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(src.file, "", f"cannot be read: {e}.", "make it a readable UTF-8 "
-                          "text file.") from None
+        raise ConfigError(
+            src.file, "", f"cannot be read: {e}.", "make it a readable UTF-8 text file."
+        ) from None
     try:
         doc = yaml.safe_load(text)
     except yaml.YAMLError as e:
@@ -227,17 +299,27 @@ def _read(path: Path, src: _Source) -> dict[Any, Any]:
         problem = getattr(e, "problem", None) or str(e)
         where = f"line {mark.line + 1}" if mark else None
         col = f" (column {mark.column + 1})" if mark else ""
-        raise ConfigError(src.file, "", f"not valid YAML{col}: {problem}.", "check that line "
-                          "and the one before it: each field is `name: value`, fields inside "
-                          "`limits:` or `output:` are indented by the same spaces (no tabs), "
-                          "and values containing `: ` or `#` are quoted.", where=where) from None
+        raise ConfigError(
+            src.file,
+            "",
+            f"not valid YAML{col}: {problem}.",
+            "check that line "
+            "and the one before it: each field is `name: value`, fields inside "
+            "`limits:` or `output:` are indented by the same spaces (no tabs), "
+            "and values containing `: ` or `#` are quoted.",
+            where=where,
+        ) from None
     if doc is None:
         return {}
     if not isinstance(doc, dict):
-        raise ConfigError(src.file, "", "the top level must be a mapping of `field: value` "
-                          f"lines, got {_describe(doc)}.", "write one field per line at the "
-                          "start of the line, e.g. `game: snakes-v1` then `rounds: 1`, not a "
-                          "`- ` list or a bare value.")
+        raise ConfigError(
+            src.file,
+            "",
+            f"the top level must be a mapping of `field: value` lines, got {_describe(doc)}.",
+            "write one field per line at the "
+            "start of the line, e.g. `game: snakes-v1` then `rounds: 1`, not a "
+            "`- ` list or a bare value.",
+        )
     return doc
 
 
@@ -250,9 +332,12 @@ def _from_file(doc: Mapping[Any, Any], values: dict[str, Any], src: _Source) -> 
                 continue
             if not isinstance(value, dict):
                 first = next(k for k in BY_KEY if k.startswith(key + "."))
-                raise src.error(key, f"expected a mapping of fields, got {_describe(value)}.",
-                                f"write its fields on the lines below `{key}:`, indented, e.g. "
-                                f"`  {src.example(first, BY_KEY[first].default)[1:]}.")
+                raise src.error(
+                    key,
+                    f"expected a mapping of fields, got {_describe(value)}.",
+                    f"write its fields on the lines below `{key}:`, indented, e.g. "
+                    f"`  {src.example(first, BY_KEY[first].default)[1:]}.",
+                )
             for sub, subvalue in value.items():
                 full = f"{key}.{sub}"
                 if full not in BY_KEY:
@@ -276,11 +361,16 @@ def _build(values: Mapping[str, Any], base: Path, path: Path | None) -> Config:
         return cls(**items)
 
     return Config(
-        path=path, game=values["game"], format=values["format"], rounds=values["rounds"],
-        seed=values["seed"], sandbox=values["sandbox"],
+        path=path,
+        game=values["game"],
+        format=values["format"],
+        rounds=values["rounds"],
+        seed=values["seed"],
+        sandbox=values["sandbox"],
         jobs=values["jobs"] if values["jobs"] is not None else os.cpu_count() or 1,
         entries=_resolve(base, values["entries"]),
-        limits=section(Limits, "limits"), output=section(Output, "output"),
+        limits=section(Limits, "limits"),
+        output=section(Output, "output"),
     )
 
 
@@ -317,9 +407,11 @@ def reference_markdown() -> str:
     """docs/configuration.md, generated from ``SETTINGS``."""
     kinds = {"int": "integer", "float": "number", "str": "text", "path": "path", "game": "text"}
     lines = [
-        "# Configuration reference: tournament.yaml", "",
+        "# Configuration reference: tournament.yaml",
+        "",
         "<!-- Generated from SETTINGS in runner/config.py by `python -m runner.config`; "
-        "do not edit by hand. -->", "",
+        "do not edit by hand. -->",
+        "",
         "`tournament.yaml` sets up a season. Every field is optional: a missing field, an "
         "empty file or no file at all gives the defaults below. Paths are relative to the "
         "folder holding the file. Command-line options (`--seed`, `--jobs`, ...) override the "

@@ -18,7 +18,7 @@ from runner.bots.cabi import CFunctionBot
 from runner.bots.faults import BotFault
 from runner.build import Sandbox
 from runner.games.base import Game, InvalidMoveError, Outcome, Termination, fault_outcome
-from runner.sandbox.local import BotLimits
+from runner.sandbox.zygote import BotLimits
 
 
 @dataclass(frozen=True)

@@ -117,8 +117,10 @@ def read_records(path: Path) -> tuple[list[Record], list[str]]:
         if problem is None:
             records.append(record)
         elif last and torn_tail:
-            problems.append(f"{path}: the last line is incomplete (a write was interrupted); it "
-                            "is ignored and its game will be played again.")
+            problems.append(
+                f"{path}: the last line is incomplete (a write was interrupted); it "
+                "is ignored and its game will be played again."
+            )
         else:
             problems.append(f"{path}: line {number} is skipped because {problem}.")
     return records, problems

@@ -45,7 +45,8 @@ from runner.entries import Entry, content_hash, discover
 from runner.games import find_game
 from runner.progress import Progress
 from runner.referee import Player, play_game
-from runner.sandbox.local import BotLimits, LocalSandbox, SandboxError
+from runner.sandbox.local import LocalSandbox
+from runner.sandbox.zygote import BotLimits, SandboxError
 from runner.schedule import Fixture, Shard, game_seed, make_schedule, select_shard
 from runner.standings import Entrant, Row, document, rank
 from runner.standings import write as write_standings
@@ -65,18 +66,27 @@ def _stderr(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def make_sandbox(config: Config) -> Sandbox:
-    if config.sandbox != "local":
-        raise ConfigError(str(config.path or "tournament.yaml"), "sandbox",
-                          f"the {config.sandbox!r} sandbox cannot play seasons in this version.",
-                          "write `sandbox: local`.")
+def new_sandbox(kind: str) -> Sandbox:
+    """A sandbox by its tournament.yaml name: ``local`` or ``docker``."""
+    if kind == "docker":
+        from runner.sandbox.docker import DockerSandbox
+
+        return DockerSandbox(say=_stderr)
     return LocalSandbox()
+
+
+def make_sandbox(config: Config) -> Sandbox:
+    return new_sandbox(config.sandbox)
 
 
 def bot_limits(config: Config) -> BotLimits:
     limits = config.limits
-    return BotLimits(move_cpu_s=limits.move_cpu_ms / 1000.0, game_cpu_s=limits.game_cpu_s,
-                     move_wall_s=limits.move_wall_s, memory_bytes=limits.memory_mib << 20)
+    return BotLimits(
+        move_cpu_s=limits.move_cpu_ms / 1000.0,
+        game_cpu_s=limits.game_cpu_s,
+        move_wall_s=limits.move_wall_s,
+        memory_bytes=limits.memory_mib << 20,
+    )
 
 
 # -- playing games, in this process or on worker processes ---------------------------------------
@@ -96,7 +106,7 @@ _WORKER: dict[str, Any] = {}
 def _play(task: Task, state: dict[str, Any]) -> Done:
     """Play one task with the sandbox in ``state``; a failed sandbox is replaced, not fatal."""
     if state.get("sandbox") is None:
-        state["sandbox"] = LocalSandbox()
+        state["sandbox"] = new_sandbox(state["kind"])
     try:
         result = play_game(
             state["game"], task.players, state["sandbox"], state["limits"], task.seed
@@ -124,10 +134,10 @@ def _worker_exit(signum: int, frame: object) -> None:
     os._exit(1)
 
 
-def _worker_init(game_id: str, limits: BotLimits) -> None:
+def _worker_init(game_id: str, limits: BotLimits, kind: str) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
     signal.signal(signal.SIGTERM, _worker_exit)
-    _WORKER.update(game=find_game(game_id), limits=limits, sandbox=None)
+    _WORKER.update(game=find_game(game_id), limits=limits, kind=kind, sandbox=None)
     util.Finalize(None, _close_sandbox, args=(_WORKER,), exitpriority=10)
 
 
@@ -152,11 +162,22 @@ class GamePool:
     instead of hanging the season. Leaving the ``with`` block by an exception stops the workers.
     """
 
-    def __init__(self, game_id: str, limits: BotLimits, workers: int,
-                 sandbox: Sandbox | None = None) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        limits: BotLimits,
+        workers: int,
+        sandbox: Sandbox | None = None,
+        kind: str = "local",
+    ) -> None:
         self.game_id, self.limits, self.workers = game_id, limits, max(1, workers)
-        self._local: dict[str, Any] = {"game": find_game(game_id), "limits": limits,
-                                       "sandbox": sandbox}
+        self.kind = kind
+        self._local: dict[str, Any] = {
+            "game": find_game(game_id),
+            "limits": limits,
+            "kind": kind,
+            "sandbox": sandbox,
+        }
         self._given = sandbox  # the caller's: closed by the caller
         self._executor: ProcessPoolExecutor | None = None
 
@@ -171,8 +192,11 @@ class GamePool:
             return
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_worker_init, initargs=(self.game_id, self.limits))
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_init,
+                initargs=(self.game_id, self.limits, self.kind),
+            )
         futures = {self._executor.submit(_worker_play, task): task for task in tasks}
         broken = False
         try:
@@ -204,8 +228,9 @@ class GamePool:
     def __enter__(self) -> GamePool:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.close(terminate=kind is not None)
 
 
@@ -259,39 +284,66 @@ class Lineup:
 
     @property
     def players(self) -> dict[str, Player]:
-        return {v.entry: Player(v.entry, v.content_hash, Path(v.jail))
-                for v in self.verdicts if v.ok and v.jail is not None}
+        return {
+            v.entry: Player(v.entry, v.content_hash, Path(v.jail))
+            for v in self.verdicts
+            if v.ok and v.jail is not None
+        }
 
     def entrants(self) -> list[Entrant]:
-        return [Entrant(v.entry, v.display_name, v.content_hash,
-                        None if v.ok else v.summary, "" if v.ok else v.message)
-                for v in self.verdicts]
+        return [
+            Entrant(
+                v.entry,
+                v.display_name,
+                v.content_hash,
+                None if v.ok else v.summary,
+                "" if v.ok else v.message,
+            )
+            for v in self.verdicts
+        ]
 
 
 def build_all(config: Config, sandbox: Sandbox) -> list[Build]:
     if not config.entries.is_dir():
-        raise ConfigError(str(config.path or "tournament.yaml"), "entries",
-                          f"the entries folder {config.entries} does not exist.",
-                          "create it with one sub-folder per bot, or point `entries:` at it.")
+        raise ConfigError(
+            str(config.path or "tournament.yaml"),
+            "entries",
+            f"the entries folder {config.entries} does not exist.",
+            "create it with one sub-folder per bot, or point `entries:` at it.",
+        )
     limits = bot_limits(config)
-    return [build_entry(entry, config.output.build, sandbox, limits, config.limits.build_wall_s)
-            for entry in discover(config.entries)]
+    return [
+        build_entry(entry, config.output.build, sandbox, limits, config.limits.build_wall_s)
+        for entry in discover(config.entries)
+    ]
 
 
 def _builtin(config: Config, sandbox: Sandbox) -> Player:
     entry = Entry(BUILTIN_NAME, BUILTIN, None, content_hash(BUILTIN))
-    build = build_entry(entry, config.output.build / "_builtin", sandbox, bot_limits(config),
-                        config.limits.build_wall_s)
+    build = build_entry(
+        entry,
+        config.output.build / "_builtin",
+        sandbox,
+        bot_limits(config),
+        config.limits.build_wall_s,
+    )
     if not build.ok:
-        raise SeasonError(f"the built-in bot ({BUILTIN}/bot.c) does not build, so no entry can "
-                          f"be checked: {build.message} Fix: make sure gcc works on this "
-                          "machine (`gcc --version`).")
+        raise SeasonError(
+            f"the built-in bot ({BUILTIN}/bot.c) does not build, so no entry can "
+            f"be checked: {build.message} Fix: make sure gcc works on this "
+            "machine (`gcc --version`)."
+        )
     return Player(BUILTIN_NAME, entry.content_hash, build.jail_path)
 
 
 def _check_key(config: Config, build: Build, builtin: Player) -> str:
-    identity = [CHECK_VERSION, config.game, build.content_hash, builtin.content_hash,
-                asdict(config.limits)]
+    identity = [
+        CHECK_VERSION,
+        config.game,
+        build.content_hash,
+        builtin.content_hash,
+        asdict(config.limits),
+    ]
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
 
 
@@ -305,8 +357,9 @@ def _saved_check(path: Path, key: str) -> tuple[bool, str] | None:
     return None
 
 
-def check_all(config: Config, builds: Sequence[Build], sandbox: Sandbox,
-              pool: GamePool) -> list[Verdict]:
+def check_all(
+    config: Config, builds: Sequence[Build], sandbox: Sandbox, pool: GamePool
+) -> list[Verdict]:
     """Each built entry's smoke games against the built-in bot (cached); a verdict per entry."""
     seats = find_game(config.game).info.seat_names
     built = [b for b in builds if b.ok]
@@ -328,20 +381,24 @@ def check_all(config: Config, builds: Sequence[Build], sandbox: Sandbox,
     for index, played, error in pool.play(tasks):
         entry, seat = owners[index]
         if played is None:
-            raise SeasonError(f"the sandbox failed while checking {entry}: {error}. Fix: run "
-                              f"`koth check` again; if it persists, try `koth play {entry} "
-                              f"{entry}`.")
+            raise SeasonError(
+                f"the sandbox failed while checking {entry}: {error}. Fix: run "
+                f"`koth check` again; if it persists, try `koth play {entry} "
+                f"{entry}`."
+            )
         outcome = played["outcome"]
         if outcome["faulty"] == seat:
             faults.setdefault(entry, []).append(
                 f"fails a smoke game against the built-in bot (playing {seats[seat]}): "
-                f"{outcome['detail']}")
+                f"{outcome['detail']}"
+            )
     for entry in {entry for entry, _ in owners}:
         problems = sorted(faults.get(entry, []))
         message = "\n".join(problems) or "passed the smoke games"
         verdict[entry] = (not problems, message)
-        files[entry].write_text(json.dumps({"key": keys[entry], "ok": not problems,
-                                            "message": message}) + "\n")
+        files[entry].write_text(
+            json.dumps({"key": keys[entry], "ok": not problems, "message": message}) + "\n"
+        )
     return [_verdict(b, verdict.get(b.entry)) for b in builds]
 
 
@@ -350,8 +407,15 @@ def _verdict(build: Build, checked: tuple[bool, str] | None) -> Verdict:
     stage, message, ok = build.stage, build.message, build.ok
     if ok and checked is not None and not checked[0]:
         stage, message, ok = "smoke", checked[1], False
-    return Verdict(build.entry, build.content_hash, ok, stage, message, build.display_name,
-                   build.jail if ok else None)
+    return Verdict(
+        build.entry,
+        build.content_hash,
+        ok,
+        stage,
+        message,
+        build.display_name,
+        build.jail if ok else None,
+    )
 
 
 def lineup(config: Config, sandbox: Sandbox, pool: GamePool, say: Say = _stderr) -> Lineup:
@@ -359,8 +423,10 @@ def lineup(config: Config, sandbox: Sandbox, pool: GamePool, say: Say = _stderr)
     builds = build_all(config, sandbox)
     verdicts = check_all(config, builds, sandbox, pool)
     failed = [v.entry for v in verdicts if not v.ok]
-    say(f"entries: {len(verdicts)} found, {len(verdicts) - len(failed)} play"
-        + (f", excluded: {', '.join(failed)}" if failed else ""))
+    say(
+        f"entries: {len(verdicts)} found, {len(verdicts) - len(failed)} play"
+        + (f", excluded: {', '.join(failed)}" if failed else "")
+    )
     return Lineup(verdicts)
 
 
@@ -377,11 +443,19 @@ class Scheduled:
 def schedule(config: Config, line: Lineup) -> list[Scheduled]:
     """The whole season in canonical order, each game with its result key."""
     players = line.players
-    fixtures = make_schedule(config.game, config.format, sorted(players), config.rounds,
-                             config.seed)
-    return [Scheduled(i, f, results.record_key(
-        f.game, [(name, players[name].content_hash) for name in f.seats], f.seed))
-        for i, f in enumerate(fixtures)]
+    fixtures = make_schedule(
+        config.game, config.format, sorted(players), config.rounds, config.seed
+    )
+    return [
+        Scheduled(
+            i,
+            f,
+            results.record_key(
+                f.game, [(name, players[name].content_hash) for name in f.seats], f.seed
+            ),
+        )
+        for i, f in enumerate(fixtures)
+    ]
 
 
 def shard_file(config: Config, shard: Shard | None) -> Path:
@@ -410,9 +484,17 @@ class PlayReport:
     left: int = 0  # not played this run (max_games)
 
 
-def play(config: Config, line: Lineup, pool: GamePool, *, shard: Shard | None = None,
-         out: Path | None = None, max_games: int | None = None, show_progress: bool = True,
-         say: Say = _stderr) -> PlayReport:
+def play(
+    config: Config,
+    line: Lineup,
+    pool: GamePool,
+    *,
+    shard: Shard | None = None,
+    out: Path | None = None,
+    max_games: int | None = None,
+    show_progress: bool = True,
+    say: Say = _stderr,
+) -> PlayReport:
     """Play the (shard's) games not yet recorded, appending one record per game to ``out``."""
     out = out or shard_file(config, shard)
     games = select_shard(schedule(config, line), shard)
@@ -422,11 +504,15 @@ def play(config: Config, line: Lineup, pool: GamePool, *, shard: Shard | None = 
     if max_games is not None and len(todo) > max_games:
         report.left, todo = len(todo) - max_games, todo[:max_games]
     part = f" (shard {shard})" if shard else ""
-    say(f"schedule{part}: {len(games)} games, {report.recorded} already recorded, "
-        f"{len(todo)} to play with {pool.parallel(len(todo))} job(s)")
+    say(
+        f"schedule{part}: {len(games)} games, {report.recorded} already recorded, "
+        f"{len(todo)} to play with {pool.parallel(len(todo))} job(s)"
+    )
     players = line.players
-    tasks = [Task(i, tuple(players[n] for n in s.fixture.seats), s.fixture.seed)
-             for i, s in enumerate(todo)]
+    tasks = [
+        Task(i, tuple(players[n] for n in s.fixture.seats), s.fixture.seed)
+        for i, s in enumerate(todo)
+    ]
     progress = Progress(len(tasks), "games", enabled=show_progress)
     try:
         with sigterm_interrupts(), results.ResultsWriter(out) as writer:
@@ -436,18 +522,27 @@ def play(config: Config, line: Lineup, pool: GamePool, *, shard: Shard | None = 
                 game = todo[index]
                 if played is None:
                     report.failed.append(
-                        f"{' vs '.join(game.fixture.seats)}: the sandbox failed: {error}")
+                        f"{' vs '.join(game.fixture.seats)}: the sandbox failed: {error}"
+                    )
                 else:
-                    writer.append(results.make_record(
-                        played, key=game.key, season_seed=config.seed,
-                        round_=game.fixture.round, when=played["measured"]["when"]))
+                    writer.append(
+                        results.make_record(
+                            played,
+                            key=game.key,
+                            season_seed=config.seed,
+                            round_=game.fixture.round,
+                            when=played["measured"]["when"],
+                        )
+                    )
                     report.played += 1
                 progress.advance()
     except KeyboardInterrupt:
         progress.close()
         done = len(recorded_keys(config, out, say=lambda _: None) & {s.key for s in todo})
-        say(f"interrupted: {done} game(s) recorded in {out}; run again to play the other "
-            f"{len(todo) - done + report.left}")
+        say(
+            f"interrupted: {done} game(s) recorded in {out}; run again to play the other "
+            f"{len(todo) - done + report.left}"
+        )
         raise
     progress.close()
     return report
@@ -462,24 +557,36 @@ def standings(config: Config, line: Lineup, say: Say = _stderr) -> tuple[list[Ro
         say(f"warning: {problem}")
     counted = results.canonical(r for r in records if r["key"] in current)
     rows = rank(line.entrants(), counted)
-    meta = {"game": config.game, "format": config.format, "rounds": config.rounds,
-            "season_seed": config.seed, "host_version": __version__,
-            "games_scheduled": len(games), "games_played": len(counted)}
+    meta = {
+        "game": config.game,
+        "format": config.format,
+        "rounds": config.rounds,
+        "season_seed": config.seed,
+        "host_version": __version__,
+        "games_scheduled": len(games),
+        "games_played": len(counted),
+    }
     doc = document(rows, meta)
     write_standings(config.output.standings, doc)
     return rows, doc
 
 
-def run_season(config: Config, *, jobs: int | None = None, max_games: int | None = None,
-               show_progress: bool = False, say: Say = _stderr
-               ) -> tuple[PlayReport, list[Row], dict[str, Any]]:
+def run_season(
+    config: Config,
+    *,
+    jobs: int | None = None,
+    max_games: int | None = None,
+    show_progress: bool = False,
+    say: Say = _stderr,
+) -> tuple[PlayReport, list[Row], dict[str, Any]]:
     """Every stage in a row: build, check, schedule, play, standings (``koth season``)."""
     sandbox = make_sandbox(config)
     try:
         with open_pool(config, sandbox, jobs) as pool:
             line = lineup(config, sandbox, pool, say)
-            report = play(config, line, pool, max_games=max_games,
-                          show_progress=show_progress, say=say)
+            report = play(
+                config, line, pool, max_games=max_games, show_progress=show_progress, say=say
+            )
     finally:
         sandbox.close()
     rows, doc = standings(config, line, say)
@@ -491,9 +598,24 @@ def workers(config: Config, jobs: int | None) -> int:
 
 
 def open_pool(config: Config, sandbox: Sandbox, jobs: int | None = None) -> GamePool:
-    return GamePool(config.game, bot_limits(config), workers(config, jobs), sandbox)
+    return GamePool(config.game, bot_limits(config), workers(config, jobs), sandbox, config.sandbox)
 
 
-__all__ = ["GamePool", "Lineup", "PlayReport", "Scheduled", "Task", "Verdict", "build_all",
-           "check_all", "lineup", "make_sandbox", "open_pool", "play", "run_season",
-           "schedule", "shard_file", "standings"]
+__all__ = [
+    "GamePool",
+    "Lineup",
+    "PlayReport",
+    "Scheduled",
+    "Task",
+    "Verdict",
+    "build_all",
+    "check_all",
+    "lineup",
+    "make_sandbox",
+    "open_pool",
+    "play",
+    "run_season",
+    "schedule",
+    "shard_file",
+    "standings",
+]

@@ -25,8 +25,9 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-TIE_BREAK = ("points, then head-to-head points among the entries tied on points, then wins, "
-             "then entry name")
+TIE_BREAK = (
+    "points, then head-to-head points among the entries tied on points, then wins, then entry name"
+)
 
 
 @dataclass(frozen=True)
@@ -104,8 +105,10 @@ def rank(entrants: Sequence[Entrant], records: Iterable[Mapping[str, Any]]) -> l
     ``records`` must be the season's current games (one per key); games involving an entry that
     is not a playing entrant are ignored.
     """
-    rows = {e.entry: Row(e.entry, e.name, e.content_hash, excluded=e.excluded, detail=e.detail)
-            for e in entrants}
+    rows = {
+        e.entry: Row(e.entry, e.name, e.content_hash, excluded=e.excluded, detail=e.detail)
+        for e in entrants
+    }
     games = _tally(rows, records)
     playing = sorted((r for r in rows.values() if r.excluded is None), key=lambda r: -r.points)
     ordered: list[Row] = []
@@ -141,8 +144,10 @@ def table(rows: Sequence[Row]) -> str:
     """The standings as a plain-text table."""
     entry_w = max([5, *(len(r.entry) for r in rows)])
     name_w = min(24, max([3, *(len(r.name) for r in rows)]))
-    head = (f"{'rank':>4}  {'entry':<{entry_w}}  {'bot':<{name_w}}  {'points':>6}  {'games':>5}"
-            f"  {'W':>4}  {'D':>4}  {'L':>4}  faults")
+    head = (
+        f"{'rank':>4}  {'entry':<{entry_w}}  {'bot':<{name_w}}  {'points':>6}  {'games':>5}"
+        f"  {'W':>4}  {'D':>4}  {'L':>4}  faults"
+    )
     lines = [head, "-" * len(head)]
     for r in rows:
         if r.excluded is not None:

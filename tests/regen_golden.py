@@ -1,9 +1,11 @@
-"""Regenerate the golden text frames in tests/golden/ (run by hand after a deliberate change).
+"""Regenerate the golden texts in tests/golden/ (run by hand after a deliberate change).
 
     python tests/regen_golden.py
 
 The tests build the same texts with ``golden_files()`` and compare them with the stored files,
-so a change in how frames look, or in how the rules play out, shows up as a diff here.
+so a change in how frames look, in the messages bots read, or in how the rules play out, shows up
+as a diff here. Snakes: text frames. Cluster: a protocol transcript (every message the host sends
+a bot, verbatim) and a replay of text frames.
 """
 
 from __future__ import annotations
@@ -11,11 +13,14 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from runner.games.cluster import Cluster, ClusterState, Move, Place, Rotate, valid_columns
 from runner.games.snakes import MOVES, Snakes
 
 GOLDEN = Path(__file__).parent / "golden"
 EVERY = 64  # moves between recorded frames
 PLAYOUT_SEEDS = (7, 6)  # seed 7 plays all 2048 moves; seed 6 ends by suffocation
+CLUSTER_SEED = 3  # 15 moves, four rotations; the last gives both seats a line of 4
+CLUSTER_ROTATE = 0.15  # how often the transcript's bots rotate
 
 
 def initial_frame() -> str:
@@ -49,11 +54,87 @@ def playout(seed: int) -> str:
     return "\n".join(parts)
 
 
-def golden_files() -> dict[str, str]:
+def snakes_golden_files() -> dict[str, str]:
     files = {"snakes_initial.txt": initial_frame()}
     for seed in PLAYOUT_SEEDS:
         files[f"snakes_playout_seed{seed}.txt"] = playout(seed)
     return files
+
+
+def cluster_bot(state: ClusterState, bot_rng: random.Random) -> Move:
+    """The game's own random bot (a random open column, the last colour in hand), rotating now
+    and then so the transcript shows rotations."""
+    if bot_rng.random() < CLUSTER_ROTATE:
+        return Rotate(bot_rng.randint(1, 5))
+    return Place(bot_rng.choice(valid_columns(state)), state.hand[-1])
+
+
+def cluster_game(seed: int) -> list[tuple[ClusterState, Move | None]]:
+    """Every state of a seeded Cluster game with the move played from it (None for the last)."""
+    game = Cluster()
+    bot_rng = random.Random(seed + 1000)
+    state = game.initial_state(random.Random(seed))
+    played: list[tuple[ClusterState, Move | None]] = []
+    while game.to_move(state):
+        move = cluster_bot(state, bot_rng)
+        played.append((state, move))
+        state = game.apply(state, {state.mover: move})
+    played.append((state, None))
+    return played
+
+
+def cluster_result(state: ClusterState) -> str:
+    outcome = Cluster().outcome(state)
+    assert outcome is not None
+    return f"Result: {outcome.termination.value}, {outcome.detail}, points {outcome.points}\n"
+
+
+def cluster_transcript(seed: int) -> str:
+    """The messages of a seeded game as a stdio bot layer sends them: each bot's init message
+    once, then before every move the mover's turn message; each followed by the reply."""
+    game = Cluster()
+    played = cluster_game(seed)
+    first = played[0][0]
+    parts = [
+        f"Cluster protocol transcript, seed {seed}: every message the host sends, verbatim, and\n"
+        "every reply, each after a heading line that names it.\n"
+    ]
+    for seat, name in enumerate(game.info.seat_names):
+        parts.append(f"=== init message to {name} (seat {seat}) ===\n")
+        parts.append(game.init_message(first, seat).decode("ascii"))
+    for state, move in played:
+        if move is None:
+            break
+        name = game.info.seat_names[state.mover]
+        parts.append(f"=== turn {game.turn(state)}, message to {name} ===\n")
+        parts.append(game.observation(state, state.mover).decode("ascii"))
+        parts.append(f"=== {name} replies ===\n{game.move_text(move)}\n")
+    parts.append(cluster_result(played[-1][0]))
+    return "".join(parts)
+
+
+def cluster_replay(seed: int) -> str:
+    """The text frame after every move of the same game."""
+    game = Cluster()
+    parts = [f"Cluster replay, seed {seed}: the frame before the first move and after each.\n"]
+    previous: Move | None = None
+    for number, (state, move) in enumerate(cluster_game(seed)):
+        heading = "Start" if previous is None else f"Move {number}: {game.move_text(previous)}"
+        parts.append(f"{heading}\n\n{game.render_text(state)}\n")
+        previous = move
+    parts.append(cluster_result(cluster_game(seed)[-1][0]))
+    return "\n".join(parts)
+
+
+def cluster_golden_files() -> dict[str, str]:
+    return {
+        f"cluster_protocol_seed{CLUSTER_SEED}.txt": cluster_transcript(CLUSTER_SEED),
+        f"cluster_replay_seed{CLUSTER_SEED}.txt": cluster_replay(CLUSTER_SEED),
+    }
+
+
+def golden_files() -> dict[str, str]:
+    return snakes_golden_files() | cluster_golden_files()
 
 
 def main() -> None:

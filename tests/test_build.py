@@ -10,7 +10,8 @@ import pytest
 
 from runner.build import build_entry
 from runner.entries import discover, load_entry
-from runner.sandbox.local import BotLimits, LocalSandbox
+from runner.sandbox.local import LocalSandbox
+from runner.sandbox.zygote import BotLimits
 
 LIMITS = BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20)
 MANIFEST = "name: {name}\nauthor: tests\ndescription: a test bot\nlanguage: c\n"

@@ -63,12 +63,23 @@ def error_of(path: Path | None, overrides: dict[str, object] | None = None) -> C
 
 def expected_defaults(base: Path) -> Config:
     return Config(
-        path=None, game="snakes-v1", format="round-robin", rounds=1, seed=1, sandbox="local",
-        jobs=os.cpu_count() or 1, entries=base / "entries",
-        limits=Limits(move_cpu_ms=100, game_cpu_s=10.0, move_wall_s=1.0, memory_mib=256,
-                      build_wall_s=60.0),
-        output=Output(build=base / "build", results=base / "results", site=base / "_site",
-                      standings=base / "standings.json"),
+        path=None,
+        game="snakes-v1",
+        format="round-robin",
+        rounds=1,
+        seed=1,
+        sandbox="local",
+        jobs=os.cpu_count() or 1,
+        entries=base / "entries",
+        limits=Limits(
+            move_cpu_ms=100, game_cpu_s=10.0, move_wall_s=1.0, memory_mib=256, build_wall_s=60.0
+        ),
+        output=Output(
+            build=base / "build",
+            results=base / "results",
+            site=base / "_site",
+            standings=base / "standings.json",
+        ),
     )
 
 
@@ -103,10 +114,15 @@ def test_without_a_path_the_tournament_file_in_cwd_is_used(
 
 
 def test_values_are_read_and_jobs_null_means_cpu_count(tmp_path: Path) -> None:
-    cfg = load_config(write(tmp_path, (
-        "game: cluster-v1\nrounds: 4\nseed: 0\nsandbox: docker\njobs: null\n"
-        "limits:\n  move_cpu_ms: 250\n  move_wall_s: 0.5\n  memory_mib: 512\n"
-    )))
+    cfg = load_config(
+        write(
+            tmp_path,
+            (
+                "game: cluster-v1\nrounds: 4\nseed: 0\nsandbox: docker\njobs: null\n"
+                "limits:\n  move_cpu_ms: 250\n  move_wall_s: 0.5\n  memory_mib: 512\n"
+            ),
+        )
+    )
     assert (cfg.game, cfg.rounds, cfg.seed, cfg.sandbox) == ("cluster-v1", 4, 0, "docker")
     assert cfg.jobs == (os.cpu_count() or 1)
     assert cfg.limits == Limits(250, 10.0, 0.5, 512, 60.0)
@@ -143,19 +159,23 @@ def test_paths_are_resolved_against_the_config_folder_not_cwd(
 
 def test_overrides_win_over_the_file(tmp_path: Path) -> None:
     path = write(tmp_path, "seed: 3\njobs: 8\nlimits:\n  move_cpu_ms: 50\n")
-    cfg = load_config(path, {"seed": 7, "jobs": 2, "sandbox": "docker",
-                             "limits.move_cpu_ms": 20, "rounds": None})
+    cfg = load_config(
+        path, {"seed": 7, "jobs": 2, "sandbox": "docker", "limits.move_cpu_ms": 20, "rounds": None}
+    )
     assert (cfg.seed, cfg.jobs, cfg.sandbox, cfg.limits.move_cpu_ms) == (7, 2, "docker", 20)
     assert cfg.rounds == 1, "a None override means the option was not given"
 
 
-@pytest.mark.parametrize(("overrides", "option", "snippet"), [
-    ({"sed": 7}, "--sed", "did you mean `--seed`?"),
-    ({"jobs": "2"}, "--jobs", "expected an integer from 1 to 256, or null"),
-    ({"rounds": 0}, "--rounds", "got 0 (an int)"),
-    ({"sandbox": "vm"}, "--sandbox", "`local`, `docker`"),
-    ({"limits.move_cpu_ms": 1.5}, "--limits.move-cpu-ms", "e.g. `--limits.move-cpu-ms 100`"),
-])
+@pytest.mark.parametrize(
+    ("overrides", "option", "snippet"),
+    [
+        ({"sed": 7}, "--sed", "did you mean `--seed`?"),
+        ({"jobs": "2"}, "--jobs", "expected an integer from 1 to 256, or null"),
+        ({"rounds": 0}, "--rounds", "got 0 (an int)"),
+        ({"sandbox": "vm"}, "--sandbox", "`local`, `docker`"),
+        ({"limits.move_cpu_ms": 1.5}, "--limits.move-cpu-ms", "e.g. `--limits.move-cpu-ms 100`"),
+    ],
+)
 def test_bad_overrides_name_the_option(
     tmp_path: Path, overrides: dict[str, object], option: str, snippet: str
 ) -> None:

@@ -15,12 +15,23 @@ import pytest
 
 from runner.games import GAMES
 from runner.games.base import Game, GameInfo, InvalidMoveError, Outcome
+from runner.games.cluster import ClusterState, valid_columns
 
 RandomReply = Callable[[Any, int, random.Random], int | str]
+
+
+def cluster_reply(state: ClusterState, seat: int, rng: random.Random) -> str:
+    """A Cluster bot's reply line: now and then a rotation, else a random open column."""
+    if rng.random() < 0.1:
+        return f"ROTATE {rng.randint(1, 5)}"
+    return f"PLACE {rng.choice(valid_columns(state))} {rng.choice(state.hand)}"
+
 
 RANDOM_REPLY: dict[str, RandomReply] = {
     # A Snakes bot is a C function returning a character code.
     "snakes-v1": lambda state, seat, rng: ord(rng.choice("LRUD")),
+    # A Cluster bot writes one line on stdout.
+    "cluster-v1": cluster_reply,
 }
 
 # Replies no game should accept as a move.

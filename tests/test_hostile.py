@@ -1,4 +1,4 @@
-"""Hostile bots (tests/hostile/*.c) against the local sandbox.
+"""Hostile bots (tests/hostile/*.c) against both sandboxes, local and Docker.
 
 Each bot misbehaves on its first move. It must lose with the right reason, or be refused at
 build, or — where the misbehaviour is harmless by design — play on without effect. Bots that try
@@ -25,7 +25,8 @@ from runner.entries import load_entry
 from runner.games import find_game
 from runner.games.base import Termination
 from runner.referee import GameResult, Player, play_game
-from runner.sandbox.local import BotLimits, LocalSandbox
+from runner.sandbox.local import LocalSandbox
+from runner.sandbox.zygote import BotLimits
 
 HOSTILE = Path(__file__).parent / "hostile"
 LIMITS = BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20)
@@ -67,11 +68,10 @@ if ROOT:  # the memory cgroup needs root; without it the address-space limit mak
     )
 
 
-@pytest.fixture(scope="module")
-def sandbox() -> Iterator[LocalSandbox]:
-    box = LocalSandbox()
-    yield box
-    box.close()
+@pytest.fixture
+def sandbox(any_sandbox: LocalSandbox) -> LocalSandbox:
+    """Every case runs in the local sandbox and in Docker (tests/conftest.py)."""
+    return any_sandbox
 
 
 @pytest.fixture(scope="module")
@@ -162,7 +162,7 @@ def test_hostile_bot_loses_or_is_harmless(
     # The host survives and carries on: a clean game still plays to the end.
     again = play(sandbox, tmp_path, steady, steady)
     assert again.outcome.termination is Termination.NORMAL, again.outcome.detail
-    if ROOT:
+    if ROOT and sandbox.name == "local":  # Docker: tests/test_docker.py counts a container's
         deadline = time.monotonic() + 5
         while bot_processes() and time.monotonic() < deadline:
             time.sleep(0.05)

@@ -25,15 +25,29 @@ from runner.results import (
 HASH_A, HASH_B = "a" * 64, "b" * 64
 
 
-def fake(x: str, o: str, round_: int = 1, seed: int = 5, points: tuple[float, float] = (1, 0),
-         when: str = "2024-01-01T00:00:00Z") -> dict[str, Any]:
+def fake(
+    x: str,
+    o: str,
+    round_: int = 1,
+    seed: int = 5,
+    points: tuple[float, float] = (1, 0),
+    when: str = "2024-01-01T00:00:00Z",
+) -> dict[str, Any]:
     result = {
-        "game": "snakes-v1", "seed": seed,
-        "seats": [{"entry": x, "hash": HASH_A, "name": x.title()},
-                  {"entry": o, "hash": HASH_B, "name": o.title()}],
+        "game": "snakes-v1",
+        "seed": seed,
+        "seats": [
+            {"entry": x, "hash": HASH_A, "name": x.title()},
+            {"entry": o, "hash": HASH_B, "name": o.title()},
+        ],
         "moves": "LR",
-        "outcome": {"points": list(points), "scores": [3, 1], "termination": "normal",
-                    "faulty": None, "detail": "X 3 cells, O 1 cells"},
+        "outcome": {
+            "points": list(points),
+            "scores": [3, 1],
+            "termination": "normal",
+            "faulty": None,
+            "detail": "X 3 cells, O 1 cells",
+        },
         "measured": {"cpu_s": [0.1, 0.2], "wall_s": 0.5},
     }
     key = record_key("snakes-v1", [(x, HASH_A), (o, HASH_B)], seed + round_)
@@ -123,8 +137,11 @@ def test_read_all_dedupes_across_files(tmp_path: Path) -> None:
     write_atomic(two, [fake("b", "a", when="other"), fake("a", "b", round_=2)])
     records, problems = read_all([one, two])
     assert problems == []
-    assert [r["key"] for r in records] == [fake("a", "b")["key"], fake("b", "a")["key"],
-                                           fake("a", "b", round_=2)["key"]]
+    assert [r["key"] for r in records] == [
+        fake("a", "b")["key"],
+        fake("b", "a")["key"],
+        fake("a", "b", round_=2)["key"],
+    ]
     assert records[1]["measured"]["when"] != "other", "the first record of a key must win"
     assert results_files(tmp_path) == [one, two]
     assert results_files(tmp_path / "nowhere") == []

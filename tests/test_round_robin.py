@@ -83,8 +83,12 @@ def test_adding_an_entry_keeps_every_other_games_seed() -> None:
 def test_seeds_change_with_the_season_seed_the_round_and_the_seats() -> None:
     base = game_seed(1, "snakes-v1", 1, ("a", "b"))
     assert base == game_seed(1, "snakes-v1", 1, ("a", "b"))
-    others = [game_seed(2, "snakes-v1", 1, ("a", "b")), game_seed(1, "snakes-v1", 2, ("a", "b")),
-              game_seed(1, "snakes-v1", 1, ("b", "a")), game_seed(1, "other-v1", 1, ("a", "b"))]
+    others = [
+        game_seed(2, "snakes-v1", 1, ("a", "b")),
+        game_seed(1, "snakes-v1", 2, ("a", "b")),
+        game_seed(1, "snakes-v1", 1, ("b", "a")),
+        game_seed(1, "other-v1", 1, ("a", "b")),
+    ]
     assert base not in others and len(set(others)) == len(others)
 
 

@@ -37,15 +37,17 @@ X_THEN_O = """int bot(int board[16][32], char player) {
 BOTS = {
     # Never moves: every reply walks into the edge (a no-op), so its games last all 2048 moves.
     "still": "int bot(int board[16][32], char player) {\n"
-             "    (void)board;\n    return player == 'X' ? 'L' : 'R';\n}\n",
+    "    (void)board;\n    return player == 'X' ? 'L' : 'R';\n}\n",
     # Along its own top/bottom edge, then along the side.
     "edger": FIND + X_THEN_O % ("y == 0 && x < 31", "R", "D", "y == 15 && x > 0", "L", "U"),
     # Down (or up) its own side first, then along the far edge.
     "diver": FIND + X_THEN_O % ("x == 0 && y < 15", "D", "R", "x == 31 && y > 0", "U", "L"),
 }
 BROKEN = "int bot(int board[16][32], char player) {\n    return 'L'\n}\n"  # missing ';'
-CRASHER = "int bot(int board[16][32], char player) {\n    volatile int *p = 0;\n" \
-          "    (void)board; (void)player;\n    return *p;\n}\n"
+CRASHER = (
+    "int bot(int board[16][32], char player) {\n    volatile int *p = 0;\n"
+    "    (void)board; (void)player;\n    return *p;\n}\n"
+)
 
 
 def add_bot(entries: Path, name: str, source: str) -> None:
@@ -53,7 +55,8 @@ def add_bot(entries: Path, name: str, source: str) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "bot.c").write_text(source + f'char *bot_name = "{name.title()}";\n')
     (folder / "entry.yaml").write_text(
-        f"name: {name}\nauthor: tests\ndescription: a test bot\nlanguage: c\n")
+        f"name: {name}\nauthor: tests\ndescription: a test bot\nlanguage: c\n"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +70,8 @@ def folder(tmp_path: Path, build_dir: Path) -> Path:
     for name, source in BOTS.items():
         add_bot(tmp_path / "entries", name, source)
     (tmp_path / "tournament.yaml").write_text(
-        f"entries: entries\nseed: 3\nrounds: 1\njobs: 1\noutput:\n  build: {build_dir}\n")
+        f"entries: entries\nseed: 3\nrounds: 1\njobs: 1\noutput:\n  build: {build_dir}\n"
+    )
     return tmp_path
 
 
@@ -144,10 +148,24 @@ def test_resume_after_sigkill_mid_season(folder: Path) -> None:
     config = config_of(folder, rounds=4)
     out = config.output.results / results.MAIN_FILE
     process = subprocess.Popen(
-        [sys.executable, "-m", "runner.cli", "season", "--config", str(folder / "tournament.yaml"),
-         "--rounds", "4", "--jobs", "2", "--no-progress"],
+        [
+            sys.executable,
+            "-m",
+            "runner.cli",
+            "season",
+            "--config",
+            str(folder / "tournament.yaml"),
+            "--rounds",
+            "4",
+            "--jobs",
+            "2",
+            "--no-progress",
+        ],
         cwd=Path(__file__).resolve().parent.parent,  # this checkout's runner package
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 60
     try:
         while not (out.is_file() and out.read_bytes().count(b"\n") >= 3):
@@ -213,7 +231,8 @@ def test_same_inputs_give_identical_records_with_one_or_two_jobs(folder: Path) -
     one = config_of(folder)
     run(one, jobs=1)
     (folder / "tournament.yaml").write_text(
-        (folder / "tournament.yaml").read_text() + "  results: results2\n")
+        (folder / "tournament.yaml").read_text() + "  results: results2\n"
+    )
     two = config_of(folder)
     assert two.output.results != one.output.results
     run(two, jobs=2)
@@ -235,8 +254,15 @@ def test_sharded_play_merged_equals_an_unsharded_run(folder: Path) -> None:
                 # A fresh results folder, as on a separate machine: nothing is recorded yet.
                 machine = shards_dir / f"machine-{index}"
                 fresh = replace(config, output=replace(config.output, results=machine))
-                report = season.play(fresh, line, pool, shard=Shard(index, 3), out=out,
-                                     show_progress=False, say=lambda _: None)
+                report = season.play(
+                    fresh,
+                    line,
+                    pool,
+                    shard=Shard(index, 3),
+                    out=out,
+                    show_progress=False,
+                    say=lambda _: None,
+                )
                 assert report.played == 4
                 outs.append(out)
     finally:

@@ -9,11 +9,19 @@ from typing import Any
 from runner.standings import TIE_BREAK, Entrant, document, rank, table, write
 
 
-def game(x: str, o: str, points: tuple[float, float], termination: str = "normal",
-         faulty: int | None = None) -> dict[str, Any]:
-    return {"key": f"{x}-{o}-{points}", "round": 1,
-            "seats": [{"entry": x}, {"entry": o}],
-            "outcome": {"points": list(points), "termination": termination, "faulty": faulty}}
+def game(
+    x: str,
+    o: str,
+    points: tuple[float, float],
+    termination: str = "normal",
+    faulty: int | None = None,
+) -> dict[str, Any]:
+    return {
+        "key": f"{x}-{o}-{points}",
+        "round": 1,
+        "seats": [{"entry": x}, {"entry": o}],
+        "outcome": {"points": list(points), "termination": termination, "faulty": faulty},
+    }
 
 
 def entrants(*names: str, excluded: dict[str, str] | None = None) -> list[Entrant]:
@@ -45,8 +53,12 @@ def test_points_games_wins_draws_losses_and_faults() -> None:
 
 
 def test_head_to_head_breaks_a_tie_on_points() -> None:
-    records = [game("a", "c", (1, 0)), game("a", "d", (1, 0)),
-               game("b", "a", (1, 0)), game("b", "d", (1, 0))]
+    records = [
+        game("a", "c", (1, 0)),
+        game("a", "d", (1, 0)),
+        game("b", "a", (1, 0)),
+        game("b", "d", (1, 0)),
+    ]
     rows = rank(entrants("a", "b", "c", "d"), records)
     assert [(r.entry, r.points) for r in rows] == [("b", 2), ("a", 2), ("c", 0), ("d", 0)]
     assert [r.rank for r in rows] == [1, 2, 3, 4]
@@ -54,8 +66,12 @@ def test_head_to_head_breaks_a_tie_on_points() -> None:
 
 def test_then_wins_then_name() -> None:
     # e and f have 1 point each and never met: e won once, f drew twice. g and h never played.
-    records = [game("e", "x", (1, 0)), game("x", "e", (1, 0)),
-               game("f", "y", (0.5, 0.5)), game("y", "f", (0.5, 0.5))]
+    records = [
+        game("e", "x", (1, 0)),
+        game("x", "e", (1, 0)),
+        game("f", "y", (0.5, 0.5)),
+        game("y", "f", (0.5, 0.5)),
+    ]
     rows = rank(entrants("h", "g", "f", "e", "x", "y"), records)
     order = [r.entry for r in rows]
     assert order.index("e") < order.index("f"), "more wins must break an equal head-to-head"
@@ -70,11 +86,22 @@ def test_a_cycle_among_the_tied_falls_through_to_wins_then_name() -> None:
 
 def test_excluded_entries_are_listed_last_with_zero_games_and_their_reason() -> None:
     records = [game("a", "b", (1, 0)), game("a", "broken", (1, 0))]  # the second is ignored
-    rows = rank(entrants("a", "b", "broken", "alpha",
-                         excluded={"broken": "bot.c does not compile", "alpha": "fails a smoke"}),
-                records)
-    assert [(r.entry, r.rank) for r in rows] == [("a", 1), ("b", 2), ("alpha", None),
-                                                 ("broken", None)]
+    rows = rank(
+        entrants(
+            "a",
+            "b",
+            "broken",
+            "alpha",
+            excluded={"broken": "bot.c does not compile", "alpha": "fails a smoke"},
+        ),
+        records,
+    )
+    assert [(r.entry, r.rank) for r in rows] == [
+        ("a", 1),
+        ("b", 2),
+        ("alpha", None),
+        ("broken", None),
+    ]
     broken = rows[-1]
     assert (broken.games, broken.points, broken.excluded) == (0, 0, "bot.c does not compile")
     assert rows[0].games == 1, "a game against an excluded entry must not count"
@@ -91,5 +118,7 @@ def test_written_atomically_as_json(tmp_path: Path) -> None:
     data = json.loads(path.read_text())
     assert data["tie_break"] == TIE_BREAK and data["game"] == "snakes-v1"
     assert [(e["entry"], e["points"], e["draws"]) for e in data["entries"]] == [
-        ("a", 0.5, 1), ("b", 0.5, 1)]
+        ("a", 0.5, 1),
+        ("b", 0.5, 1),
+    ]
     assert [p.name for p in path.parent.iterdir()] == ["standings.json"]

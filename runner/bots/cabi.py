@@ -22,7 +22,7 @@ from runner.bots.faults import (
     BotProtocolError,
     BotTimeout,
 )
-from runner.sandbox.local import BotLimits, BotProcess, SandboxError
+from runner.sandbox.zygote import BotLimits, BotProcess, SandboxError
 
 OUTPUT_CAP = 16 * 1024  # bytes of a bot's stdout/stderr kept per game
 LOAD_WALL_S = 5.0  # wall-clock limit for loading the shared object and saying hello
@@ -175,7 +175,7 @@ class CFunctionBot:
             return BotProtocolError(f"closed its channel to the host {at}")
         process.drain_output(OUTPUT_CAP)
         status = int(event["status"])
-        if int(event.get("oom_kills", 0)) > 0:
+        if process.oom_killed(event):
             return BotOutOfMemory(
                 f"over the {self.limits.memory_bytes >> 20} MiB memory limit {at}"
             )

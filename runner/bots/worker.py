@@ -35,6 +35,7 @@ REPLY_FD = 4
 BOARD_CELLS = 512
 REQUEST_SIZE = BOARD_CELLS + 1
 HELLO_MAGIC = b"KOTH"
+IDENTIFY = b"!"
 NAME_CAP = 200
 UID_BASE = 1_000_000  # unique per bot: UID_BASE + its pid (pids are unique among live processes)
 CLONE_NEWNET = 0x40000000
@@ -172,7 +173,7 @@ def _wall_in(request: dict[str, Any]) -> str:
     _limit(resource.RLIMIT_NPROC, 0)
     # In a memory cgroup the OOM killer enforces the limit; the address-space rlimit is then a
     # backstop against huge reservations only.
-    in_group = bool(request.get("cgroup"))
+    in_group = bool(request.get("cgroup")) or bool(limits.get("memory_enforced_outside"))
     _limit(resource.RLIMIT_AS, int(limits["memory_bytes"]) + (4 << 30 if in_group else 0))
     cpu = int(limits["cpu_seconds"])
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
@@ -248,6 +249,9 @@ class _Blank:
                     os.dup2(source, target)
                 os.dup2(1, 2)
                 os.closerange(REPLY_FD + 1, 1 << 16)
+                # One byte before any bot code runs: the kernel stamps it with this process's
+                # pid as the host sees it (SCM_CREDENTIALS), which no later write can forge.
+                os.write(REPLY_FD, IDENTIFY)
             except BaseException as exc:
                 os.write(2, f"koth worker: sandbox setup failed: {exc}\n".encode())
                 os._exit(EXIT_SETUP_FAILED)
@@ -317,13 +321,12 @@ def _reap(
         )
 
 
-def zygote(control_fd: int) -> None:
+def zygote(control: socket.socket) -> None:
     _set_pdeathsig()
     import cffi  # imported here, once: every bot forked from this process inherits it warm
 
     ffi = cffi.FFI()
     ffi.cdef(CDEF)
-    control = socket.socket(fileno=control_fd)
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
     signal.set_wakeup_fd(wake_w)
@@ -383,7 +386,18 @@ def zygote(control_fd: int) -> None:
         groups.close()
 
 
+def main(argv: list[str]) -> None:
+    """``--control-fd N``: an inherited socket (local sandbox). ``--control-socket PATH``: connect
+    to the host's listening socket (a container, where the path is in a read-only bind mount)."""
+    if len(argv) == 3 and argv[1] == "--control-fd":
+        zygote(socket.socket(fileno=int(argv[2])))
+    elif len(argv) == 3 and argv[1] == "--control-socket":
+        control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        control.connect(argv[2])
+        zygote(control)
+    else:
+        sys.exit("usage: worker.py --control-fd N | --control-socket PATH")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] != "--control-fd":
-        sys.exit("usage: worker.py --control-fd N")
-    zygote(int(sys.argv[2]))
+    main(sys.argv)

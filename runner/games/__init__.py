@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from runner.games.base import Game
+from runner.games.cluster import Cluster
 from runner.games.snakes import Snakes
 
 GAMES: dict[str, type[Game[Any, Any]]] = {
     Snakes.id: Snakes,
+    Cluster.id: Cluster,
 }
 
 

@@ -1,0 +1,186 @@
+"""The Docker sandbox on a real engine (tests/conftest.py: skipped where none answers, a failure
+under CI). The hostile suite runs here too (tests/test_hostile.py is parametrised over both
+sandboxes); these are the container-specific cases."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from runner.build import build_entry
+from runner.entries import load_entry
+from runner.games import find_game
+from runner.games.base import Termination
+from runner.referee import Player, play_game
+from runner.sandbox import docker as docker_sandbox_module
+from runner.sandbox.docker import LABEL, DockerSandbox, _accept_file, image_tag
+from runner.sandbox.local import LocalSandbox
+from runner.sandbox.zygote import BotLimits
+
+pytestmark = pytest.mark.docker
+HOSTILE = Path(__file__).parent / "hostile"
+ENTRIES = Path(__file__).parents[1] / "entries"
+LIMITS = BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20)
+
+
+def make(root: Path, name: str, source: str) -> Path:
+    folder = root / "entries" / name
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "bot.c").write_text(source)
+    (folder / "entry.yaml").write_text(
+        f"name: {name}\nauthor: tests\ndescription: docker test bot\nlanguage: c\n"
+    )
+    return folder
+
+
+def labelled(client: Any) -> list[Any]:
+    return list(client.containers.list(all=True, filters={"label": LABEL}))
+
+
+def test_the_image_tag_follows_what_goes_into_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert image_tag() == image_tag(), "the same content must give the same tag"
+    before = image_tag()
+    changed = tmp_path / "worker.py"
+    changed.write_text(Path(docker_sandbox_module.IMAGE_FILES["worker.py"]).read_text() + "\n#")
+    files = {**docker_sandbox_module.IMAGE_FILES, "worker.py": changed}
+    monkeypatch.setattr(docker_sandbox_module, "IMAGE_FILES", files)
+    assert image_tag() != before, "a changed worker must change the image tag"
+
+
+def test_the_compiler_cannot_read_host_files(docker_sandbox: DockerSandbox, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.h"
+    secret.write_text("int leaked_host_secret_4711 = 1 +;\n")
+    source = f'#include "{secret}"\nint bot(int b[16][32], char p);\n'
+    build = build_entry(
+        load_entry(make(tmp_path, "peek", source)), tmp_path / "b", docker_sandbox, LIMITS, 60
+    )
+    assert not build.ok and build.stage == "compile"
+    assert "No such file or directory" in build.message, build.message
+    assert "leaked_host_secret_4711" not in build.message, "the host's file reached the compiler"
+
+
+def test_only_regular_files_under_the_cap_are_accepted(tmp_path: Path) -> None:
+    (tmp_path / "real").write_bytes(b"ok")
+    (tmp_path / "link").symlink_to("/etc/passwd")
+    (tmp_path / "big").write_bytes(b"x" * (docker_sandbox_module.ARTIFACT_CAP + 1))
+    assert _accept_file(tmp_path / "real") == b"ok"
+    assert _accept_file(tmp_path / "link") is None, "a symlink must never be followed"
+    assert _accept_file(tmp_path / "big") is None, "an oversized artefact must be refused"
+    assert _accept_file(tmp_path / "missing") is None
+
+
+def test_no_state_survives_between_games(docker_sandbox: DockerSandbox, tmp_path: Path) -> None:
+    keeper = build_entry(
+        load_entry(make(tmp_path, "keepstate", (HOSTILE / "keepstate.c").read_text())),
+        tmp_path / "b",
+        docker_sandbox,
+        LIMITS,
+        60,
+    )
+    steady = build_entry(
+        load_entry(make(tmp_path, "steady", (HOSTILE / "steady.c").read_text())),
+        tmp_path / "b",
+        docker_sandbox,
+        LIMITS,
+        60,
+    )
+    assert keeper.ok and steady.ok
+    players = [Player(b.entry, b.content_hash, b.jail_path) for b in (keeper, steady)]
+    for seed in (1, 2):  # the second game runs in the same container as the first
+        result = play_game(find_game("snakes-v1"), players, docker_sandbox, LIMITS, seed)
+        assert result.outcome.termination is Termination.NORMAL, result.outcome.detail
+
+
+def test_docker_and_local_give_identical_records(
+    docker_sandbox: DockerSandbox, local_sandbox: LocalSandbox, tmp_path: Path
+) -> None:
+    records = []
+    for box in (local_sandbox, docker_sandbox):
+        builds = [
+            build_entry(load_entry(ENTRIES / name), tmp_path / box.name, box, LIMITS, 60)
+            for name in ("greedy", "boxer")
+        ]
+        players = [Player(b.entry, b.content_hash, b.jail_path) for b in builds]
+        result = play_game(find_game("snakes-v1"), players, box, LIMITS, seed=5).to_dict()
+        result.pop("measured")
+        records.append(result)
+    assert records[0] == records[1], "the sandbox must not change what is played"
+
+
+def test_no_container_is_left_behind(tmp_path: Path) -> None:
+    box = DockerSandbox(say=lambda text: None)
+    client = box.client
+    before = {c.id for c in labelled(client)}
+    steady = build_entry(
+        load_entry(make(tmp_path, "steady", (HOSTILE / "steady.c").read_text())),
+        tmp_path / "b",
+        box,
+        LIMITS,
+        60,
+    )
+    player = Player(steady.entry, steady.content_hash, steady.jail_path)
+    play_game(find_game("snakes-v1"), [player, player], box, LIMITS, seed=1)
+    assert {c.id for c in labelled(client)} - before, "the game ran in a labelled container"
+    box.close()
+    assert {c.id for c in labelled(client)} - before == set(), "close() removes its containers"
+
+
+def test_an_interrupted_docker_season_cleans_up(tmp_path: Path) -> None:
+    import docker
+
+    client = docker.from_env(version="auto")
+    before = {c.id for c in labelled(client)}
+    for name in ("greedy", "random", "turtle"):
+        target = tmp_path / "entries" / name
+        target.mkdir(parents=True)
+        for file in (ENTRIES / name).iterdir():
+            (target / file.name).write_bytes(file.read_bytes())
+    (tmp_path / "tournament.yaml").write_text("sandbox: docker\nrounds: 20\njobs: 2\n")
+    season = subprocess.Popen(
+        [sys.executable, "-m", "runner.cli", "season", "--no-progress", "--no-site"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (tmp_path / "results" / "games.jsonl").exists():
+        time.sleep(0.2)
+    assert (tmp_path / "results" / "games.jsonl").exists(), "the season should have started"
+    os.killpg(season.pid, signal.SIGINT)
+    output, _ = season.communicate(timeout=60)
+    assert season.returncode == 130, output
+    assert {c.id for c in labelled(client)} - before == set(), "Ctrl-C left containers behind"
+
+
+def test_the_default_season_gives_the_same_records_under_docker_and_local(tmp_path: Path) -> None:
+    from runner import results
+    from runner.config import load_config
+    from runner.season import run_season
+
+    seasons = {}
+    for kind in ("local", "docker"):
+        folder = tmp_path / kind
+        folder.mkdir()
+        (folder / "tournament.yaml").write_text(f"sandbox: {kind}\nentries: {ENTRIES}\njobs: 2\n")
+        config = load_config(folder / "tournament.yaml")
+        run_season(config, show_progress=False, say=lambda text: None)
+        records, problems = results.read_all(results.results_files(config.output.results))
+        assert not problems, problems
+        canonical = results.canonical(records)
+        for record in canonical:
+            record.pop("measured")
+        seasons[kind] = canonical
+    entries = len([p for p in ENTRIES.iterdir() if p.is_dir()])
+    assert len(seasons["local"]) == entries * (entries - 1), "a full round-robin was played"
+    assert seasons["docker"] == seasons["local"], "docker and local must record the same games"
