@@ -1,4 +1,4 @@
-"""Host costs of the local sandbox (run by hand: ``python benchmarks/bench_host.py``).
+"""Host costs of a sandbox (run by hand: ``python benchmarks/bench_host.py [--sandbox docker]``).
 
 - host overhead per bot move: wall time of whole games between two bots that answer at once
   (a rand() walk), minus the CPU the kernel charged to the bots, divided by the moves;
@@ -8,8 +8,8 @@ Targets on the 2-core dev machine: overhead ≤ 50 µs/move median, game start �
 
 from __future__ import annotations
 
+import argparse
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -19,8 +19,8 @@ from runner.build import build_entry
 from runner.entries import load_entry
 from runner.games import find_game
 from runner.referee import Player, play_game
-from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits
+from runner.season import new_sandbox
 
 WALKER = r"""
 #include <stdlib.h>
@@ -31,10 +31,15 @@ LIMITS = BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_byte
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 20
-    starts = int(sys.argv[2]) if len(sys.argv) > 2 else 200
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--starts", type=int, default=200)
+    parser.add_argument("--sandbox", choices=["local", "docker"], default="local")
+    args = parser.parse_args()
+    games, starts = args.games, args.starts
     game = find_game("snakes-v1")
-    sandbox = LocalSandbox()
+    sandbox = new_sandbox(args.sandbox)
+    print(f"sandbox: {args.sandbox}")
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         folder = root / "entries" / "walker"
