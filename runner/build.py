@@ -22,14 +22,21 @@ from runner.sandbox.local import Compiled
 from runner.sandbox.zygote import BotLimits, BotProcess
 
 RECIPE = "c11-O2-v1"  # change when the flags or checks change: every entry is rebuilt
+# How a program bot is started, in its jail, by language (stdio games).
+PROGRAMS = {"c": ["./bot"], "cpp": ["./bot"], "python": ["/usr/bin/python3", "-I", "-B", "bot.py"]}
+LANGUAGES = {"c-function": ("c",), "stdio": ("c", "cpp", "python")}
 
 
 class Sandbox(Protocol):
     name: str
 
-    def compile(self, source: Path, out: Path, wall_s: float) -> Compiled: ...
+    def compile(
+        self, source: Path, out: Path, wall_s: float, recipe: str = "c-function"
+    ) -> Compiled: ...
 
-    def spawn(self, jail: Path, limits: BotLimits) -> BotProcess: ...
+    def spawn(
+        self, jail: Path, limits: BotLimits, program: list[str] | None = None
+    ) -> BotProcess: ...
 
     def close(self) -> None: ...
 
@@ -42,9 +49,10 @@ class Build:
     stage: str  # where it stopped: entry, compile, check, link, load — or "ok"
     message: str  # the verdict in words; compiler output verbatim when compiling failed
     display_name: str  # bot_name, cleaned; the entry's name until it loads
-    jail: str | None  # folder holding bot.so, when ok
+    jail: str | None  # folder holding bot.so (or the program), when ok
     sandbox: str = "local"  # which sandbox built it: artefacts are not shared between them
     recipe: str = RECIPE
+    program: list[str] | None = None  # a program bot's command, run in its jail
 
     @property
     def jail_path(self) -> Path:
@@ -62,7 +70,8 @@ def _cached(entry: Entry, folder: Path, sandbox: str) -> Build | None:
         return None
     if build.sandbox != sandbox:
         return None
-    if build.ok and not (build.jail_path / "bot.so").is_file():
+    needed = "bot.so" if build.program is None else build.program[-1].removeprefix("./")
+    if build.ok and not (build.jail_path / needed).is_file():
         return None
     return build
 
@@ -75,17 +84,35 @@ def _save(build: Build, folder: Path) -> Build:
 
 
 def build_entry(
-    entry: Entry, build_root: Path, sandbox: Sandbox, limits: BotLimits, wall_s: float
+    entry: Entry,
+    build_root: Path,
+    sandbox: Sandbox,
+    limits: BotLimits,
+    wall_s: float,
+    interface: str = "c-function",
 ) -> Build:
-    """Build one entry (or reuse its cached build). Never raises for a bad entry."""
+    """Build one entry for a game with this bot ``interface`` (or reuse its cached build).
+    Never raises for a bad entry."""
     folder = (build_root / entry.name).resolve()
     cached = _cached(entry, folder, sandbox.name)
     if cached is not None:
         return cached
 
-    def verdict(ok: bool, stage: str, message: str, name: str = entry.name) -> Build:
+    def verdict(
+        ok: bool, stage: str, message: str, name: str = entry.name, program: list[str] | None = None
+    ) -> Build:
         jail = str(folder / "jail") if ok else None
-        build = Build(entry.name, entry.content_hash, ok, stage, message, name, jail, sandbox.name)
+        build = Build(
+            entry.name,
+            entry.content_hash,
+            ok,
+            stage,
+            message,
+            name,
+            jail,
+            sandbox.name,
+            program=program,
+        )
         return _save(build, folder)
 
     if folder.exists():
@@ -93,6 +120,30 @@ def build_entry(
     folder.mkdir(parents=True)
     if entry.problem:
         return verdict(False, "entry", entry.problem)
+    language = entry.manifest.language if entry.manifest else "c"
+    if language not in LANGUAGES[interface]:
+        allowed = ", ".join(LANGUAGES[interface])
+        return verdict(
+            False,
+            "entry",
+            f"{entry.name}/entry.yaml: field `language` is {language!r}, but this game's bots "
+            f"are {interface} bots. Fix: write the bot in one of: {allowed}.",
+        )
+    if interface == "stdio":
+        compiled = sandbox.compile(entry.path, folder, wall_s, recipe=language)
+        if not compiled.ok:
+            source = entry.source.name
+            return verdict(
+                False, "compile", f"{source} does not build:\n{compiled.output}".rstrip()
+            )
+        (folder / "root").mkdir(mode=0o755)  # empty: the sandbox builds the bot's view on it
+        (folder / "jail").chmod(0o555)
+        built = (
+            f"built with warnings:\n{compiled.output}".rstrip()
+            if compiled.output.strip()
+            else "built"
+        )
+        return verdict(True, "ok", built, program=PROGRAMS[language])
     compiled = sandbox.compile(entry.path, folder, wall_s)
     output = compiled.output
     if not compiled.ok and compiled.stage == "compile":

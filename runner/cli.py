@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -61,20 +62,29 @@ def cmd_play(args: argparse.Namespace) -> int:
             except LookupError as exc:
                 raise UsageError(str(exc)) from None
             build = build_entry(
-                entry, config.output.build, sandbox, limits, config.limits.build_wall_s
+                entry,
+                config.output.build,
+                sandbox,
+                limits,
+                config.limits.build_wall_s,
+                game.info.interface,
             )
             if not build.ok:
                 print(f"{name}: {build.message}", file=sys.stderr)
                 return 1
-            players.append(Player(entry.name, entry.content_hash, build.jail_path))
+            program = tuple(build.program) if build.program else None
+            players.append(Player(entry.name, entry.content_hash, build.jail_path, program))
         seed = args.seed if args.seed is not None else config.seed
         watch = None
         if args.watch:
             delay = args.delay
 
             def watch(state: Any) -> None:
-                x, o = game.scores(state)
-                _print_frame(game.render_text(state), f"turn {game.turn(state)}   X {x}  O {o}")
+                scores = "  ".join(
+                    f"{seat} {score}"
+                    for seat, score in zip(game.info.seat_names, game.scores(state), strict=True)
+                )
+                _print_frame(game.render_text(state), f"turn {game.turn(state)}   {scores}")
                 time.sleep(delay)
 
         result = play_game(game, players, sandbox, limits, seed, on_state=watch)
@@ -88,7 +98,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     for seat, (player, name) in enumerate(zip(result.players, result.names, strict=True)):
         print(
             f"{seats[seat]}: {name} ({player.entry})  {outcome.points[seat]:g} point(s), "
-            f"{result.scores[seat]} cells, {result.cpu_s[seat] * 1000:.1f} ms CPU"
+            f"{game.info.score_label.format(result.scores[seat])}, "
+            f"{result.cpu_s[seat] * 1000:.1f} ms CPU"
         )
     if all(p == outcome.points[0] for p in outcome.points):
         verdict = "draw"
@@ -536,6 +547,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("koth: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `koth … | head`: the reader has gone; nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return code
 
 

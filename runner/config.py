@@ -27,6 +27,7 @@ class Limits:
     move_cpu_ms: int
     game_cpu_s: float
     move_wall_s: float
+    first_move_wall_s: float | None
     memory_mib: int
     build_wall_s: float
 
@@ -157,6 +158,17 @@ SETTINGS: tuple[Setting, ...] = (
         "seconds",
         0.05,
         600,
+    ),
+    Setting(
+        "limits.first_move_wall_s",
+        "float",
+        None,
+        "Wall-clock limit for a bot's first move, in seconds (Cluster allows 1 s).",
+        "seconds",
+        0.05,
+        600,
+        null_means="the same as move_wall_s",
+        example=1.0,
     ),
     Setting(
         "limits.memory_mib", "int", 256, "Memory (address space) per bot, in MiB.", "MiB", 16, 65536

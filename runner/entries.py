@@ -18,8 +18,8 @@ import yaml
 
 MANIFEST = "entry.yaml"
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
-LANGUAGES = ("c",)
-SOURCES = {"c": "bot.c"}
+LANGUAGES = ("c", "cpp", "python")
+SOURCES = {"c": "bot.c", "cpp": "bot.cpp", "python": "bot.py"}
 MAX_ENTRY_BYTES = 1 << 20
 
 

@@ -16,8 +16,16 @@ from typing import Any
 
 from runner.bots.cabi import CFunctionBot
 from runner.bots.faults import BotFault
+from runner.bots.stdio import StdioBot
 from runner.build import Sandbox
-from runner.games.base import Game, InvalidMoveError, Outcome, Termination, fault_outcome
+from runner.games.base import (
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    Outcome,
+    Termination,
+    fault_outcome,
+)
 from runner.sandbox.zygote import BotLimits
 
 
@@ -28,6 +36,7 @@ class Player:
     entry: str
     content_hash: str
     jail: Path
+    program: tuple[str, ...] | None = None  # a stdio bot's command (run in its jail)
 
 
 @dataclass(frozen=True)
@@ -82,7 +91,8 @@ def play_game(
     seat_names = info.seat_names
     state = game.initial_state(random.Random(seed))
     moves: list[str] = []
-    bots: list[CFunctionBot] = []
+    bots: list[CFunctionBot | StdioBot] = []
+    stdio = info.interface == "stdio"
     names = [p.entry for p in players]
     outcome: Outcome | None = None
 
@@ -93,10 +103,18 @@ def play_game(
     try:
         # Spawn every bot before waiting for any: they load in parallel.
         for player in players:
-            bots.append(CFunctionBot(sandbox.spawn(player.jail, limits), limits, player.entry))
+            if stdio:
+                program = list(player.program or ())
+                process = sandbox.spawn(player.jail, limits, program)
+                bots.append(StdioBot(process, limits, player.entry))
+            else:
+                bots.append(CFunctionBot(sandbox.spawn(player.jail, limits), limits, player.entry))
         for seat, bot in enumerate(bots):
             try:
                 names[seat] = bot.start()
+                init_message = getattr(game, "init_message", None)
+                if isinstance(bot, StdioBot) and init_message is not None:
+                    bot.send(init_message(state, seat), "before its first turn")
             except BotFault as exc:
                 outcome = fault(seat, exc.termination, str(exc))
                 break
@@ -117,7 +135,12 @@ def play_game(
                     break
             if outcome is not None:
                 break
-            state = game.apply(state, chosen)
+            try:
+                state = game.apply(state, chosen)
+            except IllegalMoveError as exc:  # legal only in the position: the mover's fault
+                seat = min(chosen)
+                outcome = fault(seat, Termination.INVALID_MOVE, f"{exc} at turn {game.turn(state)}")
+                break
             moves.extend(game.move_text(chosen[seat]) for seat in sorted(chosen))
             if on_state is not None:
                 on_state(state)

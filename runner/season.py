@@ -41,7 +41,7 @@ from typing import Any
 from runner import __version__, results
 from runner.build import Build, Sandbox, build_entry
 from runner.config import Config, ConfigError
-from runner.entries import Entry, content_hash, discover
+from runner.entries import Entry, Manifest, content_hash, discover
 from runner.games import find_game
 from runner.progress import Progress
 from runner.referee import Player, play_game
@@ -51,8 +51,9 @@ from runner.schedule import Fixture, Shard, game_seed, make_schedule, select_sha
 from runner.standings import Entrant, Row, document, rank
 from runner.standings import write as write_standings
 
-BUILTIN = Path(__file__).resolve().parent / "builtin" / "steady"
-BUILTIN_NAME = "builtin-steady"
+BUILTIN_ROOT = Path(__file__).resolve().parent / "builtin"
+# The check stage's opponent, by game: (folder under runner/builtin/, its language).
+BUILTINS = {"snakes-v1": ("steady", "c"), "cluster-v1": ("cluster-first", "python")}
 CHECK_VERSION = "smoke-v1"
 
 Say = Callable[[str], None]
@@ -86,6 +87,7 @@ def bot_limits(config: Config) -> BotLimits:
         game_cpu_s=limits.game_cpu_s,
         move_wall_s=limits.move_wall_s,
         memory_bytes=limits.memory_mib << 20,
+        first_move_wall_s=limits.first_move_wall_s,
     )
 
 
@@ -265,6 +267,7 @@ class Verdict:
     message: str
     display_name: str
     jail: str | None
+    program: tuple[str, ...] | None = None  # a stdio bot's command
 
     @property
     def summary(self) -> str:
@@ -285,7 +288,7 @@ class Lineup:
     @property
     def players(self) -> dict[str, Player]:
         return {
-            v.entry: Player(v.entry, v.content_hash, Path(v.jail))
+            v.entry: Player(v.entry, v.content_hash, Path(v.jail), v.program)
             for v in self.verdicts
             if v.ok and v.jail is not None
         }
@@ -312,28 +315,37 @@ def build_all(config: Config, sandbox: Sandbox) -> list[Build]:
             "create it with one sub-folder per bot, or point `entries:` at it.",
         )
     limits = bot_limits(config)
+    interface = find_game(config.game).info.interface
     return [
-        build_entry(entry, config.output.build, sandbox, limits, config.limits.build_wall_s)
+        build_entry(
+            entry, config.output.build, sandbox, limits, config.limits.build_wall_s, interface
+        )
         for entry in discover(config.entries)
     ]
 
 
 def _builtin(config: Config, sandbox: Sandbox) -> Player:
-    entry = Entry(BUILTIN_NAME, BUILTIN, None, content_hash(BUILTIN))
+    folder, language = BUILTINS[config.game]
+    path = BUILTIN_ROOT / folder
+    name = f"builtin-{folder}"
+    manifest = Manifest(name, "koth", "the check stage's opponent", language)
+    entry = Entry(name, path, manifest, content_hash(path))
     build = build_entry(
         entry,
         config.output.build / "_builtin",
         sandbox,
         bot_limits(config),
         config.limits.build_wall_s,
+        find_game(config.game).info.interface,
     )
     if not build.ok:
         raise SeasonError(
-            f"the built-in bot ({BUILTIN}/bot.c) does not build, so no entry can "
-            f"be checked: {build.message} Fix: make sure gcc works on this "
-            "machine (`gcc --version`)."
+            f"the built-in bot ({path}) does not build, so no entry can be checked: "
+            f"{build.message} Fix: make sure the compilers work on this machine "
+            "(`gcc --version`, `/usr/bin/python3 --version`)."
         )
-    return Player(BUILTIN_NAME, entry.content_hash, build.jail_path)
+    program = tuple(build.program) if build.program else None
+    return Player(name, entry.content_hash, build.jail_path, program)
 
 
 def _check_key(config: Config, build: Build, builtin: Player) -> str:
@@ -415,6 +427,7 @@ def _verdict(build: Build, checked: tuple[bool, str] | None) -> Verdict:
         message,
         build.display_name,
         build.jail if ok else None,
+        tuple(build.program) if build.program else None,
     )
 
 

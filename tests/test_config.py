@@ -72,7 +72,12 @@ def expected_defaults(base: Path) -> Config:
         jobs=os.cpu_count() or 1,
         entries=base / "entries",
         limits=Limits(
-            move_cpu_ms=100, game_cpu_s=10.0, move_wall_s=1.0, memory_mib=256, build_wall_s=60.0
+            move_cpu_ms=100,
+            game_cpu_s=10.0,
+            move_wall_s=1.0,
+            first_move_wall_s=None,
+            memory_mib=256,
+            build_wall_s=60.0,
         ),
         output=Output(
             build=base / "build",
@@ -125,7 +130,7 @@ def test_values_are_read_and_jobs_null_means_cpu_count(tmp_path: Path) -> None:
     )
     assert (cfg.game, cfg.rounds, cfg.seed, cfg.sandbox) == ("cluster-v1", 4, 0, "docker")
     assert cfg.jobs == (os.cpu_count() or 1)
-    assert cfg.limits == Limits(250, 10.0, 0.5, 512, 60.0)
+    assert cfg.limits == Limits(250, 10.0, 0.5, None, 512, 60.0)
     assert load_config(write(tmp_path, f"seed: {2**63 - 1}\njobs: 3\n")).jobs == 3
 
 

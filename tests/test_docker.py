@@ -20,7 +20,7 @@ from runner.games import find_game
 from runner.games.base import Termination
 from runner.referee import Player, play_game
 from runner.sandbox import docker as docker_sandbox_module
-from runner.sandbox.docker import LABEL, DockerSandbox, _accept_file, image_tag
+from runner.sandbox.docker import LABEL, SESSION_LABEL, DockerSandbox, _accept_file, image_tag
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits
 
@@ -42,6 +42,17 @@ def make(root: Path, name: str, source: str) -> Path:
 
 def labelled(client: Any) -> list[Any]:
     return list(client.containers.list(all=True, filters={"label": LABEL}))
+
+
+def orphans(client: Any) -> set[str]:
+    """Labelled containers whose session's process is gone: what a run left behind (other
+    sessions on this machine may be running and are not counted)."""
+    found = set()
+    for container in labelled(client):
+        pid = container.labels.get(SESSION_LABEL, "").split(":")[1:2]
+        if not pid or not pid[0].isdigit() or not Path(f"/proc/{pid[0]}").exists():
+            found.add(container.id)
+    return found
 
 
 def test_the_image_tag_follows_what_goes_into_it(
@@ -119,7 +130,11 @@ def test_docker_and_local_give_identical_records(
 def test_no_container_is_left_behind(tmp_path: Path) -> None:
     box = DockerSandbox(say=lambda text: None)
     client = box.client
-    before = {c.id for c in labelled(client)}
+    session = box.labels[SESSION_LABEL]
+
+    def mine() -> set[str]:
+        return {c.id for c in labelled(client) if c.labels.get(SESSION_LABEL) == session}
+
     steady = build_entry(
         load_entry(make(tmp_path, "steady", (HOSTILE / "steady.c").read_text())),
         tmp_path / "b",
@@ -129,16 +144,16 @@ def test_no_container_is_left_behind(tmp_path: Path) -> None:
     )
     player = Player(steady.entry, steady.content_hash, steady.jail_path)
     play_game(find_game("snakes-v1"), [player, player], box, LIMITS, seed=1)
-    assert {c.id for c in labelled(client)} - before, "the game ran in a labelled container"
+    assert mine(), "the game ran in a labelled container"
     box.close()
-    assert {c.id for c in labelled(client)} - before == set(), "close() removes its containers"
+    assert mine() == set(), "close() removes its containers"
 
 
 def test_an_interrupted_docker_season_cleans_up(tmp_path: Path) -> None:
     import docker
 
     client = docker.from_env(version="auto")
-    before = {c.id for c in labelled(client)}
+    before = orphans(client)
     for name in ("greedy", "random", "turtle"):
         target = tmp_path / "entries" / name
         target.mkdir(parents=True)
@@ -160,7 +175,7 @@ def test_an_interrupted_docker_season_cleans_up(tmp_path: Path) -> None:
     os.killpg(season.pid, signal.SIGINT)
     output, _ = season.communicate(timeout=60)
     assert season.returncode == 130, output
-    assert {c.id for c in labelled(client)} - before == set(), "Ctrl-C left containers behind"
+    assert orphans(client) - before == set(), "Ctrl-C left containers behind"
 
 
 def test_the_default_season_gives_the_same_records_under_docker_and_local(tmp_path: Path) -> None:

@@ -39,6 +39,11 @@ IDENTIFY = b"!"
 NAME_CAP = 200
 UID_BASE = 1_000_000  # unique per bot: UID_BASE + its pid (pids are unique among live processes)
 CLONE_NEWNET = 0x40000000
+CLONE_NEWNS = 0x00020000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC = 1, 2, 4, 32, 4096, 16384
+MS_PRIVATE = 1 << 18
+PROGRAM_FILES = 64  # descriptors a program bot may hold (stdin/out/err included)
+PROGRAM_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
 PR_SET_PDEATHSIG = 1
 BLANKS = 2  # children kept forked ahead: a two-player game starts without waiting for a fork
 EXIT_LOAD_FAILED = 97  # the bot's shared object could not be loaded (the reason is on its stderr)
@@ -152,14 +157,51 @@ def _write_text(path: str, value: str) -> None:
         f.write(value)
 
 
+def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str = "") -> None:
+    def encoded(text: str | None) -> bytes | None:
+        return text.encode() if text is not None else None
+
+    result = _libc.mount(encoded(source), target.encode(), encoded(fstype), flags, data.encode())
+    _check(result, f"mount {source} on {target}")
+
+
+def _program_root(root: str, jail: str) -> None:
+    """A private, read-only world for a program bot: /usr (and its /bin, /lib symlinks) for the
+    language runtime, /dev/null, and the entry's build at /bot — nothing else of the host."""
+    _check(_libc.unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)")
+    _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    _mount("koth", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=0755")
+    for name in ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        source = "/" + name
+        if os.path.islink(source):
+            os.symlink(os.readlink(source), f"{root}/{name}")
+        elif os.path.isdir(source):
+            os.mkdir(f"{root}/{name}")
+            _mount(source, f"{root}/{name}", None, MS_BIND | MS_REC)
+            _mount(None, f"{root}/{name}", None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID)
+    os.mkdir(f"{root}/bot")
+    _mount(jail, f"{root}/bot", None, MS_BIND)
+    _mount(None, f"{root}/bot", None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+    os.mkdir(f"{root}/dev")
+    open(f"{root}/dev/null", "w").close()
+    _mount("/dev/null", f"{root}/dev/null", None, MS_BIND)
+    _mount(None, root, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+
+
 def _wall_in(request: dict[str, Any]) -> str:
-    """Everything that must hold before bot code runs. Returns the path to dlopen."""
-    so_path: str = request["so"]
+    """Everything that must hold before bot code runs. Returns the path to load or run."""
+    so_path: str = request.get("so", "")
     jail: str = request["jail"]
+    program = request.get("exec")
     if os.geteuid() == 0:
-        os.chroot(jail)
-        os.chdir("/")
-        so_path = "/" + os.path.basename(so_path)
+        if program:
+            _program_root(request["root"], jail)
+            os.chroot(request["root"])
+            os.chdir("/bot")
+        else:
+            os.chroot(jail)
+            os.chdir("/")
+            so_path = "/" + os.path.basename(so_path)
         uid = UID_BASE + os.getpid()
         os.setgroups([])
         os.setgid(uid)
@@ -177,9 +219,26 @@ def _wall_in(request: dict[str, Any]) -> str:
     _limit(resource.RLIMIT_AS, int(limits["memory_bytes"]) + (4 << 30 if in_group else 0))
     cpu = int(limits["cpu_seconds"])
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    # dlopen needs one descriptor for a moment; afterwards none may be opened.
-    _limit(resource.RLIMIT_NOFILE, REPLY_FD + 2)
+    if program:  # an interpreter opens files as it starts (read-only: nothing is writable)
+        _limit(resource.RLIMIT_NOFILE, PROGRAM_FILES)
+    else:  # dlopen needs one descriptor for a moment; afterwards none may be opened
+        _limit(resource.RLIMIT_NOFILE, REPLY_FD + 2)
     return so_path
+
+
+def _exec(request: dict[str, Any]) -> None:
+    """Runs in the forked child for a program bot: walls, then exec. Never returns."""
+    try:
+        _wall_in(request)
+    except Exception as exc:  # the host's fault, not the bot's
+        os.write(2, f"koth worker: sandbox setup failed: {exc}\n".encode())
+        os._exit(EXIT_SETUP_FAILED)
+    argv = [str(arg) for arg in request["exec"]]
+    try:
+        os.execve(argv[0], argv, PROGRAM_ENV)
+    except OSError as exc:
+        os.write(2, f"cannot start the bot {argv[0]}: {exc.strerror}\n".encode())
+        os._exit(EXIT_LOAD_FAILED)
 
 
 def _serve(request: dict[str, Any], ffi: Any) -> None:
@@ -242,20 +301,29 @@ class _Blank:
                 message, fds, _, _ = socket.recv_fds(child_end, 1 << 16, 8)
                 if not message:
                     os._exit(0)
+                request = json.loads(message)
+                # A program (stdio bot) talks on its stdin/stdout; a C function's host uses 3/4
+                # and sends the bot's own prints to the output pipe.
+                program = bool(request.get("exec"))
+                targets = (-1, 0, 1, 2) if program else (0, REQUEST_FD, REPLY_FD, 1)
                 # Lift every source above the targets first, so no dup2 clobbers a source.
                 devnull = os.open(os.devnull, os.O_RDONLY)
                 sources = [fcntl.fcntl(fd, fcntl.F_DUPFD, 64) for fd in (devnull, *fds)]
-                for target, source in zip((0, REQUEST_FD, REPLY_FD, 1), sources, strict=True):
-                    os.dup2(source, target)
-                os.dup2(1, 2)
-                os.closerange(REPLY_FD + 1, 1 << 16)
+                for target, source in zip(targets, sources, strict=True):
+                    if target >= 0:
+                        os.dup2(source, target)
+                if not program:
+                    os.dup2(1, 2)
+                os.closerange(max(targets) + 1, 1 << 16)
                 # One byte before any bot code runs: the kernel stamps it with this process's
                 # pid as the host sees it (SCM_CREDENTIALS), which no later write can forge.
-                os.write(REPLY_FD, IDENTIFY)
+                os.write(targets[2], IDENTIFY)
             except BaseException as exc:
                 os.write(2, f"koth worker: sandbox setup failed: {exc}\n".encode())
                 os._exit(EXIT_SETUP_FAILED)
-            _serve(json.loads(message), ffi)
+            if program:
+                _exec(request)
+            _serve(request, ffi)
         child_end.close()
         self.channel = parent_end
 

@@ -63,6 +63,7 @@ class GameInfo:
     max_moves: int  # an upper bound on apply() calls in one game
     interface: str  # "c-function" or "stdio"
     seat_names: tuple[str, ...]  # display names of the seats, e.g. ("X", "O")
+    score_label: str = "score {}"  # how a seat's score reads, e.g. "{} cells"
 
 
 S = TypeVar("S")

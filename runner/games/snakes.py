@@ -259,6 +259,7 @@ class Snakes:
         max_moves=MAX_MOVES,
         interface="c-function",
         seat_names=SEAT_NAMES,
+        score_label="{} cells",
     )
 
     def initial_state(self, rng: random.Random) -> SnakesState:

@@ -259,15 +259,17 @@ class DockerSandbox:
         self.workdir.chmod(0o755)
         self._containers: dict[tuple[str, int], _PlayContainer] = {}
 
-    def compile(self, source: Path, out: Path, wall_s: float) -> Compiled:
-        """Compile, check and link in a fresh container; accept only regular files back."""
+    def compile(
+        self, source: Path, out: Path, wall_s: float, recipe: str = "c-function"
+    ) -> Compiled:
+        """Build in a fresh container (build.sh's recipe); accept only regular files back."""
         import requests
 
         scratch = Path(tempfile.mkdtemp(prefix="build-", dir=self.workdir))
         scratch.chmod(0o777)  # the container's user writes here, and only here
         container = self.client.containers.run(
             self.tag,
-            ["/bin/sh", "/opt/koth/build.sh"],
+            ["/bin/sh", "/opt/koth/build.sh", recipe],
             volumes={
                 str(source.resolve()): {"bind": "/src", "mode": "ro"},
                 str(scratch): {"bind": "/out", "mode": "rw"},
@@ -285,9 +287,19 @@ class DockerSandbox:
         log = _accept_file(scratch / "log.txt") or b""
         output = log[:OUTPUT_CAP].decode("utf-8", errors="replace")
         obj, library = _accept_file(scratch / "bot.o"), _accept_file(scratch / "bot.so")
+        program_name = "bot.py" if recipe == "python" else "bot"
+        program = _accept_file(scratch / program_name)
         shutil.rmtree(scratch, ignore_errors=True)
         if code == -1:
             return Compiled(False, "compile", f"the compiler ran longer than {wall_s:g} s")
+        if recipe != "c-function":
+            if code != 0 or program is None:
+                return Compiled(False, "compile", output or f"the build exited with {code}")
+            jail = out / "jail"
+            jail.mkdir(exist_ok=True)
+            (jail / program_name).write_bytes(program)
+            (jail / program_name).chmod(0o555)
+            return Compiled(True, "ok", output)
         if obj is None:
             return Compiled(False, "compile", output or f"the build container exited with {code}")
         (out / "bot.o").write_bytes(obj)
@@ -300,12 +312,12 @@ class DockerSandbox:
         (jail / "bot.so").write_bytes(library)
         return Compiled(True, "ok", output)
 
-    def spawn(self, jail: Path, limits: BotLimits) -> BotProcess:
+    def spawn(self, jail: Path, limits: BotLimits, program: list[str] | None = None) -> BotProcess:
         key = (str(jail), limits.memory_bytes)
         box = self._containers.get(key)
         if box is None:
             box = self._containers[key] = _PlayContainer(self, jail, limits)
-        return box.zygote.spawn("bot.so", CONTAINER_BOT_ROOT, limits)
+        return box.zygote.spawn(CONTAINER_BOT_ROOT, limits, program)
 
     def close(self) -> None:
         for box in self._containers.values():

@@ -21,6 +21,18 @@ from runner.sandbox.zygote import BotLimits, BotProcess, Zygote
 
 COMPILE = ["gcc", "-std=c11", "-O2", "-fPIC", "-Wall", "-c", "bot.c", "-o"]
 LINK = ["gcc", "-shared", "-o"]
+# Program bots (stdio games): static binaries, so they run in a jail with no libraries; Python
+# is checked by the interpreter that will run it (Debian's).
+PROGRAM_BUILDS = {
+    "c": ["gcc", "-std=c11", "-O2", "-Wall", "-static", "bot.c", "-lm", "-o"],
+    "cpp": ["g++", "-std=c++17", "-O2", "-Wall", "-static", "bot.cpp", "-o"],
+    "python": [
+        "/usr/bin/python3",
+        "-I",
+        "-c",
+        'import ast; ast.parse(open("bot.py", "rb").read(), "bot.py")',
+    ],
+}
 OUTPUT_CAP = 64 * 1024
 
 
@@ -104,12 +116,26 @@ class LocalSandbox:
             return 127, f"{command[0]} is not installed on this machine"
         return done.returncode, done.stdout[:OUTPUT_CAP].decode("utf-8", errors="replace")
 
-    def compile(self, source: Path, out: Path, wall_s: float) -> Compiled:
-        """Compile ``source/bot.c`` to ``out/bot.o`` and link ``out/jail/bot.so``."""
+    def compile(
+        self, source: Path, out: Path, wall_s: float, recipe: str = "c-function"
+    ) -> Compiled:
+        """``c-function``: compile ``source/bot.c`` to ``out/bot.o`` and link ``out/jail/bot.so``.
+        ``c``, ``cpp``, ``python``: a program in ``out/jail`` (``bot`` or ``bot.py``)."""
+        jail = out / "jail"
+        if recipe != "c-function":
+            jail.mkdir(exist_ok=True)
+            if recipe == "python":
+                code, output = self._run(PROGRAM_BUILDS["python"], source, wall_s)
+                if code == 0:
+                    shutil.copyfile(source / "bot.py", jail / "bot.py")
+            else:
+                code, output = self._run(
+                    [*PROGRAM_BUILDS[recipe], str(jail / "bot")], source, wall_s
+                )
+            return Compiled(code == 0, "ok" if code == 0 else "compile", output)
         code, output = self._run([*COMPILE, str(out / "bot.o")], source, wall_s)
         if code != 0:
             return Compiled(False, "compile", output)
-        jail = out / "jail"
         jail.mkdir(exist_ok=True)
         code, link_output = self._run(
             [*LINK, str(jail / "bot.so"), str(out / "bot.o"), "-lm"], out, wall_s
@@ -119,8 +145,9 @@ class LocalSandbox:
             return Compiled(False, "link", link_output)
         return Compiled(True, "ok", output)
 
-    def spawn(self, jail: Path, limits: BotLimits) -> BotProcess:
-        return self.zygote.spawn("bot.so", str(jail), limits)
+    def spawn(self, jail: Path, limits: BotLimits, program: list[str] | None = None) -> BotProcess:
+        root = jail.parent / "root"  # made empty by the build: where a program's view is built
+        return self.zygote.spawn(str(jail), limits, program, str(root) if program else None)
 
     def close(self) -> None:
         if self._zygote is not None:

@@ -42,6 +42,7 @@ class BotLimits:
     game_cpu_s: float
     move_wall_s: float
     memory_bytes: int
+    first_move_wall_s: float | None = None  # a game's first move, if it has its own limit
 
 
 class Zygote:
@@ -125,14 +126,24 @@ class Zygote:
     def oom_kills(self) -> int:
         return self._container_oom_kills() if self._container_oom_kills else 0
 
-    def spawn(self, so_name: str, jail: str, limits: BotLimits) -> BotProcess:
-        """Ask for a bot process; returns at once (see BotProcess.ready)."""
+    def spawn(
+        self,
+        jail: str,
+        limits: BotLimits,
+        program: list[str] | None = None,
+        root: str | None = None,
+    ) -> BotProcess:
+        """Ask for a bot process; returns at once (see BotProcess.ready). Without ``program``
+        the bot is ``jail/bot.so``, a C function; with it, that command is run in ``jail``
+        (``root``: an empty folder to build the program's private filesystem view on)."""
         if self._bot_root is not None:
             jail = self._bot_root
-        request = {
+        request: dict[str, Any] = {
             "op": "spawn",
-            "so": f"{jail}/{so_name}",
             "jail": jail,
+            "so": f"{jail}/bot.so",
+            "exec": program,
+            "root": root,
             "limits": {
                 "memory_bytes": limits.memory_bytes,
                 "memory_enforced_outside": self._container_oom_kills is not None,

@@ -1,0 +1,187 @@
+"""Program bots on stdin/stdout (Cluster), in both sandboxes: they play, and they lose cleanly.
+
+A program bot reads the game's messages and answers one line per move; it may be Python or a
+static C/C++ binary. Bots that try to escape answer garbage if they succeed, so a hole in the
+sandbox shows as an invalid move.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from runner.build import Build, build_entry
+from runner.entries import load_entry
+from runner.games import find_game
+from runner.games.base import Termination
+from runner.referee import GameResult, Player, play_game
+from runner.sandbox.zygote import BotLimits
+
+FIRST = (Path(__file__).parents[1] / "runner" / "builtin" / "cluster-first" / "bot.py").read_text()
+LIMITS = BotLimits(
+    move_cpu_s=0.1,
+    game_cpu_s=30.0,
+    move_wall_s=0.1,
+    memory_bytes=256 << 20,
+    first_move_wall_s=1.0,
+)
+# A prelude every test bot shares: read the init message, then answer each turn via `move()`.
+PRELUDE = """import sys, os, time
+def numbers():
+    line = sys.stdin.readline()
+    if not line:
+        sys.exit(0)
+    return [int(x) for x in line.split()]
+def block():
+    (count,) = numbers()
+    return [numbers() for _ in range(count)]
+for _ in range(4):
+    block()
+turn = 0
+while True:
+    numbers(); columns = block(); block(); block(); hand = block()
+    turn += 1
+    sys.stdout.write(move(turn, columns, hand) + "\\n"); sys.stdout.flush()
+"""
+C_BOT = r"""
+#include <stdio.h>
+static int block(int width, int keep[2]) {
+    int count, value;
+    if (scanf("%d", &count) != 1) return -1;
+    for (int i = 0; i < count; i++)
+        for (int j = 0; j < width; j++) {
+            if (scanf("%d", &value) != 1) return -1;
+            if (i == 0 && j < 2 && keep) keep[j] = value;
+        }
+    return count;
+}
+int main(void) {
+    int widths[4] = {7, 7, 2, 2}, column[2], hand[2], gravity;
+    for (int i = 0; i < 4; i++) if (block(widths[i], NULL) < 0) return 0;
+    for (;;) {
+        if (scanf("%d", &gravity) != 1) return 0;
+        if (block(2, column) < 0 || block(4, NULL) < 0 || block(2, NULL) < 0) return 0;
+        if (block(1, hand) < 0) return 0;
+        printf("PLACE %d %d\n", column[0], hand[0]);
+        fflush(stdout);
+    }
+}
+"""
+
+
+def python_bot(body: str) -> str:
+    return body + "\n" + PRELUDE
+
+
+def build(sandbox: object, root: Path, name: str, source: str, language: str) -> Build:
+    folder = root / "entries" / name
+    folder.mkdir(parents=True, exist_ok=True)
+    filename = {"python": "bot.py", "c": "bot.c", "cpp": "bot.cpp"}[language]
+    (folder / filename).write_text(source)
+    (folder / "entry.yaml").write_text(
+        f"name: {name}\nauthor: tests\ndescription: a test bot\nlanguage: {language}\n"
+    )
+    result = build_entry(
+        load_entry(folder),
+        root / "build",
+        sandbox,
+        LIMITS,
+        60,
+        interface="stdio",  # type: ignore[arg-type]
+    )
+    assert result.ok, result.message
+    return result
+
+
+def play(sandbox: object, x: Build, o: Build, seed: int = 3) -> GameResult:
+    players = [Player(b.entry, b.content_hash, b.jail_path, tuple(b.program or ())) for b in (x, o)]
+    return play_game(find_game("cluster-v1"), players, sandbox, LIMITS, seed)  # type: ignore[arg-type]
+
+
+def test_python_and_c_program_bots_play_whole_games(any_sandbox: object, tmp_path: Path) -> None:
+    first = build(any_sandbox, tmp_path, "first", FIRST, "python")
+    static_c = build(any_sandbox, tmp_path, "cbot", C_BOT, "c")
+    result = play(any_sandbox, first, static_c)
+    assert result.outcome.termination is Termination.NORMAL, result.outcome.detail
+    assert len(result.moves) > 20 and all(m.startswith("PLACE ") for m in result.moves)
+    again = play(any_sandbox, first, static_c)
+    assert again.moves == result.moves, "the same bots and seed must play the same game"
+
+
+@pytest.mark.parametrize(
+    ("name", "body", "termination", "detail"),
+    [
+        (
+            "crasher",
+            "def move(turn, columns, hand):\n    raise RuntimeError('boom')",
+            Termination.CRASH,
+            r"exited with code 1 at turn 1$",
+        ),
+        (
+            "garbage",
+            "def move(turn, columns, hand):\n    return 'PLACE banana'",
+            Termination.INVALID_MOVE,
+            r"PLACE banana",
+        ),
+        (
+            "slowpoke",  # 0.5 s is fine for the first move (1 s), not for the second (0.1 s)
+            "def move(turn, columns, hand):\n    time.sleep(0.5)\n"
+            "    return f'PLACE {columns[0][0]} {hand[0][0]}'",
+            Termination.TIMEOUT,
+            r"no reply within 0.1 s of wall-clock time at turn 2$",
+        ),
+        (
+            "fullcolumn",  # well-formed, but the colour is not in its hand on turn 1
+            "def move(turn, columns, hand):\n    return f'PLACE {columns[0][0]} 2'",
+            Termination.INVALID_MOVE,
+            r"at turn 1$",
+        ),
+    ],
+)
+def test_misbehaving_program_bots_lose_with_the_reason(
+    name: str,
+    body: str,
+    termination: Termination,
+    detail: str,
+    any_sandbox: object,
+    tmp_path: Path,
+) -> None:
+    bad = build(any_sandbox, tmp_path, name, python_bot(body), "python")
+    good = build(any_sandbox, tmp_path, "first", FIRST, "python")
+    result = play(any_sandbox, bad, good)
+    outcome = result.outcome
+    assert outcome.termination is termination, outcome.detail
+    assert outcome.faulty == 0 and outcome.points == (0.0, 1.0)
+    assert re.search(detail, outcome.detail), outcome.detail
+
+
+def test_a_python_bot_cannot_reach_out(any_sandbox: object, tmp_path: Path) -> None:
+    secret = tmp_path / "entries" / "secret.txt"
+    secret.parent.mkdir(parents=True, exist_ok=True)
+    secret.write_text("other entry's source")
+    escaped = tmp_path / "escaped.txt"
+    body = f'''def attempts():
+    import socket
+    yield lambda: open({str(secret)!r}).read()
+    yield lambda: open({str(escaped)!r}, "w").write("x")
+    yield lambda: open("written-here.txt", "w").write("x")
+    yield lambda: socket.create_connection(("127.0.0.1", 22), timeout=0.05)
+    yield lambda: os.fork()
+def move(turn, columns, hand):
+    for attempt in attempts():
+        try:
+            attempt()
+            return "ESCAPED"
+        except Exception:
+            pass
+    sys.stderr.write("all attempts failed\\n")
+    return f"PLACE {{columns[0][0]}} {{hand[0][0]}}"'''
+    prober = build(any_sandbox, tmp_path, "prober", python_bot(body), "python")
+    good = build(any_sandbox, tmp_path, "first", FIRST, "python")
+    result = play(any_sandbox, prober, good)
+    assert "ESCAPED" not in result.outcome.detail, result.outcome.detail
+    assert result.outcome.termination is Termination.NORMAL, result.outcome.detail
+    assert not escaped.exists()
+    assert "all attempts failed" in result.output[0], "the bot's stderr is kept with the game"
