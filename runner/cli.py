@@ -72,8 +72,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             if not build.ok:
                 print(f"{name}: {build.message}", file=sys.stderr)
                 return 1
-            program = tuple(build.program) if build.program else None
-            players.append(Player(entry.name, entry.content_hash, build.jail_path, program))
+            players.append(Player.of(build))
         seed = args.seed if args.seed is not None else config.seed
         watch = None
         if args.watch:

@@ -17,7 +17,7 @@ from typing import Any
 from runner.bots.cabi import CFunctionBot
 from runner.bots.faults import BotFault
 from runner.bots.stdio import StdioBot
-from runner.build import Sandbox
+from runner.build import Build, Sandbox
 from runner.games.base import (
     Game,
     IllegalMoveError,
@@ -37,6 +37,12 @@ class Player:
     content_hash: str
     jail: Path
     program: tuple[str, ...] | None = None  # a stdio bot's command (run in its jail)
+
+    @classmethod
+    def of(cls, build: Build) -> Player:
+        """The player an entry's successful build makes."""
+        program = tuple(build.program) if build.program else None
+        return cls(build.entry, build.content_hash, build.jail_path, program)
 
 
 @dataclass(frozen=True)

@@ -344,8 +344,7 @@ def _builtin(config: Config, sandbox: Sandbox) -> Player:
             f"{build.message} Fix: make sure the compilers work on this machine "
             "(`gcc --version`, `/usr/bin/python3 --version`)."
         )
-    program = tuple(build.program) if build.program else None
-    return Player(name, entry.content_hash, build.jail_path, program)
+    return Player.of(build)
 
 
 def _check_key(config: Config, build: Build, builtin: Player) -> str:
@@ -383,7 +382,7 @@ def check_all(
     owners: list[tuple[str, int]] = []  # by task index: the entry checked and its seat
     for build in built:
         if verdict[build.entry] is None and builtin is not None:
-            me = Player(build.entry, build.content_hash, build.jail_path)
+            me = Player.of(build)
             for seat in range(len(seats)):
                 seating = (me, builtin) if seat == 0 else (builtin, me)
                 seed = game_seed(0, config.game, 0, tuple(p.entry for p in seating))

@@ -185,3 +185,29 @@ def move(turn, columns, hand):
     assert result.outcome.termination is Termination.NORMAL, result.outcome.detail
     assert not escaped.exists()
     assert "all attempts failed" in result.output[0], "the bot's stderr is kept with the game"
+
+
+def test_a_cluster_season_checks_and_plays_program_entries(tmp_path: Path) -> None:
+    from runner import results
+    from runner.config import load_config
+    from runner.season import run_season
+
+    for name, language, source in (
+        ("first", "python", FIRST),
+        ("cbot", "c", C_BOT),
+    ):
+        folder = tmp_path / "entries" / name
+        folder.mkdir(parents=True)
+        (folder / {"python": "bot.py", "c": "bot.c"}[language]).write_text(source)
+        (folder / "entry.yaml").write_text(
+            f"name: {name}\nauthor: tests\ndescription: a test bot\nlanguage: {language}\n"
+        )
+    (tmp_path / "tournament.yaml").write_text(
+        "game: cluster-v1\njobs: 1\nlimits:\n  move_wall_s: 0.1\n  first_move_wall_s: 1.0\n"
+    )
+    config = load_config(tmp_path / "tournament.yaml")
+    report, rows, _ = run_season(config, show_progress=False, say=lambda text: None)
+    records, problems = results.read_all(results.results_files(config.output.results))
+    assert not problems and len(records) == 2, "both entries pass the check and play both seats"
+    assert {r["game"] for r in records} == {"cluster-v1"}
+    assert all(r["outcome"]["termination"] == "normal" for r in records), records
