@@ -9,42 +9,39 @@
     games/<key>.html      a game: final frame, move list, replay player with every frame
     static/               site.css, replay.js
 
-Replays are rebuilt from the move lists by the pure game engine: a game page embeds the initial
-frame and, per move, the cells that changed (``changed_cells``); replay.js only applies them, it
-knows no rules. Without JavaScript every page still reads: a game page shows its final frame,
-rendered here. Everything shown that came from an entry (names, authors, sources, fault
-messages) is data from a pull request: the Environment autoescapes and JSON is HTML-safe.
-The output depends only on the inputs (no clock), so a fixed fixture renders byte for byte.
+Replays are rebuilt from the move lists by the pure game engine, whatever the game
+(runner/replay.py): a game page embeds the initial text frame and, per move, the characters that
+changed; replay.js only applies them, it knows no rules. How a game looks (colours, score line,
+move list) is chosen by game id in runner/replay.py. Without JavaScript every page still reads:
+a game page shows its final frame and its move list, rendered here. Everything shown that came
+from an entry (names, authors, sources, fault messages) is data from a pull request: the
+Environment autoescapes and JSON is HTML-safe. The output depends only on the inputs (no clock),
+so a fixed fixture renders byte for byte.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import random
 import re
 import shutil
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
-from markupsafe import Markup, escape
 
 from runner import ratings, results
 from runner import standings as ranking
 from runner.config import Config, ConfigError
 from runner.entries import discover
 from runner.games import find_game
-from runner.games.snakes import Snakes, changed_cells
+from runner.replay import board_html, move_items, page_data, presentation, replay
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "site_templates"
 MARKER = ".koth-site"  # marks a folder this module made, so re-rendering may replace it
-ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
-CELL_CLASSES = {"X": "x", "*": "xh", "O": "o", "@": "oh"}  # Snakes; other symbols unstyled
-OWNERS = {"X": 0, "*": 0, "O": 1, "@": 1}
 ENDINGS = {
     "normal": "played to the end",
     "suffocation": "enclosed",
@@ -133,84 +130,6 @@ def read_standings(
     return meta, rows, [r for r in records if current(r)]
 
 
-# -- replays ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Replay:
-    width: int
-    initial: str  # the first frame, rows concatenated
-    changes: list[list[tuple[int, str]]]  # per move: (row * width + column, new character)
-    final: str  # the last frame as text, rows separated by newlines
-    scores: tuple[int, ...]
-
-
-def replay(record: Record) -> Replay:
-    """Replay a record's moves with the game engine."""
-    game = find_game(record["game"])
-    state = game.initial_state(random.Random(record["seed"]))
-    first = game.render_text(state)
-    width = len(first.split("\n")[0])
-    moves = record["moves"]
-    changes = []
-    frame = first.replace("\n", "")
-    for text in moves:
-        seat = game.to_move(state)[0]
-        after = game.apply(state, {seat: game.parse_move(seat, text)})
-        if isinstance(game, Snakes):
-            changes.append(changed_cells(state, after))
-        else:  # any other game: the difference of its text frames
-            new = game.render_text(after).replace("\n", "")
-            changes.append(
-                [(i, c) for i, (b, c) in enumerate(zip(frame, new, strict=True)) if b != c]
-            )
-            frame = new
-        state = after
-    return Replay(
-        width, first.replace("\n", ""), changes, game.render_text(state), tuple(game.scores(state))
-    )
-
-
-def encode_changes(changes: Iterable[Sequence[tuple[int, str]]]) -> str:
-    """Per move, each change as 2 index characters + the new character; moves split by ','."""
-    return ",".join(
-        "".join(ALPHABET[i >> 6] + ALPHABET[i & 63] + c for i, c in move) for move in changes
-    )
-
-
-def frames(rep: Replay) -> list[str]:
-    """Every frame of a replay as text (rows separated by newlines)."""
-    cells = list(rep.initial)
-    out = []
-    for k in range(len(rep.changes) + 1):
-        if k:
-            for i, c in rep.changes[k - 1]:
-                cells[i] = c
-        out.append(
-            "\n".join("".join(cells[y : y + rep.width]) for y in range(0, len(cells), rep.width))
-        )
-    return out
-
-
-def text_log(rep: Replay) -> str:
-    """The whole game frame by frame, frames separated by blank lines (what the page downloads)."""
-    return "\n\n".join(frames(rep)) + "\n"
-
-
-def board_html(frame: str) -> Markup:
-    """A text frame with each run of one owner's cells in a span of its class (as replay.js)."""
-    parts: list[str] = []
-    run, cls = "", ""
-    for ch in frame + "\0":
-        c = CELL_CLASSES.get(ch, "")
-        if c != cls or ch == "\0":
-            text = str(escape(run))
-            parts.append(f'<span class="{cls}">{text}</span>' if cls and run else text)
-            run, cls = "", c
-        run += ch
-    return Markup("".join(parts))
-
-
 # -- pages -----------------------------------------------------------------------------------
 
 
@@ -247,10 +166,12 @@ def _game_view(number: int, record: Record, page: str, names: Mapping[str, str])
     outcome = record["outcome"]
     points = [float(p) for p in outcome["points"]]
     seat_names = find_game(record["game"]).info.seat_names
+    show = presentation(record["game"])
     seats = [
         {
             "index": i,
             "seat": seat_names[i],
+            "class": show.seat_class(i),
             "entry": s["entry"],
             "slug": slug(s["entry"]),
             "name": names.get(s["entry"], s.get("name", s["entry"])),
@@ -378,28 +299,18 @@ def _entry_page(row: Row, season: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _game_page(game: dict[str, Any]) -> dict[str, Any]:
-    """A game's replay (compact, for replay.js), its final frame and its moves by turn."""
+    """A game's replay (compact, for replay.js), its final frame and its move list."""
     rep = replay(game["record"])
-    per_turn = len(game["seats"])
-    moves = list(game["record"]["moves"])
-    data = {
-        "width": rep.width,
-        "initial": rep.initial,
-        "changes": encode_changes(rep.changes),
-        "moves": len(rep.changes),
-        "perTurn": per_turn,
-        "classes": CELL_CLASSES,
-        "owners": OWNERS,
-        "log": f"{game['page']}.txt",
-    }
+    show = presentation(rep.game)
     return {
         "game": game,
-        "replay": data,
-        "board": board_html(rep.final),
-        "turns": [" ".join(moves[k : k + per_turn]) for k in range(0, len(moves), per_turn)],
-        "final_scores": rep.scores,
-        "final_turn": -(-len(moves) // per_turn),
-        "classes": CELL_CLASSES,
+        "replay": page_data(rep, show, f"{game['page']}.txt"),
+        "board": board_html(rep.final, show),
+        "items": move_items(rep, show.by_turn),
+        "steps": len(rep.steps),
+        "final_scores": rep.final_scores,
+        "final_turn": rep.turns[-1],
+        "show": show,
     }
 
 

@@ -1,13 +1,19 @@
-"""The site fixture and its golden rendering (run by hand after a deliberate change).
+"""The site fixtures and their golden renderings (run by hand after a deliberate change).
 
-    python tests/regen_golden_site.py             # re-render tests/golden/site/ from the fixture
-    python tests/regen_golden_site.py --fixture   # replay the fixture's games first, then render
+    python tests/regen_golden_site.py             # re-render tests/golden/site*/ from the fixtures
+    python tests/regen_golden_site.py --fixture   # replay the fixtures' games first, then render
 
-The fixture (tests/fixtures/site/) is a small season really played by the game engine: three
-deterministic Python bots (no sandbox needed: a record is only moves and an outcome), a
-round-robin of 6 games, one of them ended by a crash, plus an entry excluded at build time.
-Names, authors, sources and fault messages carry HTML on purpose: the site must escape them.
-``tests/test_site.py`` renders the fixture and compares the whole folder with tests/golden/site/.
+Each fixture is a small season really played by the game engine with deterministic Python bots
+(no sandbox needed: a record is only moves and an outcome); its entries' sources are stand-ins.
+
+- tests/fixtures/site/ (Snakes): three bots, a round-robin of 6 games, one of them ended by a
+  crash, plus an entry excluded at build time. Names, authors, sources and fault messages carry
+  HTML on purpose: the site must escape them.
+- tests/fixtures/site_cluster/ (Cluster): three bots (one builds lines, one rotates the board
+  often, one drops pellets at random), a round-robin of 6 games.
+
+``tests/test_site.py`` renders each fixture and compares the whole folder with its golden one,
+tests/golden/site/ and tests/golden/site_cluster/.
 """
 
 from __future__ import annotations
@@ -26,12 +32,18 @@ if str(ROOT) not in sys.path:
 
 from runner import results, standings  # noqa: E402
 from runner.entries import content_hash  # noqa: E402
+from runner.games.cluster import Cluster, ClusterState, Place, Rotate, valid_columns  # noqa: E402
 from runner.games.snakes import MOVES, Snakes, SnakesState  # noqa: E402
 from runner.schedule import make_schedule  # noqa: E402
 from runner.site import EntryInfo, SiteReport, entries_info_from, render_site  # noqa: E402
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "site"
-GOLDEN = Path(__file__).resolve().parent / "golden" / "site"
+HERE = Path(__file__).resolve().parent
+FIXTURE = HERE / "fixtures" / "site"
+GOLDEN = HERE / "golden" / "site"
+CLUSTER_FIXTURE = HERE / "fixtures" / "site_cluster"
+CLUSTER_GOLDEN = HERE / "golden" / "site_cluster"
+CLUSTER_GAME = "cluster-v1"
+CLUSTER_SEASON_SEED = 2035
 GAME = "snakes-v1"
 SEASON_SEED = 2034
 CRASH_TURN = 37
@@ -182,15 +194,129 @@ def render_fixture(out: Path) -> SiteReport:
     return render_site(records, doc, infos, out)
 
 
+# -- Cluster ---------------------------------------------------------------------------------
+
+ClusterBot = Callable[[Cluster, ClusterState, int, random.Random], str]
+
+
+def _places(state: ClusterState) -> list[Place]:
+    return [Place(c, colour) for c in valid_columns(state) for colour in sorted(set(state.hand))]
+
+
+def liner(game: Cluster, state: ClusterState, seat: int, rng: random.Random) -> str:
+    """The pellet and column that make its longest line longest; ties broken at random."""
+    best: list[Place] = []
+    best_line = -1
+    for move in _places(state):
+        line = game.scores(game.apply(state, {seat: move}))[seat]
+        if line > best_line:
+            best, best_line = [move], line
+        elif line == best_line:
+            best.append(move)
+    return game.move_text(rng.choice(best))
+
+
+def spinner(game: Cluster, state: ClusterState, seat: int, rng: random.Random) -> str:
+    """Rotates the board one move in three, else drops a pellet at random."""
+    if rng.random() < 1 / 3:
+        return game.move_text(Rotate(rng.randint(1, 5)))
+    return game.move_text(rng.choice(_places(state)))
+
+
+def dropper(game: Cluster, state: ClusterState, seat: int, rng: random.Random) -> str:
+    return game.move_text(rng.choice(_places(state)))
+
+
+CLUSTER_BOTS: dict[str, tuple[str, ClusterBot]] = {
+    "dropper": ("Random Dropper", dropper),
+    "liner": ("Line <Builder>", liner),
+    "spinner": ("Spin & Drop", spinner),
+}
+
+
+def play_cluster(seats: tuple[str, ...], seed: int) -> dict[str, Any]:
+    """One Cluster game as ``GameResult.to_dict()`` records it (moves: a list of texts)."""
+    game = Cluster()
+    state = game.initial_state(random.Random(seed))
+    rngs = [random.Random(f"{seed}/{seat}") for seat in range(2)]
+    moves: list[str] = []
+    while (end := game.outcome(state)) is None:
+        seat = game.to_move(state)[0]
+        text = CLUSTER_BOTS[seats[seat]][1](game, state, seat, rngs[seat])
+        move = game.parse_move(seat, text)
+        state = game.apply(state, {seat: move})
+        moves.append(game.move_text(move))
+    return {
+        "game": CLUSTER_GAME,
+        "seed": seed,
+        "seats": [
+            {
+                "entry": e,
+                "hash": content_hash(CLUSTER_FIXTURE / "entries" / e),
+                "name": CLUSTER_BOTS[e][0],
+            }
+            for e in seats
+        ],
+        "moves": moves,
+        "outcome": {
+            "points": list(end.points),
+            "scores": list(game.scores(state)),
+            "termination": end.termination.value,
+            "faulty": end.faulty,
+            "detail": end.detail,
+        },
+        "measured": {"cpu_s": [0.0625, 0.125], "wall_s": 0.5},
+    }
+
+
+def make_cluster_fixture() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The Cluster fixture's records and standings, played afresh."""
+    game, seed = CLUSTER_GAME, CLUSTER_SEASON_SEED
+    fixtures = make_schedule(game, "round-robin", sorted(CLUSTER_BOTS), 1, seed)
+    records = []
+    for number, fx in enumerate(fixtures):
+        played = play_cluster(fx.seats, fx.seed)
+        key = results.record_key(game, [(s["entry"], s["hash"]) for s in played["seats"]], fx.seed)
+        when = f"2025-02-01T09:{number:02d}:00.000000Z"
+        records.append(
+            results.make_record(played, key=key, season_seed=seed, round_=fx.round, when=when)
+        )
+    entrants = [
+        standings.Entrant(e, CLUSTER_BOTS[e][0], content_hash(CLUSTER_FIXTURE / "entries" / e))
+        for e in sorted(CLUSTER_BOTS)
+    ]
+    meta = {
+        "game": game,
+        "format": "round-robin",
+        "rounds": 1,
+        "season_seed": seed,
+        "games_scheduled": len(fixtures),
+        "games_played": len(records),
+    }
+    return records, standings.document(standings.rank(entrants, records), meta)
+
+
+def load_cluster_fixture() -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, EntryInfo]]:
+    records, _ = results.read_records(CLUSTER_FIXTURE / "results" / "games.jsonl")
+    doc = json.loads((CLUSTER_FIXTURE / "standings.json").read_text(encoding="utf-8"))
+    return records, doc, entries_info_from(CLUSTER_FIXTURE / "entries")
+
+
+def render_cluster_fixture(out: Path) -> SiteReport:
+    records, doc, infos = load_cluster_fixture()
+    return render_site(records, doc, infos, out)
+
+
 def main(argv: list[str]) -> None:
     if "--fixture" in argv:
-        records, doc = make_fixture()
-        results.write_atomic(FIXTURE / "results" / "games.jsonl", records)
-        standings.write(FIXTURE / "standings.json", doc)
-        print(f"wrote {len(records)} records and standings.json to {FIXTURE}")
-    shutil.rmtree(GOLDEN, ignore_errors=True)
-    report = render_fixture(GOLDEN)
-    print(report.summary())
+        for folder, make in ((FIXTURE, make_fixture), (CLUSTER_FIXTURE, make_cluster_fixture)):
+            records, doc = make()
+            results.write_atomic(folder / "results" / "games.jsonl", records)
+            standings.write(folder / "standings.json", doc)
+            print(f"wrote {len(records)} records and standings.json to {folder}")
+    for golden, render in ((GOLDEN, render_fixture), (CLUSTER_GOLDEN, render_cluster_fixture)):
+        shutil.rmtree(golden, ignore_errors=True)
+        print(render(golden).summary())
 
 
 if __name__ == "__main__":

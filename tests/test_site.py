@@ -1,4 +1,7 @@
-"""The results site: golden output, escaping, pages without JavaScript, replay data, page budget."""
+"""The results site: golden output, escaping, pages without JavaScript, replay data, page budget.
+
+Two fixture seasons: Snakes (tests/fixtures/site/) and Cluster (tests/fixtures/site_cluster/).
+"""
 
 from __future__ import annotations
 
@@ -14,22 +17,30 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from runner import replay as replay_module
 from runner import results
 from runner.cli import main
+from runner.games import find_game
+from runner.games.cluster import Cluster, Place, Rotate, valid_columns
 from runner.games.snakes import MOVES, Snakes
-from runner.site import (
-    MARKER,
-    EntryInfo,
-    SiteError,
+from runner.replay import (
+    ALPHABET,
+    Replay,
     board_html,
-    encode_changes,
+    diff,
+    digits_for,
+    encode_edits,
+    encode_numbers,
     frames,
-    read_standings,
-    render_site,
+    page_data,
+    presentation,
     replay,
     text_log,
 )
+from runner.site import MARKER, EntryInfo, SiteError, read_standings, render_site
 
 HERE = Path(__file__).parent
 SEED_TEXT = HERE.parent.parent / "shared" / "seeds" / "000_6633474fa0ac5b7f.txt"
@@ -56,12 +67,32 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def final_frame(record: dict[str, Any]) -> str:
-    game = Snakes()
+@pytest.fixture(scope="module")
+def cluster_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out: Path = tmp_path_factory.mktemp("cluster") / "site"
+    regen.render_cluster_fixture(out)
+    return out
+
+
+def engine_frames(record: dict[str, Any]) -> tuple[list[str], list[tuple[int, ...]]]:
+    """Every frame and every frame's scores, straight from the engine (the test's oracle)."""
+    game = find_game(record["game"])
     state = game.initial_state(random.Random(record["seed"]))
-    for move in record["moves"]:
-        state = game.apply(state, {game.to_move(state)[0]: move})
-    return game.render_text(state)
+    shown, scores = [game.render_text(state)], [tuple(game.scores(state))]
+    for text in record["moves"]:  # Snakes: a string of moves; other games: a list
+        seat = game.to_move(state)[0]
+        state = game.apply(state, {seat: game.parse_move(seat, text)})
+        shown.append(game.render_text(state))
+        scores.append(tuple(game.scores(state)))
+    return shown, scores
+
+
+def final_frame(record: dict[str, Any]) -> str:
+    return engine_frames(record)[0][-1]
+
+
+def all_records() -> list[dict[str, Any]]:
+    return [*regen.load_fixture()[0], *regen.load_cluster_fixture()[0]]
 
 
 def pages(folder: Path) -> list[Path]:
@@ -75,25 +106,40 @@ def plain(markup: str) -> str:
 # -- golden ----------------------------------------------------------------------------------
 
 
-def test_the_fixture_site_matches_the_golden_folder_byte_for_byte(site: Path) -> None:
-    golden = regen.GOLDEN
+def same_files(site: Path, golden: Path) -> None:
+    name = golden.relative_to(HERE).as_posix()
     made = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
     stored = sorted(p.relative_to(golden).as_posix() for p in golden.rglob("*") if p.is_file())
     hint = "run python tests/regen_golden_site.py and review the diff"
-    assert made == stored, f"the site's files differ from tests/golden/site/: {hint}"
-    changed = [name for name in made if (site / name).read_bytes() != (golden / name).read_bytes()]
-    assert not changed, f"these pages differ from tests/golden/site/: {changed}; {hint}"
+    assert made == stored, f"the site's files differ from {name}/: {hint}"
+    changed = [n for n in made if (site / n).read_bytes() != (golden / n).read_bytes()]
+    assert not changed, f"these pages differ from {name}/: {changed}; {hint}"
 
 
-def test_the_fixture_records_are_what_the_engine_plays() -> None:
-    records, doc = regen.make_fixture()
-    stored, _, _ = regen.load_fixture()
+def test_the_fixture_site_matches_the_golden_folder_byte_for_byte(site: Path) -> None:
+    same_files(site, regen.GOLDEN)
+
+
+def test_the_cluster_fixture_site_matches_its_golden_folder_byte_for_byte(
+    cluster_site: Path,
+) -> None:
+    same_files(cluster_site, regen.CLUSTER_GOLDEN)
+
+
+@pytest.mark.parametrize("which", ["snakes", "cluster"])
+def test_the_fixture_records_are_what_the_engine_plays(which: str) -> None:
+    if which == "snakes":
+        (records, doc), folder = regen.make_fixture(), regen.FIXTURE
+        stored = regen.load_fixture()[0]
+    else:
+        (records, doc), folder = regen.make_cluster_fixture(), regen.CLUSTER_FIXTURE
+        stored = regen.load_cluster_fixture()[0]
     strip = [{k: v for k, v in r.items() if k != "host_version"} for r in records]
     assert strip == [{k: v for k, v in r.items() if k != "host_version"} for r in stored], (
         "replaying the fixture's games gives other records: run "
         "python tests/regen_golden_site.py --fixture if the rules changed on purpose"
     )
-    assert doc == json.loads((regen.FIXTURE / "standings.json").read_text())
+    assert doc == json.loads((folder / "standings.json").read_text())
 
 
 def test_rendering_twice_gives_the_same_bytes(site: Path, tmp_path: Path) -> None:
@@ -132,8 +178,8 @@ def test_untrusted_names_authors_messages_and_sources_are_escaped(site: Path) ->
     assert "&lt;script&gt;alert(&#39;build&#39;)&lt;/script&gt;" in broken
 
 
-def test_the_replay_json_cannot_close_its_script_block(site: Path) -> None:
-    for page in pages(site / "games"):
+def test_the_replay_json_cannot_close_its_script_block(site: Path, cluster_site: Path) -> None:
+    for page in pages(site / "games") + pages(cluster_site / "games"):
         text = page.read_text()
         block = text.split('id="replay-data">', 1)[1].split("</script>", 1)[0]
         assert "<" not in block and ">" not in block
@@ -154,6 +200,46 @@ def test_a_game_page_shows_the_final_frame_and_the_moves_without_javascript(site
         assert "".join(moves).replace(" ", "") == record["moves"]
         assert 'id="player" class="player" hidden' in text, "the player is hidden until JS runs"
         assert html.escape(record["outcome"]["detail"], quote=False) in text
+
+
+def test_a_cluster_game_page_shows_the_final_frame_and_numbered_moves(cluster_site: Path) -> None:
+    records, _, _ = regen.load_cluster_fixture()
+    assert any("ROTATE" in " ".join(r["moves"]) for r in records), "the fixture rotates"
+    for record in records:
+        text = (cluster_site / "games" / f"{record['key'][:12]}.html").read_text()
+        board = re.search(r'<pre class="board dim" id="board">(.*?)</pre>', text, re.S)
+        assert board is not None
+        assert plain(board.group(1)) == final_frame(record), "the server-side final frame"
+        lines = board.group(1).split("\n")
+        assert len(lines) == 49 and "<span" not in lines[0] + lines[1] + lines[-1]
+        assert re.search(r'<span class="(blue|blue2|red|red2)">[BbRr]+</span>', board.group(1))
+        seats = ("Blue", "Red")
+        items = [html.unescape(m) for m in re.findall(r"<li>([^<]*)</li>", text)]
+        assert items == [f"{seats[i % 2]} {move}" for i, move in enumerate(record["moves"])]
+        assert '<ol class="moves numbered" id="moves">' in text
+        assert "One line per move: the seat, then its move." in text
+        blue, red = record["outcome"]["scores"]
+        assert (
+            f'longest line: Blue <span id="score0">{blue}</span> · '
+            f'Red <span id="score1">{red}</span></p>'
+        ) in text
+        assert "<th>Longest line</th>" in text and '<span class="blue">Blue</span>' in text
+        assert 'id="player" class="player" hidden' in text, "the player is hidden until JS runs"
+        assert f'max="{len(record["moves"])}"' in text
+
+
+def test_a_game_without_a_presentation_gets_the_plain_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(replay_module, "PRESENTATIONS", {})
+    records, doc, infos = regen.load_cluster_fixture()
+    render_site(records, doc, infos, tmp_path / "site")
+    text = (tmp_path / "site" / "games" / f"{records[0]['key'][:12]}.html").read_text()
+    board = re.search(r'<pre class="board" id="board">(.*?)</pre>', text, re.S)
+    assert board is not None and "<span" not in board.group(1)
+    assert plain(board.group(1)) == final_frame(records[0])
+    assert "<th>Score</th>" in text and "· score: Blue <span" in text
+    assert '<ol class="moves numbered" id="moves">' in text
 
 
 def test_the_leaderboard_lists_every_entry_with_its_rating(site: Path) -> None:
@@ -222,22 +308,89 @@ def test_entry_pages_show_faults_verdicts_and_games(site: Path) -> None:
 # -- replay data -----------------------------------------------------------------------------
 
 
+def decode(data: dict[str, Any]) -> tuple[list[str], list[list[int]]]:
+    """What replay.js rebuilds from a page's data: every frame, and every frame's numbers."""
+    text, digits = data["changes"], data["digits"]
+
+    def number(p: int) -> int:
+        return sum(ALPHABET.index(text[p + i]) << 6 * (digits - 1 - i) for i in range(digits))
+
+    shown = [data["initial"]]
+    frame, p = data["initial"], 0
+    while len(shown) <= data["steps"]:
+        if p >= len(text) or text[p] == ",":
+            shown.append(frame)
+            p += 1
+        elif text[p] == "~":
+            at, removed, length = (number(p + 1 + k * digits) for k in range(3))
+            start = p + 1 + 3 * digits
+            frame = frame[:at] + text[start : start + length] + frame[at + removed :]
+            p = start + length
+        else:
+            i = number(p)
+            frame = frame[:i] + text[p + digits] + frame[i + 1 :]
+            p += digits + 1
+    assert p >= len(text), "every edit was read"
+    rows, row = [], [0] * (data["seats"] + 1)
+    for entry in data["numbers"].split(","):
+        row = row.copy()
+        for k, d in enumerate(entry.split(" ") if entry else []):
+            row[k] += int(d)
+        rows.append(row)
+    return shown, rows
+
+
 def test_the_compact_replay_rebuilds_every_frame_the_engine_played() -> None:
-    records, _, _ = regen.load_fixture()
-    game = Snakes()
-    for record in records:
+    for record in all_records():
         rep = replay(record)
-        state = game.initial_state(random.Random(record["seed"]))
-        expected = [game.render_text(state)]
-        for move in record["moves"]:
-            state = game.apply(state, {game.to_move(state)[0]: move})
-            expected.append(game.render_text(state))
+        expected, scores = engine_frames(record)
         assert frames(rep) == expected
-        assert rep.final == expected[-1] and list(rep.scores) == record["outcome"]["scores"]
-        log = text_log(rep)
-        assert log == "\n\n".join(expected) + "\n"
-        encoded = encode_changes(rep.changes)
-        assert encoded.count(",") == len(record["moves"]) - 1
+        assert rep.final == expected[-1]
+        assert list(rep.final_scores) == record["outcome"]["scores"]
+        assert text_log(rep) == "\n\n".join(expected) + "\n"
+        data = page_data(rep, presentation(record["game"]), "log.txt")
+        shown, rows = decode(data)
+        assert shown == expected, "the page's data rebuilds every frame"
+        assert [tuple(r[1:]) for r in rows] == scores, "and every frame's scores"
+        turns = [r[0] for r in rows]
+        assert turns == [0] + [(k + 1) // 2 for k in range(1, len(expected))]
+        assert data["steps"] == len(record["moves"])
+
+
+def test_the_text_diff_is_runs_of_changed_characters_or_one_splice() -> None:
+    assert diff("abcdef", "abcdef") == []
+    assert diff("a.c.ef", "aXcYZf") == [(1, 1, "X"), (3, 2, "YZ")]
+    assert diff("turn 9: Blue", "turn 10: Red") == [(5, 7, "10: Red")]
+    assert diff("abc", "") == [(0, 3, "")] and diff("", "ab") == [(0, 0, "ab")]
+    assert encode_edits([[(1, 1, "X"), (3, 2, "YZ")], []], 2) == "01X03Y04Z,"
+    assert encode_edits([[(64, 7, "abcdefg")]], 2) == "~10070" + "7abcdefg"
+    assert digits_for(63) == 1 and digits_for(64) == 2 and digits_for(4096) == 3
+    assert encode_numbers([(0, 1, 1), (1, 2, 1), (1, 2, 1), (1, 2, 4)]) == "0 1 1,1 1,,0 0 3"
+
+
+frame_text = st.text(alphabet="ab.,~\n<&é0", max_size=90)
+
+
+@given(st.lists(frame_text, min_size=1, max_size=6), st.sampled_from([0, 5000]))
+def test_the_encoded_edits_rebuild_any_frames(texts: list[str], pad: int) -> None:
+    texts = [t + "." * pad for t in texts]  # long frames need 3 digits per offset
+    edits = tuple(tuple(diff(a, b)) for a, b in zip(texts, texts[1:], strict=False))
+    rep = Replay(
+        "unknown-v1",
+        ("A", "B"),
+        texts[0],
+        (),
+        edits,
+        tuple(range(len(texts))),
+        tuple((k, -k) for k in range(len(texts))),
+        texts[-1],
+        max(map(len, texts)),
+    )
+    data = page_data(rep, presentation(rep.game), "log.txt")
+    data["steps"] = len(edits)
+    shown, rows = decode(data)
+    assert shown == texts
+    assert rows == [[k, k, -k] for k in range(len(texts))]
 
 
 def test_the_first_frame_is_the_seed_format() -> None:
@@ -252,10 +405,17 @@ def test_the_first_frame_is_the_seed_format() -> None:
 
 def test_board_html_keeps_the_text_and_marks_owners() -> None:
     frame = "X*..\n.O@O"
-    markup = str(board_html(frame))
+    markup = str(board_html(frame, presentation("snakes-v1")))
     assert plain(markup) == frame
     assert '<span class="x">X</span><span class="xh">*</span>..' in markup
     assert '<span class="o">O</span><span class="oh">@</span><span class="o">O</span>' in markup
+    cluster = "Blue b\nRed r\nBb.r\nb 1\nR 0"  # only the board: not the status nor the ruler
+    markup = str(board_html(cluster, presentation("cluster-v1")))
+    assert markup == (
+        'Blue b\nRed r\n<span class="blue">B</span><span class="blue2">b</span>.'
+        '<span class="red2">r</span>\nb 1\nR 0'
+    )
+    assert str(board_html("<&>", presentation("unknown-v1"))) == "&lt;&amp;&gt;"
 
 
 def full_length_records(count: int) -> list[dict[str, Any]]:
@@ -312,6 +472,61 @@ def test_game_pages_stay_within_the_size_budget(
         )
     assert report.average_game_page <= PAGE_BUDGET, "game pages are over budget on average"
     assert max(sizes) <= PAGE_BUDGET, "a 2048-move game page is over the 64 KiB budget"
+
+
+def cluster_records(count: int, rotate: float) -> list[dict[str, Any]]:
+    """Cluster games of random movers that rotate the board one move in 1/rotate."""
+    game = Cluster()
+    made: list[dict[str, Any]] = []
+    for seed in range(1, count + 1):
+        rng = random.Random(seed)
+        state = game.initial_state(random.Random(seed))
+        moves = []
+        while game.to_move(state):
+            move: Place | Rotate = (
+                Rotate(rng.randint(1, 5))
+                if rng.random() < rotate
+                else Place(rng.choice(valid_columns(state)), rng.choice(state.hand))
+            )
+            state = game.apply(state, {state.mover: move})
+            moves.append(game.move_text(move))
+        outcome = game.outcome(state)
+        assert outcome is not None
+        seats = [{"entry": "aa", "hash": "", "name": "A"}, {"entry": "bb", "hash": "", "name": "B"}]
+        made.append(
+            {
+                "key": f"{seed:064x}",
+                "round": seed,
+                "game": "cluster-v1",
+                "seed": seed,
+                "seats": seats,
+                "moves": moves,
+                "outcome": {
+                    "points": list(outcome.points),
+                    "scores": list(game.scores(state)),
+                    "termination": outcome.termination.value,
+                    "faulty": None,
+                    "detail": outcome.detail,
+                },
+            }
+        )
+    return made
+
+
+def test_cluster_game_pages_stay_within_the_size_budget(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = cluster_records(12, 0.5)
+    report = render_site(records, None, {}, tmp_path / "site")
+    sizes = [p.stat().st_size for p in (tmp_path / "site" / "games").glob("*.html")]
+    moves = sum(len(r["moves"]) for r in records) / len(records)
+    with capsys.disabled():
+        print(
+            f"\n[site] Cluster game pages of random movers rotating half the time "
+            f"({moves:.0f} moves on average): {report.average_game_page / 1024:.1f} KiB on "
+            f"average, largest {max(sizes) / 1024:.1f} KiB (budget {PAGE_BUDGET // 1024} KiB)"
+        )
+    assert report.average_game_page <= PAGE_BUDGET and max(sizes) <= PAGE_BUDGET
 
 
 # -- inputs, folders, the command ------------------------------------------------------------

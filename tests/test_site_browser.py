@@ -1,7 +1,8 @@
 """The results site in a real browser: headless Chromium (Debian's) driven by Playwright.
 
-The fixture site (tests/fixtures/site/) is rendered and served on 127.0.0.1; the tests click
-through it, play a replay and compare what the page shows with what the engine computes.
+The fixture sites (Snakes: tests/fixtures/site/, Cluster: tests/fixtures/site_cluster/) are
+rendered and served on 127.0.0.1; the tests click through them, play replays and compare what
+the page shows with what the engine computes.
 Screenshots land in tests/artifacts/ (gitignored). Without Chromium or Playwright these tests
 fail under CI (the environment variable CI is set) and are skipped elsewhere, saying how to
 install them: bash .ci/site-deps.sh
@@ -24,8 +25,8 @@ from typing import Any
 
 import pytest
 
-from runner.games.snakes import Snakes
-from runner.site import replay, text_log
+from runner.games import find_game
+from runner.replay import replay, text_log
 
 HERE = Path(__file__).parent
 ARTIFACTS = HERE / "artifacts"
@@ -103,18 +104,19 @@ def test_a_missing_browser_fails_under_ci_and_skips_elsewhere(
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     require_browser()
-    root = tmp_path_factory.mktemp("served") / "site"
-    regen.render_fixture(root)
+    served = tmp_path_factory.mktemp("served")
+    regen.render_fixture(served / "site")
+    regen.render_cluster_fixture(served / "cluster")
 
     class Quiet(SimpleHTTPRequestHandler):
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(served)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
+        yield f"http://127.0.0.1:{server.server_address[1]}/site"
     finally:
         server.shutdown()
         server.server_close()
@@ -168,12 +170,27 @@ def longest() -> dict[str, Any]:
     return max(records(), key=lambda r: len(r["moves"]))
 
 
-def engine_frame(record: dict[str, Any], moves: int) -> str:
-    game = Snakes()
+def cluster_url(base_url: str) -> str:
+    return base_url.removesuffix("/site") + "/cluster"
+
+
+def cluster_longest() -> dict[str, Any]:
+    return max(regen.load_cluster_fixture()[0], key=lambda r: len(r["moves"]))
+
+
+def engine_state(record: dict[str, Any], moves: int) -> tuple[Any, Any]:
+    """The game and its state after ``moves`` moves, straight from the engine."""
+    game = find_game(record["game"])
     state = game.initial_state(random.Random(record["seed"]))
-    for move in record["moves"][:moves]:
-        state = game.apply(state, {game.to_move(state)[0]: move})
-    return game.render_text(state)
+    for text in record["moves"][:moves]:  # Snakes: a string of moves; other games: a list
+        seat = game.to_move(state)[0]
+        state = game.apply(state, {seat: game.parse_move(seat, text)})
+    return game, state
+
+
+def engine_frame(record: dict[str, Any], moves: int) -> str:
+    game, state = engine_state(record, moves)
+    return str(game.render_text(state))
 
 
 def game_url(base_url: str, record: dict[str, Any]) -> str:
@@ -273,6 +290,58 @@ def test_the_downloaded_text_log_has_every_frame(watched: Watched, base_url: str
     assert len(text.split("\n\n")) == len(record["moves"]) + 1
 
 
+def test_a_cluster_game_plays_and_its_end_is_the_engines_final_frame(
+    watched: Watched, base_url: str
+) -> None:
+    page = watched.page
+    record = cluster_longest()
+    last = len(record["moves"])
+    page.goto(f"{cluster_url(base_url)}/games/{record['key'][:12]}.html")
+    assert page.locator("#player").is_visible()
+    assert page.locator("#move").inner_text() == "0"
+    assert page.locator("#board").text_content() == engine_frame(record, 0)
+    page.select_option("#speed", "4")
+    page.click("#play")
+    page.wait_for_function("Number(document.getElementById('move').textContent) >= 2")
+    page.click("#play")  # pause
+    paused = int(page.locator("#move").inner_text())
+    assert 0 < paused < last
+    game, state = engine_state(record, paused)
+    assert page.locator("#board").text_content() == game.render_text(state)
+    assert [page.locator(f"#score{s}").inner_text() for s in (0, 1)] == [
+        str(n) for n in game.scores(state)
+    ]
+    assert page.locator("#turn").inner_text() == str((paused + 1) // 2)
+
+    page.locator("body").press("ArrowRight")
+    assert page.locator("#board").text_content() == engine_frame(record, paused + 1)
+    page.locator("#moves li").nth(4).click()  # the fifth move
+    assert page.locator("#move").inner_text() == "5"
+    assert page.locator("#board").text_content() == engine_frame(record, 5)
+    assert page.locator("#moves li.current").inner_text() == f"Blue {record['moves'][4]}"
+    page.locator("#slider").fill(str(last - 1))
+    assert page.locator("#board").text_content() == engine_frame(record, last - 1)
+
+    page.click("#last")
+    game, state = engine_state(record, last)
+    assert page.locator("#move").inner_text() == str(last)
+    assert page.locator("#board").text_content() == game.render_text(state)
+    assert "game over" in game.render_text(state)
+    assert [page.locator(f"#score{s}").inner_text() for s in (0, 1)] == [
+        str(n) for n in record["outcome"]["scores"]
+    ]
+    seat = ("Blue", "Red")[(last - 1) % 2]
+    assert page.locator("#moves li.current").inner_text() == f"{seat} {record['moves'][-1]}"
+    assert page.locator("#board span.blue").count() > 0, "pellets are coloured"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "cluster-game.png"), full_page=True)
+
+    with page.expect_download() as info:
+        page.click("#download")
+    text = Path(info.value.path()).read_text()
+    assert text == "\n\n".join(engine_frame(record, k) for k in range(last + 1)) + "\n"
+
+
 def test_untrusted_names_never_run(watched: Watched, base_url: str) -> None:
     page = watched.page
     for path in (
@@ -303,6 +372,11 @@ def test_pages_work_without_javascript(browser: Any, base_url: str) -> None:
         assert page.locator("#board").text_content() == replay(record).final
         assert not page.locator("#player").is_visible(), "no dead controls without JavaScript"
         assert page.locator("#moves li").count() == (len(record["moves"]) + 1) // 2
+        cluster = cluster_longest()
+        page.goto(f"{cluster_url(base_url)}/games/{cluster['key'][:12]}.html")
+        assert page.locator("#board").text_content() == engine_frame(cluster, 10**6)
+        assert not page.locator("#player").is_visible()
+        assert page.locator("#moves li").count() == len(cluster["moves"])
         page.goto(f"{base_url}/crosstable.html")
         assert page.locator("table.cross td a").count() == 6
         ARTIFACTS.mkdir(exist_ok=True)

@@ -1,65 +1,94 @@
-// The replay player of a game page. It knows no rules: the page embeds the initial frame and,
-// per move, the cells that changed (computed by the Python engine); frames are rebuilt from them.
+// The replay player of a game page. It knows no rules and no game: the page embeds the initial
+// text frame and, per move, the edits that turn one frame into the next, plus each frame's turn
+// and scores, all computed by the Python engine (runner/replay.py describes the format).
 (function () {
   "use strict";
   var source = document.getElementById("replay-data");
   if (!source) return;
   var data = JSON.parse(source.textContent);
   var ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
-  var width = data.width;
-
-  // Decode "ii c ii c ...,ii c ..." (2 index characters + the new character; ',' ends a move).
-  var changes = [];
-  for (var m = 0; m < data.moves; m++) changes.push([]);
+  var digits = data.digits;
   var text = data.changes;
-  for (var p = 0, move = 0; p < text.length;) {
-    if (text[p] === ",") { move += 1; p += 1; continue; }
-    var index = ALPHABET.indexOf(text[p]) * 64 + ALPHABET.indexOf(text[p + 1]);
-    changes[move].push([index, text[p + 2]]);
-    p += 3;
+
+  function number(p) {  // a base-64 number of `digits` digits at text[p]
+    var n = 0;
+    for (var i = 0; i < digits; i++) n = n * 64 + ALPHABET.indexOf(text[p + i]);
+    return n;
   }
 
-  // Every frame, and each seat's cell count in it.
+  // Every frame: each step's edits, "OOc" (one character) or "~OORRLLtext"; ',' ends a step.
   var frames = [data.initial];
-  var cells = data.initial.split("");
-  var counts = [0, 0];
-  cells.forEach(function (c) { if (c in data.owners) counts[data.owners[c]] += 1; });
-  var scores = [counts.slice()];
-  changes.forEach(function (move) {
-    move.forEach(function (change) {
-      var old = cells[change[0]];
-      if (old in data.owners) counts[data.owners[old]] -= 1;
-      if (change[1] in data.owners) counts[data.owners[change[1]]] += 1;
-      cells[change[0]] = change[1];
-    });
-    frames.push(cells.join(""));
-    scores.push(counts.slice());
-  });
+  var frame = data.initial;
+  for (var p = 0; frames.length <= data.steps;) {
+    if (p >= text.length || text[p] === ",") {
+      frames.push(frame);
+      p += 1;
+    } else if (text[p] === "~") {
+      var at = number(p + 1), removed = number(p + 1 + digits), length = number(p + 1 + 2 * digits);
+      var start = p + 1 + 3 * digits;
+      frame = frame.slice(0, at) + text.slice(start, start + length) + frame.slice(at + removed);
+      p = start + length;
+    } else {
+      var i = number(p);
+      frame = frame.slice(0, i) + text[p + digits] + frame.slice(i + 1);
+      p += digits + 1;
+    }
+  }
   var last = frames.length - 1;
 
-  function rows(frame) {
-    var out = [];
-    for (var y = 0; y < frame.length; y += width) out.push(frame.slice(y, y + width));
-    return out.join("\n");
+  // Each frame's turn and scores: changes from the frame before, trailing zeros left out.
+  var numbers = [];
+  var row = [];
+  for (var s = 0; s <= data.seats; s++) row.push(0);
+  data.numbers.split(",").forEach(function (entry) {
+    row = row.slice();
+    (entry ? entry.split(" ") : []).forEach(function (d, k) { row[k] += Number(d); });
+    numbers.push(row);
+  });
+
+  // The line of the move list each frame belongs to: a new line per step, or per turn.
+  var item = [-1];
+  var lastFrameOf = [];
+  for (var k = 1; k <= last; k++) {
+    var next = !data.byTurn || k === 1 || numbers[k][0] !== numbers[k - 1][0];
+    item.push(item[k - 1] + (next ? 1 : 0));
+    lastFrameOf[item[k]] = k;
   }
 
   function escapeHtml(s) {
     return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   }
 
-  function boardHtml(frame) {  // the same markup as board_html() in runner/site.py
-    var t = rows(frame) + "\0", html = "", run = "", cls = "";
-    for (var i = 0; i < t.length; i++) {
-      var ch = t[i];
-      var c = data.classes[ch] || "";
-      if (c !== cls || ch === "\0") {
-        html += cls && run ? '<span class="' + cls + '">' + escapeHtml(run) + "</span>"
-                           : escapeHtml(run);
+  function span(run, cls) {
+    return cls && run ? '<span class="' + cls + '">' + escapeHtml(run) + "</span>"
+                      : escapeHtml(run);
+  }
+
+  function lineHtml(line, classes) {
+    var html = "", run = "", cls = "";
+    for (var i = 0; i < line.length; i++) {
+      var c = Object.prototype.hasOwnProperty.call(classes, line[i]) ? classes[line[i]] : "";
+      if (c !== cls) {
+        html += span(run, cls);
         run = ""; cls = c;
       }
-      run += ch;
+      run += line[i];
     }
-    return html;
+    return html + span(run, cls);
+  }
+
+  function bound(value, count, fallback) {  // a Python slice bound: null, or negative from the end
+    if (value === null) return fallback;
+    return Math.max(0, Math.min(count, value < 0 ? count + value : value));
+  }
+
+  function boardHtml(frame) {  // the same markup as board_html() in runner/replay.py
+    var lines = frame.split("\n");
+    var from = bound(data.lines[0], lines.length, 0);
+    var to = bound(data.lines[1], lines.length, lines.length);
+    return lines.map(function (line, y) {
+      return lineHtml(line, y >= from && y < to ? data.classes : {});
+    }).join("\n");
   }
 
   var $ = function (id) { return document.getElementById(id); };
@@ -71,16 +100,16 @@
     current = Math.max(0, Math.min(last, k));
     board.innerHTML = boardHtml(frames[current]);
     $("move").textContent = String(current);
-    $("turn").textContent = String(Math.ceil(current / data.perTurn));
-    for (var s = 0; s < 2; s++) {
+    $("turn").textContent = String(numbers[current][0]);
+    for (var s = 0; s < data.seats; s++) {
       var el = $("score" + s);
-      if (el) el.textContent = String(scores[current][s]);
+      if (el) el.textContent = String(numbers[current][1 + s]);
     }
     $("caption").textContent = current === 0 ? "Start" : current === last ? "Final position"
                                                                           : "Position";
     slider.value = String(current);
     if (marked) marked.classList.remove("current");
-    marked = current > 0 ? moveItems[Math.ceil(current / data.perTurn) - 1] || null : null;
+    marked = current > 0 ? moveItems[item[current]] || null : null;
     if (marked) marked.classList.add("current");
   }
 
@@ -110,7 +139,7 @@
   function go(k) { pause(); show(k); }
 
   function download() {
-    var log = frames.map(rows).join("\n\n") + "\n";
+    var log = frames.join("\n\n") + "\n";
     var url = URL.createObjectURL(new Blob([log], { type: "text/plain" }));
     var a = document.createElement("a");
     a.href = url;
@@ -134,7 +163,7 @@
   if (moveItems.length) {
     $("moves").addEventListener("click", function (e) {
       for (var i = 0; i < moveItems.length; i++) {
-        if (moveItems[i] === e.target) { go(Math.min(last, (i + 1) * data.perTurn)); return; }
+        if (moveItems[i] === e.target) { go(lastFrameOf[i]); return; }
       }
     });
   }

@@ -1,0 +1,349 @@
+"""Replays for the results site: a record's moves played again by its game engine, as text.
+
+``replay(record)`` works for every registered game: it replays the moves with the engine
+(``initial_state``, ``to_move``, ``parse_move``, ``apply``) and keeps the initial frame
+(``render_text``), per step the edits that turn one frame into the next, and per frame the turn
+and the scores (``scores``). A step is one ``apply``: one move in a game where seats take turns.
+
+The edits are a generic text diff, knowing nothing of the game. An edit is a splice,
+``(offset, characters removed, text inserted)``. When two consecutive frames have the same
+length: one edit per maximal run of changed characters (as many removed as inserted); when the
+length changed: one edit for all between their common prefix and their common suffix. Edits of
+a step apply in order, offsets counted in the frame as edited so far (with equal lengths that is
+simply the new frame).
+
+``page_data`` packs a replay for replay.js, which rebuilds every frame from it and knows no
+rules. Offsets count characters, as JavaScript does (UTF-16 units) for every character of the
+Basic Multilingual Plane; a frame drawn with others is refused (ReplayError). Offsets and
+lengths are written in base 64 (``ALPHABET``), each with the same number of digits,
+``digits``, enough for the longest frame. ``changes``: the steps' edits, steps split by ``,``;
+an edit is either ``OO c`` (offset, one character replaced: the usual case) or ``~OORRLL text``
+(offset, characters removed, length of the text, then the text). ``numbers``: per frame the
+change of (turn, score of each seat) from the frame before (from zeros for the first), decimal,
+split by spaces, trailing zeros left out; frames split by ``,``.
+
+How a game looks (colours of its symbols, its score line, its move list) is chosen here by game
+id (``presentation``), with a plain default for a game that has none.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from runner.games import find_game
+
+ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
+SPLICE = "~"  # starts an edit that is not a single replaced character
+Edit = tuple[int, int, str]  # (offset, characters removed, text inserted there)
+Record = Mapping[str, Any]
+
+
+class ReplayError(ValueError):
+    """A record's moves cannot be replayed by its game's engine."""
+
+
+# -- presentation ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """How the site shows one game's frames, scores and moves (the engine decides the rest)."""
+
+    classes: Mapping[str, str] = field(default_factory=dict)  # frame symbol → CSS class
+    lines: tuple[int | None, int | None] = (None, None)  # the lines coloured, as a slice
+    seat_classes: tuple[str, ...] = ()  # the CSS class of each seat's name
+    board_class: str = ""  # an extra class on the board (e.g. to dim empty cells)
+    score_header: str = "Score"  # the seats table's column of final scores
+    score_prefix: str = "score: "  # the status line: prefix, "seat score" per seat, suffix
+    score_suffix: str = ""
+    by_turn: bool = False  # move list: one line per turn (moves only), or a line per move
+
+    def seat_class(self, seat: int) -> str:
+        return self.seat_classes[seat] if seat < len(self.seat_classes) else ""
+
+
+PRESENTATIONS: dict[str, Presentation] = {
+    "snakes-v1": Presentation(
+        classes={"X": "x", "*": "xh", "O": "o", "@": "oh"},
+        seat_classes=("x", "o"),
+        score_header="Cells",
+        score_prefix="",
+        score_suffix=" cells",
+        by_turn=True,
+    ),
+    "cluster-v1": Presentation(
+        classes={"B": "blue", "b": "blue2", "R": "red", "r": "red2"},
+        lines=(2, -2),  # the board: not the status lines above it nor the ruler below
+        seat_classes=("blue", "red"),
+        board_class="dim",
+        score_header="Longest line",
+        score_prefix="longest line: ",
+    ),
+}
+DEFAULT = Presentation()
+
+
+def presentation(game_id: str) -> Presentation:
+    """The presentation of ``game_id``; a plain one (no colours, "score") for other games."""
+    return PRESENTATIONS.get(game_id, DEFAULT)
+
+
+def board_html(frame: str, show: Presentation) -> Markup:
+    """A text frame, each run of one CSS class in a span (the same markup as replay.js makes).
+
+    Only the lines ``show.lines`` selects are coloured: text around a board keeps its letters.
+    """
+    lines = frame.split("\n")
+    coloured = range(len(lines))[slice(*show.lines)]
+    return Markup(
+        "\n".join(
+            _line_html(line, show.classes if y in coloured else {}) for y, line in enumerate(lines)
+        )
+    )
+
+
+def _line_html(line: str, classes: Mapping[str, str]) -> str:
+    parts: list[str] = []
+    run, cls = "", ""
+    for ch in line:
+        c = classes.get(ch, "")
+        if c != cls:
+            parts.append(_span(run, cls))
+            run, cls = "", c
+        run += ch
+    parts.append(_span(run, cls))
+    return "".join(parts)
+
+
+def _span(run: str, cls: str) -> str:
+    text = str(escape(run))
+    return f'<span class="{cls}">{text}</span>' if cls and run else text
+
+
+# -- replay and diff -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    moves: tuple[tuple[int, str], ...]  # (seat, move text) of each seat that moved
+    turn: int  # the engine's turn number of this step
+
+
+@dataclass(frozen=True)
+class Replay:
+    game: str
+    seat_names: tuple[str, ...]
+    initial: str  # the first frame
+    steps: tuple[Step, ...]
+    edits: tuple[tuple[Edit, ...], ...]  # per step: the edits from the frame before to its own
+    turns: tuple[int, ...]  # per frame: the turn of its step (0 for the first frame)
+    scores: tuple[tuple[int, ...], ...]  # per frame: each seat's score
+    final: str  # the last frame
+    longest: int  # the length of the longest frame
+
+    @property
+    def final_scores(self) -> tuple[int, ...]:
+        return self.scores[-1]
+
+
+def _moves(record: Record) -> list[str]:
+    moves = record["moves"]
+    return list(moves) if isinstance(moves, str) else [str(m) for m in moves]
+
+
+def replay(record: Record) -> Replay:
+    """Replay a record's moves with its game's engine, frame by frame."""
+    game = find_game(record["game"])
+    state = game.initial_state(random.Random(record["seed"]))
+    first = frame = _checked(game.render_text(state))
+    steps: list[Step] = []
+    edits: list[tuple[Edit, ...]] = []
+    turns, scores = [0], [tuple(game.scores(state))]
+    longest = len(first)
+    pending = _moves(record)
+    pending.reverse()
+    while pending:
+        seats = game.to_move(state)
+        if not 0 < len(seats) <= len(pending):
+            raise ReplayError(
+                f"{_where(record, len(steps))}: {len(pending)} moves left, {len(seats)} to move"
+            )
+        texts = [(seat, pending.pop()) for seat in seats]
+        turn = game.turn(state)
+        try:
+            state = game.apply(state, {seat: game.parse_move(seat, t) for seat, t in texts})
+        except ValueError as exc:
+            where = _where(record, len(steps))
+            raise ReplayError(f"{where}: the engine refuses {texts}: {exc}") from None
+        after = _checked(game.render_text(state))
+        steps.append(Step(tuple(texts), turn))
+        edits.append(tuple(diff(frame, after)))
+        turns.append(turn)
+        scores.append(tuple(game.scores(state)))
+        longest = max(longest, len(after))
+        frame = after
+    return Replay(
+        record["game"],
+        tuple(game.info.seat_names),
+        first,
+        tuple(steps),
+        tuple(edits),
+        tuple(turns),
+        tuple(scores),
+        frame,
+        longest,
+    )
+
+
+def _checked(frame: str) -> str:
+    if not frame.isascii() and max(frame) > "\uffff":
+        raise ReplayError(f"a frame holds {max(frame)!r}, beyond the Basic Multilingual Plane")
+    return frame
+
+
+def _where(record: Record, played: int) -> str:
+    return f"game {str(record.get('key') or '')[:12] or record.get('seed')}, step {played + 1}"
+
+
+def diff(before: str, after: str) -> list[Edit]:
+    """The edits that turn ``before`` into ``after`` (see the module's docstring)."""
+    if before == after:
+        return []
+    if len(before) != len(after):
+        short = min(len(before), len(after))
+        p = 0
+        while p < short and before[p] == after[p]:
+            p += 1
+        s = 0
+        while s < short - p and before[-1 - s] == after[-1 - s]:
+            s += 1
+        return [(p, len(before) - p - s, after[p : len(after) - s])]
+    changed: list[int] = []
+    _differing(before, after, 0, len(before), changed)
+    runs: list[Edit] = []
+    start = changed[0]
+    for a, b in zip(changed, [*changed[1:], -1], strict=True):
+        if b != a + 1:
+            runs.append((start, a + 1 - start, after[start : a + 1]))
+            start = b
+    return runs
+
+
+def _differing(a: str, b: str, lo: int, hi: int, out: list[int]) -> None:
+    """Append the positions in [lo, hi) where ``a`` and ``b`` differ (halving equal slices away)."""
+    if a[lo:hi] == b[lo:hi]:
+        return
+    if hi - lo <= 64:
+        out.extend(i for i in range(lo, hi) if a[i] != b[i])
+        return
+    mid = (lo + hi) // 2
+    _differing(a, b, lo, mid, out)
+    _differing(a, b, mid, hi, out)
+
+
+def apply_edits(frame: str, edits: Iterable[Edit]) -> str:
+    for offset, removed, text in edits:
+        frame = frame[:offset] + text + frame[offset + removed :]
+    return frame
+
+
+def frames(rep: Replay) -> list[str]:
+    """Every frame of a replay, rebuilt from its edits (as replay.js does)."""
+    out = [rep.initial]
+    for edits in rep.edits:
+        out.append(apply_edits(out[-1], edits))
+    return out
+
+
+def text_log(rep: Replay) -> str:
+    """The whole game frame by frame, frames separated by blank lines (what the page downloads)."""
+    return "\n\n".join(frames(rep)) + "\n"
+
+
+def move_items(rep: Replay, by_turn: bool) -> list[str]:
+    """The move list: a line per turn (its moves in order), or per step (each seat, its move).
+
+    A new line per turn starts where the turn number changes, as replay.js counts them.
+    """
+    if not by_turn:
+        return [" ".join(f"{rep.seat_names[s]} {text}" for s, text in st.moves) for st in rep.steps]
+    items: list[str] = []
+    previous: int | None = None
+    for st in rep.steps:
+        texts = " ".join(text for _, text in st.moves)
+        if st.turn == previous:
+            items[-1] += " " + texts
+        else:
+            items.append(texts)
+        previous = st.turn
+    return items
+
+
+# -- the page's data for replay.js -----------------------------------------------------------
+
+
+def digits_for(length: int) -> int:
+    """Base-64 digits enough for every offset and length in a frame of ``length`` characters."""
+    digits = 1
+    while 64**digits <= length:
+        digits += 1
+    return digits
+
+
+def _number(n: int, digits: int) -> str:
+    return "".join(ALPHABET[(n >> (6 * k)) & 63] for k in reversed(range(digits)))
+
+
+def encode_edits(steps: Iterable[Sequence[Edit]], digits: int) -> str:
+    """The ``changes`` string: each step's edits, a single replaced character in short form."""
+    out = []
+    for edits in steps:
+        parts = []
+        for offset, removed, text in edits:
+            if removed == len(text) and len(text) * (digits + 1) <= 3 * digits + 1 + len(text):
+                parts += [_number(offset + i, digits) + c for i, c in enumerate(text)]
+            else:
+                parts.append(
+                    SPLICE
+                    + _number(offset, digits)
+                    + _number(removed, digits)
+                    + _number(len(text), digits)
+                    + text
+                )
+        out.append("".join(parts))
+    return ",".join(out)
+
+
+def encode_numbers(rows: Sequence[Sequence[int]]) -> str:
+    """The ``numbers`` string: each row's change from the row before, trailing zeros left out."""
+    out = []
+    previous = [0] * (len(rows[0]) if rows else 0)
+    for row in rows:
+        delta = [b - a for a, b in zip(previous, row, strict=True)]
+        while delta and not delta[-1]:
+            delta.pop()
+        out.append(" ".join(map(str, delta)))
+        previous = list(row)
+    return ",".join(out)
+
+
+def page_data(rep: Replay, show: Presentation, log_name: str) -> dict[str, Any]:
+    """What a game page embeds for replay.js (JSON)."""
+    digits = digits_for(rep.longest)
+    return {
+        "initial": rep.initial,
+        "digits": digits,
+        "changes": encode_edits(rep.edits, digits),
+        "steps": len(rep.steps),
+        "seats": len(rep.seat_names),
+        "numbers": encode_numbers([(t, *s) for t, s in zip(rep.turns, rep.scores, strict=True)]),
+        "classes": dict(show.classes),
+        "lines": list(show.lines),
+        "byTurn": show.by_turn,
+        "log": log_name,
+    }

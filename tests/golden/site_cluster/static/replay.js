@@ -1,0 +1,189 @@
+// The replay player of a game page. It knows no rules and no game: the page embeds the initial
+// text frame and, per move, the edits that turn one frame into the next, plus each frame's turn
+// and scores, all computed by the Python engine (runner/replay.py describes the format).
+(function () {
+  "use strict";
+  var source = document.getElementById("replay-data");
+  if (!source) return;
+  var data = JSON.parse(source.textContent);
+  var ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
+  var digits = data.digits;
+  var text = data.changes;
+
+  function number(p) {  // a base-64 number of `digits` digits at text[p]
+    var n = 0;
+    for (var i = 0; i < digits; i++) n = n * 64 + ALPHABET.indexOf(text[p + i]);
+    return n;
+  }
+
+  // Every frame: each step's edits, "OOc" (one character) or "~OORRLLtext"; ',' ends a step.
+  var frames = [data.initial];
+  var frame = data.initial;
+  for (var p = 0; frames.length <= data.steps;) {
+    if (p >= text.length || text[p] === ",") {
+      frames.push(frame);
+      p += 1;
+    } else if (text[p] === "~") {
+      var at = number(p + 1), removed = number(p + 1 + digits), length = number(p + 1 + 2 * digits);
+      var start = p + 1 + 3 * digits;
+      frame = frame.slice(0, at) + text.slice(start, start + length) + frame.slice(at + removed);
+      p = start + length;
+    } else {
+      var i = number(p);
+      frame = frame.slice(0, i) + text[p + digits] + frame.slice(i + 1);
+      p += digits + 1;
+    }
+  }
+  var last = frames.length - 1;
+
+  // Each frame's turn and scores: changes from the frame before, trailing zeros left out.
+  var numbers = [];
+  var row = [];
+  for (var s = 0; s <= data.seats; s++) row.push(0);
+  data.numbers.split(",").forEach(function (entry) {
+    row = row.slice();
+    (entry ? entry.split(" ") : []).forEach(function (d, k) { row[k] += Number(d); });
+    numbers.push(row);
+  });
+
+  // The line of the move list each frame belongs to: a new line per step, or per turn.
+  var item = [-1];
+  var lastFrameOf = [];
+  for (var k = 1; k <= last; k++) {
+    var next = !data.byTurn || k === 1 || numbers[k][0] !== numbers[k - 1][0];
+    item.push(item[k - 1] + (next ? 1 : 0));
+    lastFrameOf[item[k]] = k;
+  }
+
+  function escapeHtml(s) {
+    return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  }
+
+  function span(run, cls) {
+    return cls && run ? '<span class="' + cls + '">' + escapeHtml(run) + "</span>"
+                      : escapeHtml(run);
+  }
+
+  function lineHtml(line, classes) {
+    var html = "", run = "", cls = "";
+    for (var i = 0; i < line.length; i++) {
+      var c = Object.prototype.hasOwnProperty.call(classes, line[i]) ? classes[line[i]] : "";
+      if (c !== cls) {
+        html += span(run, cls);
+        run = ""; cls = c;
+      }
+      run += line[i];
+    }
+    return html + span(run, cls);
+  }
+
+  function bound(value, count, fallback) {  // a Python slice bound: null, or negative from the end
+    if (value === null) return fallback;
+    return Math.max(0, Math.min(count, value < 0 ? count + value : value));
+  }
+
+  function boardHtml(frame) {  // the same markup as board_html() in runner/replay.py
+    var lines = frame.split("\n");
+    var from = bound(data.lines[0], lines.length, 0);
+    var to = bound(data.lines[1], lines.length, lines.length);
+    return lines.map(function (line, y) {
+      return lineHtml(line, y >= from && y < to ? data.classes : {});
+    }).join("\n");
+  }
+
+  var $ = function (id) { return document.getElementById(id); };
+  var board = $("board"), slider = $("slider"), playButton = $("play"), speed = $("speed");
+  var moveItems = $("moves") ? $("moves").children : [];
+  var current = 0, timer = null, started = 0, startFrame = 0, marked = null;
+
+  function show(k) {
+    current = Math.max(0, Math.min(last, k));
+    board.innerHTML = boardHtml(frames[current]);
+    $("move").textContent = String(current);
+    $("turn").textContent = String(numbers[current][0]);
+    for (var s = 0; s < data.seats; s++) {
+      var el = $("score" + s);
+      if (el) el.textContent = String(numbers[current][1 + s]);
+    }
+    $("caption").textContent = current === 0 ? "Start" : current === last ? "Final position"
+                                                                          : "Position";
+    slider.value = String(current);
+    if (marked) marked.classList.remove("current");
+    marked = current > 0 ? moveItems[item[current]] || null : null;
+    if (marked) marked.classList.add("current");
+  }
+
+  function tick() {
+    var k = startFrame + Math.floor((performance.now() - started) * Number(speed.value) / 1000);
+    show(k);
+    if (current >= last) pause();
+  }
+
+  function play() {
+    if (current >= last) show(0);
+    started = performance.now();
+    startFrame = current;
+    timer = setInterval(tick, 25);
+    playButton.textContent = "Pause";
+    playButton.setAttribute("aria-label", "Pause");
+  }
+
+  function pause() {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+    playButton.textContent = "Play";
+    playButton.setAttribute("aria-label", "Play");
+  }
+
+  function toggle() { if (timer === null) play(); else pause(); }
+  function go(k) { pause(); show(k); }
+
+  function download() {
+    var log = frames.join("\n\n") + "\n";
+    var url = URL.createObjectURL(new Blob([log], { type: "text/plain" }));
+    var a = document.createElement("a");
+    a.href = url;
+    a.download = data.log;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+  }
+
+  $("first").addEventListener("click", function () { go(0); });
+  $("back").addEventListener("click", function () { go(current - 1); });
+  $("forward").addEventListener("click", function () { go(current + 1); });
+  $("last").addEventListener("click", function () { go(last); });
+  playButton.addEventListener("click", toggle);
+  slider.addEventListener("input", function () { go(Number(slider.value)); });
+  speed.addEventListener("change", function () {
+    if (timer !== null) { pause(); play(); }
+  });
+  $("download").addEventListener("click", download);
+  if (moveItems.length) {
+    $("moves").addEventListener("click", function (e) {
+      for (var i = 0; i < moveItems.length; i++) {
+        if (moveItems[i] === e.target) { go(lastFrameOf[i]); return; }
+      }
+    });
+  }
+  document.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    var tag = e.target && e.target.tagName;
+    if (tag === "SELECT" || tag === "TEXTAREA") return;
+    if (tag === "BUTTON" && (e.key === " " || e.key === "Enter")) return;
+    var onSlider = e.target === slider;
+    var step = e.shiftKey ? 10 : 1;
+    if (e.key === " ") toggle();
+    else if (onSlider) return;  // the slider moves itself on arrows, Home and End
+    else if (e.key === "ArrowLeft") go(current - step);
+    else if (e.key === "ArrowRight") go(current + step);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(last);
+    else return;
+    e.preventDefault();
+  });
+
+  $("player").hidden = false;
+  show(0);
+})();
