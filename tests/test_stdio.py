@@ -20,12 +20,13 @@ from runner.referee import GameResult, Player, play_game
 from runner.sandbox.zygote import BotLimits
 
 FIRST = (Path(__file__).parents[1] / "runner" / "builtin" / "cluster-first" / "bot.py").read_text()
+# Wall-clock limits wide enough for a loaded machine; the slow bot below is far outside them.
 LIMITS = BotLimits(
     move_cpu_s=0.1,
     game_cpu_s=30.0,
-    move_wall_s=0.1,
+    move_wall_s=0.5,
     memory_bytes=256 << 20,
-    first_move_wall_s=1.0,
+    first_move_wall_s=2.0,
 )
 # A prelude every test bot shares: read the init message, then answer each turn via `move()`.
 PRELUDE = """import sys, os, time
@@ -126,11 +127,11 @@ def test_python_and_c_program_bots_play_whole_games(any_sandbox: object, tmp_pat
             r"PLACE banana",
         ),
         (
-            "slowpoke",  # 0.5 s is fine for the first move (1 s), not for the second (0.1 s)
-            "def move(turn, columns, hand):\n    time.sleep(0.5)\n"
+            "slowpoke",  # 1 s is fine for the first move (2 s), not for the second (0.5 s)
+            "def move(turn, columns, hand):\n    time.sleep(1.0)\n"
             "    return f'PLACE {columns[0][0]} {hand[0][0]}'",
             Termination.TIMEOUT,
-            r"no reply within 0.1 s of wall-clock time at turn 2$",
+            r"no reply within 0.5 s of wall-clock time at turn 2$",
         ),
         (
             "fullcolumn",  # well-formed, but the colour is not in its hand on turn 1
@@ -203,7 +204,7 @@ def test_a_cluster_season_checks_and_plays_program_entries(tmp_path: Path) -> No
             f"name: {name}\nauthor: tests\ndescription: a test bot\nlanguage: {language}\n"
         )
     (tmp_path / "tournament.yaml").write_text(
-        "game: cluster-v1\njobs: 1\nlimits:\n  move_wall_s: 0.1\n  first_move_wall_s: 1.0\n"
+        "game: cluster-v1\njobs: 1\nlimits:\n  move_wall_s: 0.5\n  first_move_wall_s: 2.0\n"
     )
     config = load_config(tmp_path / "tournament.yaml")
     report, rows, _ = run_season(config, show_progress=False, say=lambda text: None)
