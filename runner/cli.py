@@ -495,6 +495,197 @@ def add_season_commands(commands: Any) -> None:
     site.set_defaults(func=cmd_site)
 
 
+# -- the workflows' stages (runner/pr.py) --------------------------------------------------------
+
+
+@contextmanager
+def _ci_errors() -> Iterator[None]:
+    from runner.pr import CiError
+
+    try:
+        yield
+    except CiError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def cmd_changed(args: argparse.Namespace) -> int:
+    from runner import pr
+
+    config = _config(args)
+    with _ci_errors():
+        present, removed = pr.changed_entries(config.entries, args.base, args.head)
+    _say(f"changed entries: {pr.encode_names(present) or 'none'}")
+    for name in removed:
+        _say(f"removed (nothing to check): {pr.encode_names([name])}")
+    if args.as_output:
+        print(f"{args.as_output}={pr.encode_names(present)}")
+    else:
+        for name in present:
+            print(pr.encode_names([name]))
+    return 0
+
+
+def cmd_preview(args: argparse.Namespace) -> int:
+    from runner import pr
+
+    with _ci_errors():
+        names = pr.decode_names(args.entries)
+    if not names:
+        _say("preview: no entry to check")
+    with _stage(args) as (config, sandbox, pool), _ci_errors():
+        result = pr.preview(config, names, args.out, sandbox, pool, say=_say)
+    pr.print_preview(result)
+    return 1 if result.failed else 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    import os
+
+    from runner import pr
+
+    doc, standings = pr.read_preview(args.preview)
+    text = pr.report_markdown(doc, standings, args.artifact, pr.run_url(os.environ))
+    if args.summary is None:
+        print(text)
+    else:
+        with open(args.summary, "a", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+        print(f"report written to {args.summary}")
+    if doc is None:
+        _say(f"no preview in {args.preview}/ (run `koth preview` first)")
+        return 1
+    for change in doc["changed"]:
+        verdict = "ok" if change["ok"] else "FAILED: " + pr.STAGE_WORDS.get(change["stage"], "")
+        print(f"{change['entry']}: {verdict}")
+    return 1 if pr.failed(doc) else 0
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    from runner import pr
+
+    with _ci_errors():
+        shards = pr.shard_count(args.shards)
+        args.seed = pr.optional_int("--seed", args.seed)
+        args.rounds = pr.optional_int("--rounds", args.rounds)
+    for name, value in pr.plan_outputs(_config(args), shards).items():
+        print(f"{name}={value}")
+    return 0
+
+
+def cmd_image(args: argparse.Namespace) -> int:
+    from runner import pr
+
+    with _ci_errors():
+        print(pr.sandbox_image(_say))
+    return 0
+
+
+def cmd_ci(args: argparse.Namespace) -> int:
+    from runner import pr
+
+    if not args.argv or args.argv[0] == "ci":
+        raise UsageError("koth ci: name the koth command to run, e.g. `koth ci standings`.")
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
+    with pr.stopped_commands():
+        return main(args.argv)
+
+
+def add_ci_commands(commands: Any) -> None:
+    def add(name: str, help_: str, description: str) -> argparse.ArgumentParser:
+        sub: argparse.ArgumentParser = commands.add_parser(
+            name, help=help_, description=description
+        )
+        return sub
+
+    changed = add(
+        "changed",
+        "list the entries a branch adds or edits (git diff against a base)",
+        "Print the entry folders under the entries folder that differ between the merge "
+        "base of --base and --head (default HEAD), one per line; removed entries are "
+        "only mentioned on stderr. Names are URL-quoted (a valid entry name is printed "
+        "as is). With --as-output NAME, print one line NAME=a,b instead, the format of "
+        "$GITHUB_OUTPUT. Needs the base commit in the clone (fetch-depth: 0).",
+    )
+    _options(changed)
+    changed.add_argument("--base", required=True, help="the base commit or branch (the PR's)")
+    changed.add_argument("--head", default="HEAD", help="the commit checked (default: HEAD)")
+    changed.add_argument("--as-output", metavar="NAME", help="print NAME=a,b for $GITHUB_OUTPUT")
+    changed.set_defaults(func=cmd_changed)
+
+    prev = add(
+        "preview",
+        "build, check and play the named entries against every other entry",
+        "Build and check every entry (cached, as `koth check`), then play each named "
+        "entry that passes against every entry that plays, in both seats, with the "
+        "season's seeds and keys, into OUT/results.jsonl (a re-run plays only what is "
+        "missing). Writes OUT/standings.json for those games, their site in OUT/site/ "
+        "and OUT/preview.json for `koth report`. Exits 1 if a named entry does not build, "
+        "is refused by the static check or fails a smoke game.",
+    )
+    _options(prev, "seed", "rounds", "jobs")
+    prev.add_argument(
+        "--entries", required=True, help="entry names, comma-separated (as `koth changed` prints)"
+    )
+    prev.add_argument(
+        "--out", type=Path, default=Path("preview"), help="the preview folder (default: preview)"
+    )
+    prev.set_defaults(func=cmd_preview)
+
+    rep = add(
+        "report",
+        "the preview's verdicts and standings as Markdown (a workflow's step summary)",
+        "Read PREVIEW/preview.json and write the pull request's report in Markdown: each "
+        "changed entry's verdict with the compiler's messages, the preview standings and "
+        "where the preview site is (the artifact ARTIFACT of this run, linked when the "
+        "GitHub Actions variables are set). Appends to --summary (e.g. "
+        "$GITHUB_STEP_SUMMARY) or prints. Exits 1 if a changed entry failed.",
+    )
+    rep.add_argument(
+        "--preview",
+        type=Path,
+        default=Path("preview"),
+        help="the preview folder (default: preview)",
+    )
+    rep.add_argument("--summary", type=Path, help="append the Markdown to this file")
+    rep.add_argument("--artifact", default="preview-site", help="the preview site's artifact name")
+    rep.set_defaults(func=cmd_report)
+
+    plan = add(
+        "plan",
+        "the season workflow's settings as $GITHUB_OUTPUT lines",
+        'Print matrix={"shard":[1,…,N]}, shards=N, seed=S and rounds=R, one per line, for '
+        "$GITHUB_OUTPUT. An empty or missing --seed or --rounds means the config's value "
+        "(a workflow passes its inputs as text); --shards defaults to 4.",
+    )
+    plan.add_argument(
+        "--config", type=Path, help="the tournament file (default: ./tournament.yaml if present)"
+    )
+    plan.add_argument("--seed", help="the season seed (empty: the config's)")
+    plan.add_argument("--rounds", help="how many times each pair meets in each seating")
+    plan.add_argument("--shards", help="how many parallel play jobs (default: 4)")
+    plan.set_defaults(func=cmd_plan)
+
+    image = add(
+        "image",
+        "build the Docker sandbox image (if it is not built yet)",
+        "Build the Debian image entries are compiled and played in "
+        "(runner/sandbox/Dockerfile), unless an image with its content hash exists; print "
+        "its tag. Every docker stage does this itself when needed.",
+    )
+    image.set_defaults(func=cmd_image)
+
+    ci = add(
+        "ci",
+        "run a koth command with a log safe for GitHub Actions",
+        "Run `koth COMMAND ARGS…` with its stderr joined to its stdout and its whole output "
+        "between ::stop-commands::TOKEN and ::TOKEN:: (a random token), so nothing it "
+        "prints (compiler messages, bot names, fault details) can act as a workflow "
+        "command. Exits with the command's code.",
+    )
+    ci.add_argument("argv", nargs=argparse.REMAINDER, metavar="COMMAND ARGS", help="the command")
+    ci.set_defaults(func=cmd_ci)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="koth",
@@ -527,6 +718,7 @@ def build_parser() -> argparse.ArgumentParser:
     _options(play)
     play.set_defaults(func=cmd_play)
     add_season_commands(commands)
+    add_ci_commands(commands)
     parser.epilog = (
         "A season: `koth season` runs build, check, schedule, play-season and standings in a "
         "row; each stage also runs alone, and every stage caches or keys its work, so a re-run "

@@ -131,7 +131,9 @@ def ensure_image(client: Any, say: Callable[[str], None]) -> str:
 def prune(client: Any) -> int:
     """Remove koth containers of sessions whose host process is gone; returns how many."""
     removed = 0
-    for container in client.containers.list(all=True, filters={"label": LABEL}):
+    for container in client.containers.list(
+        all=True, filters={"label": LABEL}, ignore_removed=True
+    ):
         host, pid, _ = (container.labels.get(SESSION_LABEL, "").split(":") + ["", ""])[:3]
         alive = host == socket.gethostname() and pid.isdigit() and _alive(int(pid))
         if not alive:
@@ -324,7 +326,9 @@ class DockerSandbox:
             box.close()
         self._containers.clear()
         for container in self.client.containers.list(
-            all=True, filters={"label": f"{SESSION_LABEL}={self.labels[SESSION_LABEL]}"}
+            all=True,
+            filters={"label": f"{SESSION_LABEL}={self.labels[SESSION_LABEL]}"},
+            ignore_removed=True,
         ):
             _remove(container)
         shutil.rmtree(self.workdir, ignore_errors=True)

@@ -1,0 +1,562 @@
+"""The stages the GitHub workflows add to a season (.github/workflows/pr.yml and season.yml).
+
+Each workflow step is one ``koth`` command; the logic behind the commands that only the
+workflows need lives here, on top of runner/season.py:
+
+- ``koth changed --base REF``: the entry folders a pull request adds or edits (``git diff``).
+- ``koth preview --entries a,b``: build and check every entry (cached, as ``koth check``), then
+  play the named entries against every entry that plays, in both seats, into a results file of
+  their own, rank those games and render their site. The games, seeds and keys are the season's
+  (``season.schedule``), so a preview record is a valid season record.
+- ``koth report --summary FILE``: the preview as Markdown for ``$GITHUB_STEP_SUMMARY``; exits 1
+  when a changed entry does not build, is refused by the static check, fails a smoke game or
+  could not play.
+- ``koth plan``: the season workflow's settings (seed, rounds, the shard matrix) as lines for
+  ``$GITHUB_OUTPUT``, defaults filled in from tournament.yaml.
+- ``koth image``: build the Docker sandbox image now (otherwise the first stage that needs it
+  builds it).
+- ``koth ci COMMAND …``: run a koth command for a workflow log. Compiler messages, bot names and
+  fault details come from pull requests; a line of them starting with ``::`` would be a workflow
+  command to the runner. ``ci`` joins stderr to stdout and wraps the command's whole output in
+  ``::stop-commands::TOKEN`` … ``::TOKEN::`` with a random token, so nothing printed in between
+  is acted on.
+
+Names travel between steps URL-quoted (``urllib.parse.quote``): a valid entry name is unchanged,
+and any other folder name (a PR may add one) stays on one line without commas.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import subprocess
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote
+
+from runner import __version__, results, season
+from runner.build import Sandbox
+from runner.config import Config
+from runner.site import entries_info_from, render_site
+from runner.standings import Row, document, rank
+from runner.standings import write as write_standings
+
+PREVIEW_FILE = "preview.json"
+RESULTS_FILE = "results.jsonl"
+STANDINGS_FILE = "standings.json"
+SITE_DIR = "site"
+DEFAULT_SHARDS = 4
+MAX_SHARDS = 64
+
+STAGE_WORDS = {
+    "entry": "the entry folder is malformed",
+    "compile": "does not compile",
+    "check": "is refused by the static check",
+    "link": "does not link",
+    "load": "fails when loaded",
+    "smoke": "fails a smoke game against the built-in bot",
+}
+
+
+class CiError(Exception):
+    """A mistake the user can fix (a base the clone lacks, an unknown entry); one paragraph."""
+
+
+# -- names between steps ---------------------------------------------------------------------------
+
+
+def encode_names(names: Sequence[str]) -> str:
+    """``a,b``: each name URL-quoted, so any folder name stays on one line without commas."""
+    return ",".join(quote(name, safe="") for name in names)
+
+
+def decode_names(text: str) -> list[str]:
+    names = [unquote(part) for part in text.split(",") if part.strip()]
+    for name in names:
+        if not name or "/" in name or name in (".", ".."):
+            raise CiError(f"--entries: {name!r} is not an entry folder name.")
+    return list(dict.fromkeys(names))
+
+
+# -- koth changed ----------------------------------------------------------------------------------
+
+
+def _git(folder: Path, *args: str) -> bytes:
+    try:
+        done = subprocess.run(
+            ["git", *args], cwd=folder, capture_output=True, check=False, timeout=120
+        )
+    except FileNotFoundError:
+        raise CiError("git is not installed. Fix: install git (`apt-get install git`).") from None
+    if done.returncode != 0:
+        message = done.stderr.decode(errors="replace").strip()
+        raise CiError(
+            f"`git {' '.join(args)}` failed in {folder}: {message} Fix: run it in a clone that "
+            "has the base commit (in a workflow: actions/checkout with fetch-depth: 0)."
+        )
+    return done.stdout
+
+
+def changed_entries(
+    entries_dir: Path, base: str, head: str = "HEAD"
+) -> tuple[list[str], list[str]]:
+    """The entry folders that differ between ``base`` and ``head``: (present, removed).
+
+    The diff is from the merge base of the two (``base...head``), so commits that reached the
+    base branch after the pull request started are not counted as the PR's. A folder whose name
+    starts with ``.`` or ``_`` is not an entry (runner.entries.discover skips it).
+    """
+    if not entries_dir.is_dir():
+        raise CiError(f"the entries folder {entries_dir} does not exist.")
+    out = _git(
+        entries_dir,
+        "diff",
+        "--name-only",
+        "-z",
+        "--no-renames",
+        "--relative",
+        f"{base}...{head}",
+        "--",
+        ".",
+    )
+    names: set[str] = set()
+    for raw in out.split(b"\0"):
+        path = os.fsdecode(raw)
+        if "/" in path:  # a file directly in entries/ belongs to no entry
+            names.add(path.split("/", 1)[0])
+    names = {n for n in names if not n.startswith((".", "_"))}
+    present = sorted(n for n in names if (entries_dir / n).is_dir())
+    removed = sorted(names - set(present))
+    return present, removed
+
+
+# -- koth plan -------------------------------------------------------------------------------------
+
+
+def shard_count(text: str | None) -> int:
+    if text is None or not text.strip():
+        return DEFAULT_SHARDS
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if not 1 <= count <= MAX_SHARDS:
+        raise CiError(
+            f"--shards {text!r}: expected a whole number from 1 to {MAX_SHARDS}. "
+            "Fix: e.g. --shards 4."
+        )
+    return count
+
+
+def optional_int(option: str, text: str | None) -> int | None:
+    """An option that a workflow passes as text: empty means the config's value."""
+    if text is None or not text.strip():
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise CiError(f"{option} {text!r}: expected a whole number, e.g. {option} 7.") from None
+
+
+def plan_outputs(config: Config, shards: int) -> dict[str, str]:
+    """The season workflow's settings, as ``$GITHUB_OUTPUT`` names and values."""
+    return {
+        "matrix": json.dumps({"shard": list(range(1, shards + 1))}, separators=(",", ":")),
+        "shards": str(shards),
+        "seed": str(config.seed),
+        "rounds": str(config.rounds),
+    }
+
+
+# -- koth image ------------------------------------------------------------------------------------
+
+
+def sandbox_image(say: season.Say) -> str:
+    """Build the Docker sandbox image unless it exists; its tag."""
+    from runner.sandbox import docker
+    from runner.sandbox.zygote import SandboxError
+
+    try:
+        return docker.ensure_image(docker.connect(), say)
+    except SandboxError as exc:
+        raise CiError(str(exc)) from None
+
+
+# -- koth ci ---------------------------------------------------------------------------------------
+
+
+@contextmanager
+def stopped_commands(token: str | None = None) -> Iterator[str]:
+    """Everything written to stdout or stderr inside is inert to the Actions runner.
+
+    stderr (fd 2, so worker processes too) is pointed at stdout for the duration, so one
+    stream carries the output in order between the two markers.
+    """
+    token = token or secrets.token_hex(16)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(2)
+    os.dup2(1, 2)
+    os.write(1, f"::stop-commands::{token}\n".encode())
+    try:
+        yield token
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.write(1, f"::{token}::\n".encode())
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+# -- koth preview ----------------------------------------------------------------------------------
+
+
+@dataclass
+class PreviewResult:
+    doc: dict[str, Any]
+    rows: list[Row] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return failed(self.doc)
+
+
+def failed(doc: Mapping[str, Any]) -> bool:
+    """A changed entry did not build, was refused, failed a smoke game, or could not play."""
+    return any(not c["ok"] for c in doc["changed"]) or bool(doc["not_played"])
+
+
+def preview(
+    config: Config,
+    names: Sequence[str],
+    out: Path,
+    sandbox: Sandbox,
+    pool: season.GamePool,
+    say: season.Say,
+) -> PreviewResult:
+    """Build and check every entry, then play ``names`` against every playing entry.
+
+    Writes ``out``/results.jsonl (appended to: a re-run plays only what is missing),
+    standings.json, site/ and preview.json (what ``koth report`` reads).
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    line = season.lineup(config, sandbox, pool, say) if names else season.Lineup([])
+    verdicts = {v.entry: v for v in line.verdicts}
+    unknown = [n for n in names if n not in verdicts]
+    if unknown:
+        known = ", ".join(sorted(verdicts)) or "none"
+        raise CiError(
+            f"no entry {', '.join(map(repr, unknown))} in {config.entries}/ (entries: {known})."
+        )
+    mine = {n for n in names if verdicts[n].ok}
+    games = [s for s in season.schedule(config, line) if mine & set(s.fixture.seats)]
+    path = out / RESULTS_FILE
+    recorded, problems = results.read_records(path)
+    for problem in problems:
+        say(f"warning: {problem}")
+    known_keys = {r["key"] for r in recorded}
+    todo = [s for s in games if s.key not in known_keys]
+    say(
+        f"preview: {len(games)} games of {', '.join(sorted(mine)) or 'no entry'}, "
+        f"{len(games) - len(todo)} already recorded in {path}, {len(todo)} to play"
+    )
+    players = line.players
+    tasks = [
+        season.Task(i, tuple(players[n] for n in s.fixture.seats), s.fixture.seed)
+        for i, s in enumerate(todo)
+    ]
+    not_played: list[str] = []
+    with results.ResultsWriter(path) as writer:
+        for index, played, error in pool.play(tasks):
+            game = todo[index]
+            if played is None:
+                not_played.append(f"{' vs '.join(game.fixture.seats)}: the sandbox failed: {error}")
+                continue
+            writer.append(
+                results.make_record(
+                    played,
+                    key=game.key,
+                    season_seed=config.seed,
+                    round_=game.fixture.round,
+                    when=played["measured"]["when"],
+                )
+            )
+    current = {s.key for s in games}
+    records = results.canonical(r for r in results.read_records(path)[0] if r["key"] in current)
+    shown = [e for e in line.entrants() if e.entry in names or (bool(mine) and e.excluded is None)]
+    rows = rank(shown, records)
+    meta = {
+        "game": config.game,
+        "format": "preview",
+        "rounds": config.rounds,
+        "season_seed": config.seed,
+        "host_version": __version__,
+        "games_scheduled": len(games),
+        "games_played": len(records),
+        "preview_of": list(names),
+    }
+    standings = document(rows, meta)
+    write_standings(out / STANDINGS_FILE, standings)
+    site = None
+    if records:
+        info = entries_info_from(config.entries, config.output.build)
+        report = render_site(records, standings, info, out / SITE_DIR)
+        say(report.summary())
+        site = SITE_DIR
+    doc: dict[str, Any] = {
+        "version": 1,
+        "sandbox": config.sandbox,
+        "game": config.game,
+        "season_seed": config.seed,
+        "rounds": config.rounds,
+        "changed": [
+            {
+                "entry": n,
+                "ok": verdicts[n].ok,
+                "stage": verdicts[n].stage,
+                "summary": verdicts[n].summary,
+                "message": verdicts[n].message,
+                "display_name": verdicts[n].display_name,
+            }
+            for n in names
+        ],
+        "excluded_others": [
+            {"entry": v.entry, "summary": v.summary}
+            for v in line.verdicts
+            if not v.ok and v.entry not in names
+        ],
+        "games_scheduled": len(games),
+        "games_played": len(records),
+        "not_played": not_played,
+        "results": RESULTS_FILE,
+        "standings": STANDINGS_FILE,
+        "site": site,
+    }
+    tmp = out / f".{PREVIEW_FILE}.tmp"
+    tmp.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, out / PREVIEW_FILE)
+    return PreviewResult(doc, rows)
+
+
+# -- koth report -----------------------------------------------------------------------------------
+
+_MD_SPECIAL = set("\\`*_{}[]()#+-.!|~")
+
+
+def md_text(text: str) -> str:
+    """Untrusted text as inline Markdown: punctuation escaped, HTML inert, one line."""
+    text = " ".join(text.split())
+    out = []
+    for ch in text:
+        if ch in _MD_SPECIAL:
+            out.append("\\" + ch)
+        elif ch == "<":
+            out.append("&lt;")
+        elif ch == ">":
+            out.append("&gt;")
+        elif ch == "&":
+            out.append("&amp;")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def md_block(text: str) -> str:
+    """Untrusted text as a fenced code block whose fence no line of it can close."""
+    longest = run = 0
+    for ch in text:
+        run = run + 1 if ch == "`" else 0
+        longest = max(longest, run)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n{text.rstrip()}\n{fence}"
+
+
+def run_url(env: Mapping[str, str]) -> str | None:
+    """This workflow run's page, from the variables the Actions runner sets."""
+    names = ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_RUN_ID")
+    server, repo, run = (env.get(name) for name in names)
+    if server and repo and run:
+        return f"{server}/{repo}/actions/runs/{run}"
+    return None
+
+
+def _row_line(row: Mapping[str, Any]) -> str:
+    faults = ", ".join(f"{k} {n}" for k, n in sorted(row["faults"].items())) or "none"
+    return (
+        f"| {row['rank'] if row['rank'] is not None else '–'} | {md_text(row['entry'])} "
+        f"| {md_text(row['name'])} | {row['points']:g} | {row['games']} | {row['wins']} "
+        f"| {row['draws']} | {row['losses']} | {md_text(faults)} |"
+    )
+
+
+def report_markdown(
+    doc: Mapping[str, Any] | None,
+    standings: Mapping[str, Any] | None,
+    artifact: str,
+    url: str | None,
+) -> str:
+    """The step summary of a preview (``doc`` is preview.json; None: the preview did not finish)."""
+    if doc is None:
+        return (
+            "## koth: the entry check did not finish\n\n"
+            "No preview was written (a step before this one failed or was stopped), so the "
+            "changed entries cannot be judged. The log of the first failed step says why.\n"
+        )
+    changed = doc["changed"]
+    lines: list[str] = []
+    if not changed:
+        lines += [
+            "## koth: no entry to check",
+            "",
+            "This pull request adds or edits no entry folder under `entries/` (a removed entry "
+            "needs no check).",
+            "",
+        ]
+        return "\n".join(lines)
+    verdict = "❌ failed" if failed(doc) else "✅ passed"
+    lines += [f"## koth: entry check {verdict}", ""]
+    rows = {r["entry"]: r for r in (standings or {}).get("entries", [])}
+    lines += ["| entry | bot | verdict |", "|---|---|---|"]
+    for c in changed:
+        if c["ok"]:
+            row = rows.get(c["entry"], {})
+            text = (
+                f"✅ builds, passes the smoke games; {row.get('games', 0)} preview games: "
+                f"{row.get('wins', 0)} W, {row.get('draws', 0)} D, {row.get('losses', 0)} L"
+            )
+        else:
+            text = f"❌ {STAGE_WORDS.get(c['stage'], c['stage'])}"
+        bot = md_text(c["display_name"]) if c["ok"] or c["display_name"] != c["entry"] else "–"
+        lines.append(f"| {md_text(c['entry'])} | {bot} | {text} |")
+    lines.append("")
+    for c in changed:
+        title = md_text(c["entry"])
+        if c["display_name"] != c["entry"]:
+            title += f" ({md_text(c['display_name'])})"
+        if c["ok"]:
+            lines += [f"### ✅ {title}", ""]
+            lines.append(
+                "Builds in the sandbox, passes the static check and finishes both smoke games "
+                "against the built-in bot (one in each seat)."
+            )
+            if c["message"].startswith("compiled with warnings"):
+                lines += ["", "Compiler warnings:", "", md_block(c["message"])]
+            row = rows.get(c["entry"])
+            if row and row["faults"]:
+                faults = ", ".join(f"{k} {n}" for k, n in sorted(row["faults"].items()))
+                lines += [
+                    "",
+                    f"⚠️ At fault in preview games: {md_text(faults)} (see the preview site's "
+                    "entry page for the details). This does not fail the check.",
+                ]
+            lines.append("")
+        else:
+            what = STAGE_WORDS.get(c["stage"], c["stage"])
+            lines += [
+                f"### ❌ {title}: {what}",
+                "",
+                "The entry cannot play until this is fixed. "
+                + (
+                    "The compiler's messages:"
+                    if c["stage"] in ("compile", "link")
+                    else "The reason:"
+                ),
+                "",
+                md_block(c["message"]),
+                "",
+            ]
+    if doc["not_played"]:
+        lines += [
+            "### ❌ Games that could not be played",
+            "",
+            "The sandbox failed (not the entry's fault); re-run the check:",
+            "",
+            md_block("\n".join(doc["not_played"])),
+            "",
+        ]
+    if doc["excluded_others"]:
+        others = ", ".join(
+            f"{md_text(o['entry'])} ({md_text(o['summary'])})" for o in doc["excluded_others"]
+        )
+        lines += [f"Not in the preview (excluded already, not by this PR): {others}", ""]
+    played = [r for r in (standings or {}).get("entries", []) if r["excluded"] is None]
+    if played:
+        lines += [
+            "### Preview standings",
+            "",
+            f"Only the games of the changed entries: each against every entry, in both seats "
+            f"({doc['games_played']} of {doc['games_scheduled']} games, seed "
+            f"{doc['season_seed']}). The season itself is played after the merge.",
+            "",
+            "| rank | entry | bot | points | games | W | D | L | faults |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        lines += [_row_line(r) for r in played]
+        lines.append("")
+    if doc.get("site"):
+        where = f"[this run's page]({url})" if url else "this run's page"
+        name = f"`{artifact}`" if re.fullmatch(r"[\w.-]+", artifact) else md_text(artifact)
+        lines += [
+            "### Preview site",
+            "",
+            f"The results site of these games, with a replay of each, is the artifact {name} "
+            f"on {where}, under *Artifacts*: download it, unzip it and open `index.html`.",
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def read_preview(folder: Path) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """preview.json and the preview's standings.json, or None for what is missing or unreadable."""
+
+    def load(path: Path) -> dict[str, Any] | None:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    doc = load(folder / PREVIEW_FILE)
+    standings = load(folder / str(doc.get("standings", STANDINGS_FILE))) if doc else None
+    return doc, standings
+
+
+def print_preview(result: PreviewResult) -> None:
+    """The verdicts and standings of a preview, for the terminal or the (guarded) log."""
+    from runner.standings import table
+
+    for c in result.doc["changed"]:
+        if c["ok"]:
+            print(f"ok      {c['entry']}  {c['display_name']}: builds and passes the smoke games")
+        else:
+            stage = STAGE_WORDS.get(c["stage"], c["stage"])
+            indented = "\n".join("        " + x for x in c["message"].splitlines())
+            print(f"FAILED  {c['entry']}  {stage}:\n{indented}")
+    for problem in result.doc["not_played"]:
+        print(f"not played: {problem}")
+    if result.rows:
+        print(table(result.rows))
+    doc = result.doc
+    print(f"{doc['games_played']} of {doc['games_scheduled']} preview games recorded")
+
+
+__all__ = [
+    "CiError",
+    "changed_entries",
+    "decode_names",
+    "encode_names",
+    "failed",
+    "plan_outputs",
+    "preview",
+    "read_preview",
+    "report_markdown",
+    "run_url",
+    "sandbox_image",
+    "stopped_commands",
+]
