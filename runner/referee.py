@@ -16,7 +16,7 @@ from typing import Any
 
 from runner.bots.cabi import CFunctionBot
 from runner.bots.faults import BotFault
-from runner.bots.stdio import StdioBot
+from runner.bots.stdio import FreshStdioBot, StdioBot
 from runner.build import Build, Sandbox
 from runner.games.base import (
     Game,
@@ -80,8 +80,20 @@ class GameResult:
             "measured": {
                 "cpu_s": [round(c, 6) for c in self.cpu_s],
                 "wall_s": round(self.wall_s, 6),
+                "output": [excerpt(text) for text in self.output],
             },
         }
+
+
+OUTPUT_IN_RECORD = 2000  # characters of a bot's output kept in its game's record
+
+
+def excerpt(text: str, limit: int = OUTPUT_IN_RECORD) -> str:
+    """The start and the end of a long text (a crash's reason is usually at the end)."""
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]}\n… ({len(text) - limit} characters left out) …\n{text[-half:]}"
 
 
 def play_game(
@@ -97,7 +109,7 @@ def play_game(
     seat_names = info.seat_names
     state = game.initial_state(random.Random(seed))
     moves: list[str] = []
-    bots: list[CFunctionBot | StdioBot] = []
+    bots: list[CFunctionBot | StdioBot | FreshStdioBot] = []
     stdio = info.interface == "stdio"
     names = [p.entry for p in players]
     outcome: Outcome | None = None
@@ -108,8 +120,16 @@ def play_game(
 
     try:
         # Spawn every bot before waiting for any: they load in parallel.
-        for player in players:
-            if stdio:
+        init_message = getattr(game, "init_message", None)
+        for seat, player in enumerate(players):
+            if stdio and info.fresh_process_per_move:
+
+                def spawn(player: Player = player) -> Any:
+                    return sandbox.spawn(player.jail, limits, list(player.program or ()))
+
+                init = init_message(state, seat) if init_message is not None else None
+                bots.append(FreshStdioBot(spawn, limits, player.entry, init))
+            elif stdio:
                 program = list(player.program or ())
                 process = sandbox.spawn(player.jail, limits, program)
                 bots.append(StdioBot(process, limits, player.entry))
@@ -118,7 +138,6 @@ def play_game(
         for seat, bot in enumerate(bots):
             try:
                 names[seat] = bot.start()
-                init_message = getattr(game, "init_message", None)
                 if isinstance(bot, StdioBot) and init_message is not None:
                     bot.send(init_message(state, seat), "before its first turn")
             except BotFault as exc:

@@ -162,6 +162,12 @@ def _result(points: Sequence[float], seat: int) -> str:
     return "W" if points[seat] > others else "D" if points[seat] == others else "L"
 
 
+def _output(record: Record, seat: int) -> str:
+    """What the bot in ``seat`` printed (an excerpt, kept in the record; may be absent)."""
+    outputs = record.get("measured", {}).get("output") or []
+    return str(outputs[seat]) if seat < len(outputs) else ""
+
+
 def _game_view(number: int, record: Record, page: str, names: Mapping[str, str]) -> dict[str, Any]:
     outcome = record["outcome"]
     points = [float(p) for p in outcome["points"]]
@@ -178,6 +184,7 @@ def _game_view(number: int, record: Record, page: str, names: Mapping[str, str])
             "points": points[i],
             "score": (outcome.get("scores") or [None] * len(points))[i],
             "result": _result(points, i),
+            "output": _output(record, i),
         }
         for i, s in enumerate(record["seats"])
     ]

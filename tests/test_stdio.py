@@ -212,3 +212,50 @@ def test_a_cluster_season_checks_and_plays_program_entries(tmp_path: Path) -> No
     assert not problems and len(records) == 2, "both entries pass the check and play both seats"
     assert {r["game"] for r in records} == {"cluster-v1"}
     assert all(r["outcome"]["termination"] == "normal" for r in records), records
+
+
+def test_a_game_can_start_its_program_bots_afresh_for_every_move(
+    local_sandbox: object, tmp_path: Path
+) -> None:
+    from dataclasses import replace
+
+    from runner.games.cluster import Cluster
+
+    class FreshCluster(Cluster):
+        info = replace(Cluster.info, fresh_process_per_move=True)
+
+    counter = (
+        "seen = 0\n"
+        "def move(turn, columns, hand):\n"
+        "    global seen\n"
+        "    seen += 1\n"
+        "    sys.stderr.write(f'turns seen by this process: {seen}\\n')\n"
+        "    return f'PLACE {columns[0][0]} {hand[0][0]}'"
+    )
+    counting = build(local_sandbox, tmp_path, "counting", python_bot(counter), "python")
+    first = build(local_sandbox, tmp_path, "first", FIRST, "python")
+    players = [
+        Player(b.entry, b.content_hash, b.jail_path, tuple(b.program or ()))
+        for b in (counting, first)
+    ]
+    result = play_game(FreshCluster(), players, local_sandbox, LIMITS, seed=3)  # type: ignore[arg-type]
+    assert result.outcome.termination is Termination.NORMAL, result.outcome.detail
+    printed = result.output[0]
+    assert printed.count("turns seen by this process: 1") > 5, printed[:300]
+    assert "turns seen by this process: 2" not in printed, "a process must serve one move only"
+    assert result.cpu_s[0] > 0, "CPU time adds up across the per-move processes"
+
+
+def test_what_a_bot_prints_is_kept_in_its_record(local_sandbox: object, tmp_path: Path) -> None:
+    chatty = (
+        "def move(turn, columns, hand):\n"
+        "    sys.stderr.write('x' * 3000 + f' turn {turn}\\n')\n"
+        "    return f'PLACE {columns[0][0]} {hand[0][0]}'"
+    )
+    bot = build(local_sandbox, tmp_path, "chatty", python_bot(chatty), "python")
+    first = build(local_sandbox, tmp_path, "first", FIRST, "python")
+    record = play(local_sandbox, bot, first).to_dict()
+    kept = record["measured"]["output"][0]
+    assert kept.startswith("xxx") and "characters left out" in kept, kept[:80]
+    assert len(kept) < 2100, "a record keeps an excerpt, not the whole output"
+    assert record["measured"]["output"][1] == ""

@@ -9,8 +9,10 @@ persistent for the whole game; a game that wants a fresh process per move starts
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from runner.bots.watch import WatchedBot
+from runner.sandbox.zygote import BotLimits, BotProcess
 
 LINE_CAP = 4096  # the longest reply line accepted
 
@@ -38,3 +40,45 @@ class StdioBot(WatchedBot):
         reply = self._await(LINE_CAP, at, line=True, wall=first or 0.0)
         self.moves += 1
         return reply.decode("utf-8", errors="replace").rstrip("\r")
+
+
+class FreshStdioBot:
+    """A program bot started afresh for every move, for games that keep no bot memory between
+    moves: each move spawns a process, sends it the init message (if the game has one) and the
+    turn message, reads its line, and ends it. CPU time and the first-move allowance carry over
+    from move to move, so the limits are the game's, not each process's."""
+
+    def __init__(
+        self,
+        spawn: Callable[[], BotProcess],
+        limits: BotLimits,
+        name: str,
+        init: bytes | None,
+    ) -> None:
+        self.spawn, self.limits, self.name, self.init = spawn, limits, name, init
+        self.cpu_used = 0.0
+        self.moves = 0
+        self.outputs: list[str] = []
+
+    def start(self) -> str:
+        return self.name
+
+    def ask(self, observation: bytes, turn: int) -> str:
+        bot = StdioBot(self.spawn(), self.limits, self.name)
+        bot.cpu_used, bot.moves = self.cpu_used, self.moves
+        try:
+            bot.start()
+            if self.init is not None:
+                bot.send(self.init, f"at turn {turn}")
+            return bot.ask(observation, turn)
+        finally:
+            self.cpu_used, self.moves = bot.cpu_used, bot.moves
+            bot.close()
+            if text := bot.output_text():
+                self.outputs.append(f"[turn {turn}] {text}")
+
+    def output_text(self) -> str:
+        return "\n".join(self.outputs)
+
+    def close(self) -> None:
+        pass

@@ -64,6 +64,7 @@ class GameInfo:
     interface: str  # "c-function" or "stdio"
     seat_names: tuple[str, ...]  # display names of the seats, e.g. ("X", "O")
     score_label: str = "score {}"  # how a seat's score reads, e.g. "{} cells"
+    fresh_process_per_move: bool = False  # stdio bots: a new process for every move
 
 
 S = TypeVar("S")
