@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from multiprocessing import util
 from pathlib import Path
 from types import TracebackType
@@ -99,6 +99,7 @@ class Task:
     index: int
     players: tuple[Player, ...]
     seed: int
+    warm: tuple[Path, ...] = ()  # every jail of the batch: a sandbox may start them all at once
 
 
 Done = tuple[int, dict[str, Any] | None, str | None]  # task index, GameResult.to_dict(), error
@@ -110,6 +111,9 @@ def _play(task: Task, state: dict[str, Any]) -> Done:
     if state.get("sandbox") is None:
         state["sandbox"] = new_sandbox(state["kind"])
     try:
+        prepare = getattr(state["sandbox"], "prepare", None)
+        if prepare is not None and task.warm:
+            prepare(task.warm, state["limits"])
         result = play_game(
             state["game"], task.players, state["sandbox"], state["limits"], task.seed
         )
@@ -188,6 +192,8 @@ class GamePool:
         return 1 if count <= 1 or not _can_spawn() else min(self.workers, count)
 
     def play(self, tasks: Sequence[Task]) -> Iterator[Done]:
+        jails = tuple(sorted({p.jail for task in tasks for p in task.players}))
+        tasks = [replace(task, warm=jails) for task in tasks]
         if self.parallel(len(tasks)) == 1:
             for task in tasks:
                 yield _play(task, self._local)

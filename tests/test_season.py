@@ -117,7 +117,12 @@ def test_a_season_with_a_broken_and_a_crashing_entry_completes(folder: Path) -> 
     assert sorted(r["key"] for r in found) == sorted(scheduled_keys(config))
     assert Counter(r["round"] for r in found) == {1: 6, 2: 6}
     for record in found:
-        assert record["season_seed"] == 3 and set(record["measured"]) == {"cpu_s", "wall_s", "when"}
+        assert record["season_seed"] == 3 and set(record["measured"]) == {
+            "cpu_s",
+            "wall_s",
+            "when",
+            "output",
+        }
     table = {r.entry: r for r in rows}
     assert [r.entry for r in rows[:3]] == ["diver", "edger", "still"]
     assert all(table[n].games == 8 for n in BOTS)

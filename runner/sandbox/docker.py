@@ -31,7 +31,8 @@ import struct
 import sys
 import tempfile
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -313,6 +314,19 @@ class DockerSandbox:
         jail.mkdir(exist_ok=True)
         (jail / "bot.so").write_bytes(library)
         return Compiled(True, "ok", output)
+
+    def prepare(self, jails: Sequence[Path], limits: BotLimits) -> None:
+        """Start the containers of these entries side by side (starting one takes ~0.3 s of
+        mostly waiting on the engine), so a season does not start them one by one."""
+        missing = [
+            j for j in dict.fromkeys(jails) if (str(j), limits.memory_bytes) not in self._containers
+        ]
+        if not missing:
+            return
+        with ThreadPoolExecutor(max_workers=8) as threads:
+            boxes = list(threads.map(lambda jail: _PlayContainer(self, jail, limits), missing))
+        for jail, box in zip(missing, boxes, strict=True):
+            self._containers[(str(jail), limits.memory_bytes)] = box
 
     def spawn(self, jail: Path, limits: BotLimits, program: list[str] | None = None) -> BotProcess:
         key = (str(jail), limits.memory_bytes)
