@@ -266,27 +266,7 @@ def preview(
         f"preview: {len(games)} games of {', '.join(sorted(mine)) or 'no entry'}, "
         f"{len(games) - len(todo)} already recorded in {path}, {len(todo)} to play"
     )
-    players = line.players
-    tasks = [
-        season.Task(i, tuple(players[n] for n in s.fixture.seats), s.fixture.seed)
-        for i, s in enumerate(todo)
-    ]
-    not_played: list[str] = []
-    with results.ResultsWriter(path) as writer:
-        for index, played, error in pool.play(tasks):
-            game = todo[index]
-            if played is None:
-                not_played.append(f"{' vs '.join(game.fixture.seats)}: the sandbox failed: {error}")
-                continue
-            writer.append(
-                results.make_record(
-                    played,
-                    key=game.key,
-                    season_seed=config.seed,
-                    round_=game.fixture.round,
-                    when=played["measured"]["when"],
-                )
-            )
+    _, not_played = season.play_games(config, line, pool, todo, path, say=say)
     current = {s.key for s in games}
     records = results.canonical(r for r in results.read_records(path)[0] if r["key"] in current)
     shown = [e for e in line.entrants() if e.entry in names or (bool(mine) and e.excluded is None)]

@@ -502,6 +502,44 @@ class PlayReport:
     left: int = 0  # not played this run (max_games)
 
 
+def play_games(
+    config: Config,
+    line: Lineup,
+    pool: GamePool,
+    todo: Sequence[Scheduled],
+    out: Path,
+    on_game: Callable[[], None] = lambda: None,
+    say: Say = _stderr,
+) -> tuple[int, list[str]]:
+    """Play these scheduled games, appending one record per game to ``out``; returns how many
+    were played and what could not be (the sandbox failed)."""
+    players = line.players
+    tasks = [
+        Task(i, tuple(players[n] for n in s.fixture.seats), s.fixture.seed)
+        for i, s in enumerate(todo)
+    ]
+    played_count, failed = 0, []
+    with results.ResultsWriter(out) as writer:
+        if writer.repaired:
+            say(f"warning: {out}: cut off an incomplete last line left by an interrupted run")
+        for index, played, error in pool.play(tasks):
+            game = todo[index]
+            if played is None:
+                failed.append(f"{' vs '.join(game.fixture.seats)}: the sandbox failed: {error}")
+            else:
+                record = results.make_record(
+                    played,
+                    key=game.key,
+                    season_seed=config.seed,
+                    round_=game.fixture.round,
+                    when=played["measured"]["when"],
+                )
+                writer.append(record)
+                played_count += 1
+            on_game()
+    return played_count, failed
+
+
 def play(
     config: Config,
     line: Lineup,
@@ -526,34 +564,12 @@ def play(
         f"schedule{part}: {len(games)} games, {report.recorded} already recorded, "
         f"{len(todo)} to play with {pool.parallel(len(todo))} job(s)"
     )
-    players = line.players
-    tasks = [
-        Task(i, tuple(players[n] for n in s.fixture.seats), s.fixture.seed)
-        for i, s in enumerate(todo)
-    ]
-    progress = Progress(len(tasks), "games", enabled=show_progress)
+    progress = Progress(len(todo), "games", enabled=show_progress)
     try:
-        with sigterm_interrupts(), results.ResultsWriter(out) as writer:
-            if writer.repaired:
-                say(f"warning: {out}: cut off an incomplete last line left by an interrupted run")
-            for index, played, error in pool.play(tasks):
-                game = todo[index]
-                if played is None:
-                    report.failed.append(
-                        f"{' vs '.join(game.fixture.seats)}: the sandbox failed: {error}"
-                    )
-                else:
-                    writer.append(
-                        results.make_record(
-                            played,
-                            key=game.key,
-                            season_seed=config.seed,
-                            round_=game.fixture.round,
-                            when=played["measured"]["when"],
-                        )
-                    )
-                    report.played += 1
-                progress.advance()
+        with sigterm_interrupts():
+            report.played, report.failed = play_games(
+                config, line, pool, todo, out, progress.advance, say
+            )
     except KeyboardInterrupt:
         progress.close()
         done = len(recorded_keys(config, out, say=lambda _: None) & {s.key for s in todo})

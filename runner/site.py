@@ -27,7 +27,7 @@ import re
 import shutil
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ from runner.config import Config, ConfigError
 from runner.entries import discover
 from runner.games import find_game
 from runner.replay import board_html, move_items, page_data, presentation, replay
+from runner.standings import Row
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "site_templates"
 MARKER = ".koth-site"  # marks a folder this module made, so re-rendering may replace it
@@ -68,24 +69,6 @@ class EntryInfo:
     source: str = ""
     source_name: str = "bot.c"
     verdict: str = ""  # build/check verdict in words, when known
-
-
-@dataclass
-class Row:
-    """One line of the standings, as the site reads it (see ``read_standings``)."""
-
-    entry: str
-    name: str
-    content_hash: str = ""
-    rank: int | None = None
-    points: float = 0.0
-    games: int = 0
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    faults: dict[str, int] = field(default_factory=dict)
-    excluded: str | None = None
-    detail: str = ""
 
 
 def _canonical(record: Record) -> tuple[int, tuple[str, ...], str]:
