@@ -85,7 +85,7 @@ static void read_board(int board[H][W], char player, Board *b)
         }
 }
 
-/* Grows `seed` along the runs of `open` within one row (a bit-parallel flood in both directions). */
+/* Grows `seed` along the runs of `open` within one row: a bit-parallel flood both ways. */
 static Row spread_row(Row seed, Row open)
 {
     Row g = seed & open, p = open;
@@ -170,13 +170,13 @@ static int first_cell(const Row *set)
 /* The enclosure rule for `who`, right after it took cell `taken`: every 4-connected group of cells
  * `who` does not own, except the largest, becomes `who`'s (a tie keeps the group holding the other
  * head, else the group whose first cell comes first in row-major order). Returns the number of
- * cells filled; *killed is set when the other head was filled; `filled` (if not NULL) gets them.
+ * cells filled; *killed is set when the other head was filled.
  *
  * Before the move those cells were one group (the previous fill left only the largest), so every
  * group now touches `taken`: one flood from each arc of open cells around it finds them all. The
  * floods grow in turn, merging when they meet; once all but one have stopped growing, the last
  * one is simply everything else, so the big outside group is rarely flooded in full. */
-static int enclose(Board *b, int who, int taken, int *killed, Row *filled)
+static int enclose(Board *b, int who, int taken, int *killed)
 {
     static const int ARC_DIR[4] = {2, 1, 3, 0}; /* ring edge bit 0,2,4,6 -> U R D L */
     Row open[H], group[4][H];
@@ -188,8 +188,6 @@ static int enclose(Board *b, int who, int taken, int *killed, Row *filled)
         total += bits(open[y]);
     }
     *killed = 0;
-    if (filled)
-        memset(filled, 0, H * sizeof(Row));
     for (int k = 0; k < 4; k++)
         if (starts & (1u << (2 * k))) {
             int n = step(taken, ARC_DIR[k]);
@@ -269,8 +267,6 @@ static int enclose(Board *b, int who, int taken, int *killed, Row *filled)
         Row f = open[y] & ~group[keep][y];
         b->own[who][y] |= f;
         b->own[1 - who][y] &= ~f;
-        if (filled)
-            filled[y] = f;
         n += bits(f);
     }
     *killed = n > 0 && has(b->own[who], other);
@@ -292,7 +288,7 @@ static int play(Board *b, int who, int d, int *killed)
     put(b->own[who], n);
     b->own[1 - who][n / W] &= ~((Row)1 << (n % W));
     if (split)
-        enclose(b, who, n, killed, NULL);
+        enclose(b, who, n, killed);
     return 1;
 }
 
@@ -308,7 +304,6 @@ typedef struct {
     int killed;    /* its last move encloses the enemy head */
     int room[4];   /* for each cell in Search.watch: the fewest steps from there to the loop */
     Row path[H];   /* the cells it walks on */
-    Row filled[H]; /* the cells its last move filled */
     Board end;     /* the board after it */
 } Loop;
 
@@ -318,20 +313,24 @@ struct Search {
     int run;     /* longest first and second leg */
     int max_len; /* longest loop worth walking; a visitor may lower it while the loops of one
                     first move are walked, and it is reset for the next first move */
-    int watch[4]; /* up to four cells where the other head is or may be ... */
+    int watch[4]; /* up to four cells where the other head is or may be ...          */
     int nwatch;   /* ... and how many: Loop.room tells how far each is from the loop */
-    int out_of_reach; /* only walk loops that a head at one of the watched cells at least cannot
-                         reach before they close (every cell of the loop more steps from it than
-                         the loop is long) */
+    int out_of_reach; /* only walk loops that a head at one of the watched cells at least could
+                         not reach before they close: every cell of the loop at least as many
+                         steps from it as the loop is long (it moves once less than the loop) */
     void (*visit)(Search *search, const Loop *loop);
     void *ctx;
 };
 
+/* Steps between two cells (a head can walk over anything but the other head). */
 static int distance(int a, int b)
 {
     return abs(a % W - b % W) + abs(a / W - b / W);
 }
 
+/* Walks on from `from` in direction d for up to `limit` moves, visiting every stopping point that
+ * closes a loop, and branching into the two turns at each step while `turns` remain. `left_home`:
+ * the walk has already left the bot's own territory (stepping back onto it closes the loop). */
 static void walk(Search *s, const Loop *from, int left_home, int d, int limit, int turns)
 {
     Loop at = *from;
@@ -354,8 +353,7 @@ static void walk(Search *s, const Loop *from, int left_home, int d, int limit, i
         put(at.path, n);
         if (at.len++ == 0)
             at.first = d;
-        memset(at.filled, 0, sizeof at.filled);
-        if (split && enclose(&at.end, MINE, n, &at.killed, at.filled) > 0 && at.killed) {
+        if (split && enclose(&at.end, MINE, n, &at.killed) > 0 && at.killed) {
             s->visit(s, &at);
             return;
         }
@@ -402,7 +400,8 @@ typedef struct {
 static void score_box(Search *s, const Loop *loop)
 {
     Boxes *boxes = s->ctx;
-    int swing = count(loop->end.own[MINE]) - boxes->mine + boxes->theirs - count(loop->end.own[THEIRS]);
+    int swing = count(loop->end.own[MINE]) - boxes->mine +
+                boxes->theirs - count(loop->end.own[THEIRS]);
     double score = (double)(swing < BOX_VALUE ? swing : BOX_VALUE) / loop->len;
     if (loop->killed)
         score = 1e6 / loop->len; /* suffocation wins the game */
@@ -463,8 +462,8 @@ int bot(int board[H][W], char player)
     read_board(board, player, &b);
     boxes.mine = count(b.own[MINE]);
     boxes.theirs = count(b.own[THEIRS]);
-    Search search = {.start = &b, .run = RUN, .max_len = 4 * RUN, 
-                     .visit = score_box, .ctx = &boxes};
+    Search search = {.start = &b, .run = RUN, .max_len = 4 * RUN, .visit = score_box,
+                     .ctx = &boxes};
     search_loops(&search);
 
     /* The best box whose first step is safe; with no box in sight, head for unowned cells. */

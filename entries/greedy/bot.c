@@ -1,7 +1,8 @@
 /* greedy: one-move lookahead. Each neighbouring cell is scored by what the move gains with the
  * real enclosure rule (cells won, plus cells taken from the enemy). Ties go toward the nearest
  * unclaimed cell, then to cells that lie alongside its own territory (so it sweeps the board in
- * strips), then toward open space. Suffocating the enemy beats everything. */
+ * strips), then toward open space. Suffocating the enemy beats everything; a move after which the
+ * enemy could enclose it with its very next move comes last. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,6 +152,19 @@ static int openness(const State *s, int i)
     return n;
 }
 
+/* After our move: can the enemy enclose our head with its next move? */
+static int punishable(const State *s)
+{
+    for (int d = 0; d < 4; d++) {
+        State t = *s;
+        int killed;
+        play(&t, THEIRS, d, &killed);
+        if (killed)
+            return 1;
+    }
+    return 0;
+}
+
 int bot(int board[H][W], char player)
 {
     State s;
@@ -182,6 +196,8 @@ int bot(int board[H][W], char player)
         }
         score += beside * 1000;
         score += openness(&s, t.head[MINE]);
+        if (punishable(&t))
+            score -= 100000000L;
         if (score > best_score) {
             best_score = score;
             best = d;

@@ -1,12 +1,14 @@
 /* hunter: goes for the kill.
  *
- * Suffocating the enemy wins at once, so each call it looks for loops (straight runs, L and U
- * shapes from its head, legs up to 16 cells) whose closing would enclose the enemy head, walked on
- * a copy of the board with the real enclosure rule. A loop is a sure kill when the enemy is too far
- * from the loop's edge to get out before it closes; the shortest sure kill is taken at once.
- * Otherwise the loops that would enclose the enemy are weighed by how close the enemy is to
- * escaping, against plain territory boxes like the boxer's; it never makes a move the enemy can
- * punish within two moves.
+ * Suffocating the enemy wins at once, so each call it first looks for a sure kill: a loop from its
+ * head (straight run, L or U shape, legs up to 16 cells, walked on a copy of the board with the
+ * real enclosure rule) that would enclose the enemy head so far from the loop's edge that the
+ * enemy cannot get out before it closes, or a single cell of a thin enemy line whose taking would
+ * do the same and that it can reach in time. The shortest one is played. Otherwise it draws
+ * territory boxes like the boxer's, and a loop that would enclose the enemy but leaves it a way
+ * out scores extra, to keep up the pressure. It never makes a move after which the enemy could
+ * enclose it within three moves whatever it does, but it does not look further into the enemy's
+ * plans.
  *
  * Cells are kept as bitboards: one 32-bit word per row, so flood fills work a row at a time. */
 #include <stdint.h>
@@ -85,7 +87,7 @@ static void read_board(int board[H][W], char player, Board *b)
         }
 }
 
-/* Grows `seed` along the runs of `open` within one row (a bit-parallel flood in both directions). */
+/* Grows `seed` along the runs of `open` within one row: a bit-parallel flood both ways. */
 static Row spread_row(Row seed, Row open)
 {
     Row g = seed & open, p = open;
@@ -170,13 +172,13 @@ static int first_cell(const Row *set)
 /* The enclosure rule for `who`, right after it took cell `taken`: every 4-connected group of cells
  * `who` does not own, except the largest, becomes `who`'s (a tie keeps the group holding the other
  * head, else the group whose first cell comes first in row-major order). Returns the number of
- * cells filled; *killed is set when the other head was filled; `filled` (if not NULL) gets them.
+ * cells filled; *killed is set when the other head was filled.
  *
  * Before the move those cells were one group (the previous fill left only the largest), so every
  * group now touches `taken`: one flood from each arc of open cells around it finds them all. The
  * floods grow in turn, merging when they meet; once all but one have stopped growing, the last
  * one is simply everything else, so the big outside group is rarely flooded in full. */
-static int enclose(Board *b, int who, int taken, int *killed, Row *filled)
+static int enclose(Board *b, int who, int taken, int *killed)
 {
     static const int ARC_DIR[4] = {2, 1, 3, 0}; /* ring edge bit 0,2,4,6 -> U R D L */
     Row open[H], group[4][H];
@@ -188,8 +190,6 @@ static int enclose(Board *b, int who, int taken, int *killed, Row *filled)
         total += bits(open[y]);
     }
     *killed = 0;
-    if (filled)
-        memset(filled, 0, H * sizeof(Row));
     for (int k = 0; k < 4; k++)
         if (starts & (1u << (2 * k))) {
             int n = step(taken, ARC_DIR[k]);
@@ -269,8 +269,6 @@ static int enclose(Board *b, int who, int taken, int *killed, Row *filled)
         Row f = open[y] & ~group[keep][y];
         b->own[who][y] |= f;
         b->own[1 - who][y] &= ~f;
-        if (filled)
-            filled[y] = f;
         n += bits(f);
     }
     *killed = n > 0 && has(b->own[who], other);
@@ -292,7 +290,7 @@ static int play(Board *b, int who, int d, int *killed)
     put(b->own[who], n);
     b->own[1 - who][n / W] &= ~((Row)1 << (n % W));
     if (split)
-        enclose(b, who, n, killed, NULL);
+        enclose(b, who, n, killed);
     return 1;
 }
 
@@ -308,7 +306,6 @@ typedef struct {
     int killed;    /* its last move encloses the enemy head */
     int room[4];   /* for each cell in Search.watch: the fewest steps from there to the loop */
     Row path[H];   /* the cells it walks on */
-    Row filled[H]; /* the cells its last move filled */
     Board end;     /* the board after it */
 } Loop;
 
@@ -318,20 +315,24 @@ struct Search {
     int run;     /* longest first and second leg */
     int max_len; /* longest loop worth walking; a visitor may lower it while the loops of one
                     first move are walked, and it is reset for the next first move */
-    int watch[4]; /* up to four cells where the other head is or may be ... */
+    int watch[4]; /* up to four cells where the other head is or may be ...          */
     int nwatch;   /* ... and how many: Loop.room tells how far each is from the loop */
-    int out_of_reach; /* only walk loops that a head at one of the watched cells at least cannot
-                         reach before they close (every cell of the loop more steps from it than
-                         the loop is long) */
+    int out_of_reach; /* only walk loops that a head at one of the watched cells at least could
+                         not reach before they close: every cell of the loop at least as many
+                         steps from it as the loop is long (it moves once less than the loop) */
     void (*visit)(Search *search, const Loop *loop);
     void *ctx;
 };
 
+/* Steps between two cells (a head can walk over anything but the other head). */
 static int distance(int a, int b)
 {
     return abs(a % W - b % W) + abs(a / W - b / W);
 }
 
+/* Walks on from `from` in direction d for up to `limit` moves, visiting every stopping point that
+ * closes a loop, and branching into the two turns at each step while `turns` remain. `left_home`:
+ * the walk has already left the bot's own territory (stepping back onto it closes the loop). */
 static void walk(Search *s, const Loop *from, int left_home, int d, int limit, int turns)
 {
     Loop at = *from;
@@ -354,8 +355,7 @@ static void walk(Search *s, const Loop *from, int left_home, int d, int limit, i
         put(at.path, n);
         if (at.len++ == 0)
             at.first = d;
-        memset(at.filled, 0, sizeof at.filled);
-        if (split && enclose(&at.end, MINE, n, &at.killed, at.filled) > 0 && at.killed) {
+        if (split && enclose(&at.end, MINE, n, &at.killed) > 0 && at.killed) {
             s->visit(s, &at);
             return;
         }
@@ -416,9 +416,9 @@ static int escape_distance(const Row *region, int from)
     return N;
 }
 
-/* The longest loop that could be a sure kill of the head at `victim` (see loop_escape): every cell
- * within one step less than the loop's length of it would have to be enclosed with it, and what
- * is enclosed is never more than half of the cells the loop owner does not own. */
+/* The longest loop of `owner`'s that could be a sure kill of the head at `victim` (see
+ * loop_escape): the cells within one step less than the loop's length of that head would all be
+ * enclosed with it, and what is enclosed is less than half of the cells `owner` does not own. */
 static int kill_reach(const Board *b, int owner, int victim)
 {
     Row ball[H], open[H];
@@ -454,42 +454,6 @@ static int loop_escape(const Loop *loop, int from)
     return escape_distance(loop->end.own[MINE], from) - 1;
 }
 
-/* A sure kill: a loop that encloses the other head, which is too far from the loop's edge to get
- * out before the loop closes (the other side moves once between each two moves of the loop). */
-static void find_sure_kill(Search *s, const Loop *loop)
-{
-    int *shortest = s->ctx;
-    if (!loop->killed || loop_escape(loop, s->start->head[THEIRS]) < loop->len)
-        return;
-    if (!*shortest || loop->len < *shortest)
-        *shortest = loop->len;
-    s->max_len = loop->len - 1;
-}
-
-/* The board seen from the enemy's side. */
-static void swap_sides(const Board *b, Board *swapped)
-{
-    memcpy(swapped->own[MINE], b->own[THEIRS], sizeof swapped->own[MINE]);
-    memcpy(swapped->own[THEIRS], b->own[MINE], sizeof swapped->own[THEIRS]);
-    swapped->head[MINE] = b->head[THEIRS];
-    swapped->head[THEIRS] = b->head[MINE];
-}
-
-/* The length of the shortest sure kill the enemy has against us when it is its turn to move, or
- * 0 if it has none. (Found from its side: the board with the roles swapped.) */
-static int enemy_sure_kill(const Board *b, int run)
-{
-    Board swapped;
-    int shortest = 0;
-    swap_sides(b, &swapped);
-    int reach = kill_reach(b, THEIRS, b->head[MINE]);
-    Search search = {.start = &swapped, .run = run, .max_len = reach < 4 * run ? reach : 4 * run,
-                     .watch = {b->head[MINE]}, .nwatch = 1,
-                     .out_of_reach = 1, .visit = find_sure_kill, .ctx = &shortest};
-    search_loops(&search);
-    return shortest;
-}
-
 /* A sure kill by a single cut: a cell not ours whose taking encloses the enemy head (a thin part
  * of its line, say) that we can walk to before the enemy can get out. Returns the walk's length
  * (the distance to the cell) for the nearest such cell, or 0 if there is none; *target gets it. */
@@ -505,7 +469,7 @@ static int sure_cut(const Board *b, int *target)
         int killed;
         put(t.own[MINE], c);
         t.own[THEIRS][c / W] &= ~((Row)1 << (c % W));
-        if (!enclose(&t, MINE, c, &killed, NULL) || !killed)
+        if (!enclose(&t, MINE, c, &killed) || !killed)
             continue;
         if (escape_distance(t.own[MINE], b->head[THEIRS]) - 1 >= dist) {
             best = dist;
@@ -513,15 +477,6 @@ static int sure_cut(const Board *b, int *target)
         }
     }
     return best;
-}
-
-/* Does the enemy, to move, have a sure kill against us: a loop, or a cut of one cell? */
-static int enemy_can_kill(const Board *b, int run)
-{
-    Board swapped;
-    int target;
-    swap_sides(b, &swapped);
-    return sure_cut(&swapped, &target) || enemy_sure_kill(b, run);
 }
 
 /* Can the enemy, moving next, enclose our head within `moves` of its moves whatever we do in
@@ -552,6 +507,7 @@ static int doomed(const Board *b, int moves)
 #define BOX_VALUE 100 /* a box is worth at most this (see the boxer) */
 #define HUNT_RUN 16   /* longest leg of a hunting loop */
 #define THREAT 30.0   /* weight of a loop that would enclose the enemy if it stood still */
+#define SAFE_MOVES 3  /* the enemy must not be able to enclose us within this many moves */
 
 typedef struct {
     int mine, theirs; /* cell counts before any loop */
@@ -564,7 +520,8 @@ typedef struct {
 static void score_box(Search *s, const Loop *loop)
 {
     Hunt *hunt = s->ctx;
-    int swing = count(loop->end.own[MINE]) - hunt->mine + hunt->theirs - count(loop->end.own[THEIRS]);
+    int swing = count(loop->end.own[MINE]) - hunt->mine +
+                hunt->theirs - count(loop->end.own[THEIRS]);
     double score = (double)(swing < BOX_VALUE ? swing : BOX_VALUE) / loop->len;
     if (loop->killed)
         return; /* left to the hunt */
@@ -576,8 +533,8 @@ static void score_box(Search *s, const Loop *loop)
     }
 }
 
-/* Loops that enclose the enemy head: a sure kill if the enemy cannot step out of the enclosed
- * cells before the loop closes, else a threat worth more the less room the enemy has. */
+/* Loops (out of the enemy's reach) that enclose the enemy head: a sure kill if the enemy cannot
+ * get out before the loop closes, else a threat worth more the longer the enemy needs. */
 static void score_hunt(Search *s, const Loop *loop)
 {
     Hunt *hunt = s->ctx;
@@ -621,6 +578,17 @@ static int toward_unowned(const Board *b)
     return -1;
 }
 
+/* The first step toward cell `target` that is not off the board. */
+static int toward(const Board *b, int target)
+{
+    for (int d = 0; d < 4; d++) {
+        int n = step(b->head[MINE], d);
+        if (n >= 0 && distance(n, target) < distance(b->head[MINE], target))
+            return d;
+    }
+    return 0;
+}
+
 int bot(int board[H][W], char player)
 {
     Board b;
@@ -629,19 +597,34 @@ int bot(int board[H][W], char player)
     read_board(board, player, &b);
     hunt.mine = count(b.own[MINE]);
     hunt.theirs = count(b.own[THEIRS]);
-    /* A sure kill needs the enemy at least as far from every cell of the loop as the loop is long
-     * (else it can step onto the loop before it closes). */
-    Search hunting = {.start = &b, .run = HUNT_RUN, .max_len = kill_reach(&b, MINE, b.head[THEIRS]), .watch = {b.head[THEIRS]}, .nwatch = 1,
-                      .out_of_reach = 1, .visit = score_hunt, .ctx = &hunt};
+
+    /* The hunt: loops the enemy cannot reach before they close (a sure kill needs every cell of
+     * the loop at least as far from the enemy as the loop is long), and single cuts of its lines.
+     * The shortest sure kill is played unless the enemy could enclose us first. */
+    Search hunting = {.start = &b, .run = HUNT_RUN,
+                      .max_len = kill_reach(&b, MINE, b.head[THEIRS]),
+                      .watch = {b.head[THEIRS]}, .nwatch = 1, .out_of_reach = 1,
+                      .visit = score_hunt, .ctx = &hunt};
     search_loops(&hunting);
-    if (hunt.sure_len)
-        return MOVES[hunt.sure_move];
-    Search boxing = {.start = &b, .run = BOX_RUN, .max_len = 4 * BOX_RUN, 
-                     .visit = score_box, .ctx = &hunt};
+    int target, cut = sure_cut(&b, &target);
+    if (cut && (!hunt.sure_len || cut < hunt.sure_len)) {
+        hunt.sure_len = cut;
+        hunt.sure_move = toward(&b, target);
+    }
+    if (hunt.sure_len) {
+        Board after = b;
+        int killed;
+        if (play(&after, MINE, hunt.sure_move, &killed) &&
+            (killed || !doomed(&after, SAFE_MOVES)))
+            return MOVES[hunt.sure_move];
+    }
+
+    Search boxing = {.start = &b, .run = BOX_RUN, .max_len = 4 * BOX_RUN, .visit = score_box,
+                     .ctx = &hunt};
     search_loops(&boxing);
 
-    /* The best move that is safe: the enemy can neither enclose us within two moves nor has a
-     * sure kill after it. With nothing in sight, head for unowned cells. */
+    /* The best move after which the enemy cannot enclose us within three moves whatever we do;
+     * with nothing in sight, head for unowned cells. */
     int home = toward_unowned(&b), order[4] = {0, 1, 2, 3};
     double score[4];
     for (int d = 0; d < 4; d++)
@@ -652,15 +635,18 @@ int bot(int board[H][W], char player)
             order[j] = order[j - 1];
             order[j - 1] = t;
         }
+    int least = -1;
     for (int i = 0; i < 4; i++) {
         int d = order[i], killed;
         Board after = b;
         if (!play(&after, MINE, d, &killed))
             continue;
-        if (killed || (!doomed(&after, 2) && !enemy_can_kill(&after, HUNT_RUN)))
+        if (killed || !doomed(&after, SAFE_MOVES))
             return MOVES[d];
+        if (least < 0 && !doomed(&after, 1))
+            least = d; /* at least not enclosed at once */
     }
-    return MOVES[home >= 0 ? home : order[0]];
+    return MOVES[least >= 0 ? least : home >= 0 ? home : order[0]];
 }
 
 char *bot_name = "Hunter";

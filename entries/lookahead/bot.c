@@ -1,17 +1,17 @@
 /* lookahead: the strongest example; it plans its own moves and the enemy's.
  *
- * Its own plans: every loop from its head (straight runs, L and U shapes, legs up to 12 cells,
- * or 16 when hunting) is walked move by move on a copy of the board with the real enclosure
- * rule. A loop that encloses the enemy head so far from the loop's edge that it cannot get out
- * in time is a sure kill and is played at once. Other loops score the cells they win per move
- * (enemy cells count double), at half value when the enemy could reach the loop and break it
- * before it closes.
- *
- * The enemy's plans, for each of its own four moves: the same search from the enemy's side. A
- * move is refused if the enemy could then enclose it within two moves whatever it does, or has a
- * sure kill against it; among the others it picks the one with the best own plan minus the best
- * plan it leaves the enemy (the loops the enemy could close before it can reach them, such as a
- * cut through its territory).
+ * Its plans: loops from its head (straight runs, L and U shapes back to its territory or the
+ * edge), each walked move by move on a copy of the board with the real enclosure rule.
+ *  - A sure kill - a loop (legs up to 16 cells) enclosing the enemy head so far from the loop's
+ *    edge that the enemy cannot get out in time, or one cell of a thin enemy line whose taking
+ *    does the same - wins the game and comes first.
+ *  - Otherwise loops with legs up to 12 cells score the cells they win per move (enemy cells count
+ *    double), at half value when the enemy could reach the loop and break it before it closes.
+ * The enemy's plans, after each of its four moves: the same search from the enemy's side. A move
+ * is refused if the enemy could then enclose it within two moves whatever it does, or has a sure
+ * kill against it; among the others it takes the best own plan minus the best plan the move
+ * leaves the enemy (the loops the enemy could close before it could get to them, such as a cut
+ * through its own territory).
  *
  * Cells are kept as bitboards: one 32-bit word per row, so flood fills work a row at a time. */
 #include <stdint.h>
@@ -90,7 +90,7 @@ static void read_board(int board[H][W], char player, Board *b)
         }
 }
 
-/* Grows `seed` along the runs of `open` within one row (a bit-parallel flood in both directions). */
+/* Grows `seed` along the runs of `open` within one row: a bit-parallel flood both ways. */
 static Row spread_row(Row seed, Row open)
 {
     Row g = seed & open, p = open;
@@ -175,13 +175,13 @@ static int first_cell(const Row *set)
 /* The enclosure rule for `who`, right after it took cell `taken`: every 4-connected group of cells
  * `who` does not own, except the largest, becomes `who`'s (a tie keeps the group holding the other
  * head, else the group whose first cell comes first in row-major order). Returns the number of
- * cells filled; *killed is set when the other head was filled; `filled` (if not NULL) gets them.
+ * cells filled; *killed is set when the other head was filled.
  *
  * Before the move those cells were one group (the previous fill left only the largest), so every
  * group now touches `taken`: one flood from each arc of open cells around it finds them all. The
  * floods grow in turn, merging when they meet; once all but one have stopped growing, the last
  * one is simply everything else, so the big outside group is rarely flooded in full. */
-static int enclose(Board *b, int who, int taken, int *killed, Row *filled)
+static int enclose(Board *b, int who, int taken, int *killed)
 {
     static const int ARC_DIR[4] = {2, 1, 3, 0}; /* ring edge bit 0,2,4,6 -> U R D L */
     Row open[H], group[4][H];
@@ -193,8 +193,6 @@ static int enclose(Board *b, int who, int taken, int *killed, Row *filled)
         total += bits(open[y]);
     }
     *killed = 0;
-    if (filled)
-        memset(filled, 0, H * sizeof(Row));
     for (int k = 0; k < 4; k++)
         if (starts & (1u << (2 * k))) {
             int n = step(taken, ARC_DIR[k]);
@@ -274,8 +272,6 @@ static int enclose(Board *b, int who, int taken, int *killed, Row *filled)
         Row f = open[y] & ~group[keep][y];
         b->own[who][y] |= f;
         b->own[1 - who][y] &= ~f;
-        if (filled)
-            filled[y] = f;
         n += bits(f);
     }
     *killed = n > 0 && has(b->own[who], other);
@@ -297,7 +293,7 @@ static int play(Board *b, int who, int d, int *killed)
     put(b->own[who], n);
     b->own[1 - who][n / W] &= ~((Row)1 << (n % W));
     if (split)
-        enclose(b, who, n, killed, NULL);
+        enclose(b, who, n, killed);
     return 1;
 }
 
@@ -313,7 +309,6 @@ typedef struct {
     int killed;    /* its last move encloses the enemy head */
     int room[4];   /* for each cell in Search.watch: the fewest steps from there to the loop */
     Row path[H];   /* the cells it walks on */
-    Row filled[H]; /* the cells its last move filled */
     Board end;     /* the board after it */
 } Loop;
 
@@ -323,20 +318,24 @@ struct Search {
     int run;     /* longest first and second leg */
     int max_len; /* longest loop worth walking; a visitor may lower it while the loops of one
                     first move are walked, and it is reset for the next first move */
-    int watch[4]; /* up to four cells where the other head is or may be ... */
+    int watch[4]; /* up to four cells where the other head is or may be ...          */
     int nwatch;   /* ... and how many: Loop.room tells how far each is from the loop */
-    int out_of_reach; /* only walk loops that a head at one of the watched cells at least cannot
-                         reach before they close (every cell of the loop more steps from it than
-                         the loop is long) */
+    int out_of_reach; /* only walk loops that a head at one of the watched cells at least could
+                         not reach before they close: every cell of the loop at least as many
+                         steps from it as the loop is long (it moves once less than the loop) */
     void (*visit)(Search *search, const Loop *loop);
     void *ctx;
 };
 
+/* Steps between two cells (a head can walk over anything but the other head). */
 static int distance(int a, int b)
 {
     return abs(a % W - b % W) + abs(a / W - b / W);
 }
 
+/* Walks on from `from` in direction d for up to `limit` moves, visiting every stopping point that
+ * closes a loop, and branching into the two turns at each step while `turns` remain. `left_home`:
+ * the walk has already left the bot's own territory (stepping back onto it closes the loop). */
 static void walk(Search *s, const Loop *from, int left_home, int d, int limit, int turns)
 {
     Loop at = *from;
@@ -359,8 +358,7 @@ static void walk(Search *s, const Loop *from, int left_home, int d, int limit, i
         put(at.path, n);
         if (at.len++ == 0)
             at.first = d;
-        memset(at.filled, 0, sizeof at.filled);
-        if (split && enclose(&at.end, MINE, n, &at.killed, at.filled) > 0 && at.killed) {
+        if (split && enclose(&at.end, MINE, n, &at.killed) > 0 && at.killed) {
             s->visit(s, &at);
             return;
         }
@@ -421,9 +419,9 @@ static int escape_distance(const Row *region, int from)
     return N;
 }
 
-/* The longest loop that could be a sure kill of the head at `victim` (see loop_escape): every cell
- * within one step less than the loop's length of it would have to be enclosed with it, and what
- * is enclosed is never more than half of the cells the loop owner does not own. */
+/* The longest loop of `owner`'s that could be a sure kill of the head at `victim` (see
+ * loop_escape): the cells within one step less than the loop's length of that head would all be
+ * enclosed with it, and what is enclosed is less than half of the cells `owner` does not own. */
 static int kill_reach(const Board *b, int owner, int victim)
 {
     Row ball[H], open[H];
@@ -457,6 +455,31 @@ static int kill_reach(const Board *b, int owner, int victim)
 static int loop_escape(const Loop *loop, int from)
 {
     return escape_distance(loop->end.own[MINE], from) - 1;
+}
+
+/* A sure kill by a single cut: a cell not ours whose taking encloses the enemy head (a thin part
+ * of its line, say) that we can walk to before the enemy can get out. Returns the walk's length
+ * (the distance to the cell) for the nearest such cell, or 0 if there is none; *target gets it. */
+static int sure_cut(const Board *b, int *target)
+{
+    int best = 0;
+    for (int c = 0; c < N; c++) {
+        int dist = distance(b->head[MINE], c);
+        if ((best && dist >= best) || has(b->own[MINE], c) || c == b->head[THEIRS] ||
+            !may_split(b, MINE, c))
+            continue;
+        Board t = *b;
+        int killed;
+        put(t.own[MINE], c);
+        t.own[THEIRS][c / W] &= ~((Row)1 << (c % W));
+        if (!enclose(&t, MINE, c, &killed) || !killed)
+            continue;
+        if (escape_distance(t.own[MINE], b->head[THEIRS]) - 1 >= dist) {
+            best = dist;
+            *target = c;
+        }
+    }
+    return best;
 }
 
 /* A sure kill: a loop that encloses the other head, which is too far from the loop's edge to get
@@ -495,31 +518,6 @@ static int enemy_sure_kill(const Board *b, int run)
     return shortest;
 }
 
-/* A sure kill by a single cut: a cell not ours whose taking encloses the enemy head (a thin part
- * of its line, say) that we can walk to before the enemy can get out. Returns the walk's length
- * (the distance to the cell) for the nearest such cell, or 0 if there is none; *target gets it. */
-static int sure_cut(const Board *b, int *target)
-{
-    int best = 0;
-    for (int c = 0; c < N; c++) {
-        int dist = distance(b->head[MINE], c);
-        if ((best && dist >= best) || has(b->own[MINE], c) || c == b->head[THEIRS] ||
-            !may_split(b, MINE, c))
-            continue;
-        Board t = *b;
-        int killed;
-        put(t.own[MINE], c);
-        t.own[THEIRS][c / W] &= ~((Row)1 << (c % W));
-        if (!enclose(&t, MINE, c, &killed, NULL) || !killed)
-            continue;
-        if (escape_distance(t.own[MINE], b->head[THEIRS]) - 1 >= dist) {
-            best = dist;
-            *target = c;
-        }
-    }
-    return best;
-}
-
 /* Does the enemy, to move, have a sure kill against us: a loop, or a cut of one cell? */
 static int enemy_can_kill(const Board *b, int run)
 {
@@ -553,11 +551,11 @@ static int doomed(const Board *b, int moves)
     return 0;
 }
 
-#define BOX_RUN 12          /* longest leg of a territory loop */
-#define BOX_VALUE 120       /* a loop is worth at most this (keeps loops short; see the boxer) */
-#define HUNT_RUN 16         /* longest leg of a hunting loop */
-#define REACHABLE 0.5       /* weight of a loop the enemy could reach before it closes */
-#define ENEMY_WEIGHT 1.0    /* weight of the best plan a move leaves the enemy */
+#define BOX_RUN 12       /* longest leg of a territory loop */
+#define BOX_VALUE 120    /* a loop is worth at most this (keeps loops short; see the boxer) */
+#define HUNT_RUN 16      /* longest leg of a hunting loop */
+#define REACHABLE 0.5    /* weight of a loop the enemy could reach before it closes */
+#define ENEMY_WEIGHT 1.0 /* weight of the best plan a move leaves the enemy */
 
 typedef struct {
     int mine, theirs; /* cell counts (of the side drawing the loops) before any loop */
@@ -566,9 +564,11 @@ typedef struct {
     int sure_move;
 } Plans;
 
+/* Cells swung per move: cells won plus cells taken from the other side, capped. */
 static double swing_rate(const Plans *plans, const Loop *loop)
 {
-    int swing = count(loop->end.own[MINE]) - plans->mine + plans->theirs - count(loop->end.own[THEIRS]);
+    int swing = count(loop->end.own[MINE]) - plans->mine +
+                plans->theirs - count(loop->end.own[THEIRS]);
     return (double)(swing < BOX_VALUE ? swing : BOX_VALUE) / loop->len;
 }
 
@@ -582,7 +582,8 @@ static void record(Search *s, Plans *plans, int first, double score)
     }
 }
 
-/* Our loops (watching the enemy head, to know whether it can reach them). */
+/* Our loops, watching the enemy head: full value only if it could not reach the loop before
+ * it closes even with a move to spare. */
 static void score_own(Search *s, const Loop *loop)
 {
     Plans *plans = s->ctx;
@@ -592,7 +593,7 @@ static void score_own(Search *s, const Loop *loop)
     record(s, plans, loop->first, loop->room[0] > loop->len ? rate : rate * REACHABLE);
 }
 
-/* Sure kills only (the hunting search walks only loops out of the enemy's reach). */
+/* Sure kills (the hunting search walks only loops out of the enemy's reach). */
 static void score_hunt(Search *s, const Loop *loop)
 {
     Plans *plans = s->ctx;
@@ -605,24 +606,16 @@ static void score_hunt(Search *s, const Loop *loop)
     s->max_len = loop->len - 1;
 }
 
-/* The enemy's loops, seen from its side, scored for each of our possible next head cells (the
- * watched cells) among the loops we could not reach from there before they close. */
+/* The enemy's loops we cannot reach before they close, seen from its side. */
 static void score_enemy(Search *s, const Loop *loop)
 {
     Plans *plans = s->ctx;
-    double rate = swing_rate(plans, loop), worst = 1e9;
-    for (int w = 0; w < s->nwatch; w++) {
-        if (loop->room[w] > loop->len && rate > plans->best[w])
-            plans->best[w] = rate;
-        worst = plans->best[w] < worst ? plans->best[w] : worst;
-    }
-    if (worst > 0 && (int)(BOX_VALUE / worst) < s->max_len)
-        s->max_len = (int)(BOX_VALUE / worst); /* a longer loop cannot beat any of them */
+    record(s, plans, loop->first, swing_rate(plans, loop));
 }
 
-/* For each of our moves, the best rate (cells swung per move) of a loop the enemy could close
- * before we could reach it from where that move takes us. */
-static void enemy_plans(const Board *b, double rate[4])
+/* The best rate (cells swung per move) of a loop the enemy can close before we can reach it,
+ * when it is its turn to move. */
+static double enemy_plan(const Board *b)
 {
     Board swapped;
     Plans plans;
@@ -630,14 +623,14 @@ static void enemy_plans(const Board *b, double rate[4])
     swap_sides(b, &swapped);
     plans.mine = count(swapped.own[MINE]);
     plans.theirs = count(swapped.own[THEIRS]);
-    Search search = {.start = &swapped, .run = BOX_RUN, .max_len = 4 * BOX_RUN, .nwatch = 4,
-                     .out_of_reach = 1, .visit = score_enemy, .ctx = &plans};
-    for (int d = 0; d < 4; d++) {
-        int n = step(b->head[MINE], d);
-        search.watch[d] = n < 0 || n == b->head[THEIRS] ? b->head[MINE] : n;
-    }
+    Search search = {.start = &swapped, .run = BOX_RUN, .max_len = 4 * BOX_RUN,
+                     .watch = {b->head[MINE]}, .nwatch = 1, .out_of_reach = 1,
+                     .visit = score_enemy, .ctx = &plans};
     search_loops(&search);
-    memcpy(rate, plans.best, sizeof plans.best);
+    double best = 0.0;
+    for (int d = 0; d < 4; d++)
+        best = plans.best[d] > best ? plans.best[d] : best;
+    return best;
 }
 
 /* First move of a shortest path from the head to the nearest cell not owned, or -1. */
@@ -663,6 +656,17 @@ static int toward_unowned(const Board *b)
     return -1;
 }
 
+/* The first step toward cell `target` that stays on the board. */
+static int toward(const Board *b, int target)
+{
+    for (int d = 0; d < 4; d++) {
+        int n = step(b->head[MINE], d);
+        if (n >= 0 && distance(n, target) < distance(b->head[MINE], target))
+            return d;
+    }
+    return 0;
+}
+
 int bot(int board[H][W], char player)
 {
     Board b;
@@ -672,45 +676,40 @@ int bot(int board[H][W], char player)
     plans.mine = count(b.own[MINE]);
     plans.theirs = count(b.own[THEIRS]);
 
-    Search hunting = {.start = &b, .run = HUNT_RUN, .max_len = kill_reach(&b, MINE, b.head[THEIRS]),
-                      .watch = {b.head[THEIRS]}, .nwatch = 1, .out_of_reach = 1, .visit = score_hunt,
-                      .ctx = &plans};
+    /* Sure kills: loops out of the enemy's reach, and single cuts of its lines. */
+    Search hunting = {.start = &b, .run = HUNT_RUN,
+                      .max_len = kill_reach(&b, MINE, b.head[THEIRS]),
+                      .watch = {b.head[THEIRS]}, .nwatch = 1, .out_of_reach = 1,
+                      .visit = score_hunt, .ctx = &plans};
     search_loops(&hunting);
+    int target, cut = sure_cut(&b, &target);
+    if (cut && (!plans.sure_len || cut < plans.sure_len)) {
+        plans.sure_len = cut;
+        plans.sure_move = toward(&b, target);
+    }
+    /* Territory loops. */
     Search boxing = {.start = &b, .run = BOX_RUN, .max_len = 4 * BOX_RUN,
                      .watch = {b.head[THEIRS]}, .nwatch = 1, .visit = score_own, .ctx = &plans};
     search_loops(&boxing);
 
-    /* A sure kill by cutting a thin line of the enemy's: head for the cell if it is nearer. */
-    int target = -1, cut = sure_cut(&b, &target);
-    if (cut && (!plans.sure_len || cut < plans.sure_len)) {
-        plans.sure_len = cut;
-        for (int d = 0; d < 4; d++) {
-            int n = step(b.head[MINE], d);
-            if (n >= 0 && distance(n, target) < cut) {
-                plans.sure_move = d;
-                break;
-            }
-        }
-    }
-
-    /* Score each move: its best own plan (a sure kill above all) minus the best plan it leaves
-     * the enemy. Then take the best move that is safe: the enemy can neither enclose us within
-     * two moves whatever we do, nor has a sure kill after it. */
-    double enemy[4], score[4];
+    /* Each move scores its best own plan (a sure kill above all) minus the best plan it leaves
+     * the enemy. The best move that is safe is played: after it the enemy can neither enclose
+     * us within two moves whatever we do, nor has a sure kill. With no safe move, the least
+     * dangerous one. */
     int home = toward_unowned(&b), order[4] = {0, 1, 2, 3};
-    enemy_plans(&b, enemy);
+    double score[4];
     for (int d = 0; d < 4; d++) {
         Board after = b;
         int killed;
-        if (!play(&after, MINE, d, &killed)) {
-            score[d] = -1e9; /* a wasted move */
-            continue;
-        }
+        score[d] = -1e9;
+        if (!play(&after, MINE, d, &killed))
+            continue; /* a wasted move */
         if (killed)
             return MOVES[d];
-        score[d] = plans.best[d] - ENEMY_WEIGHT * enemy[d] + (d == home ? 0.001 : 0.0);
+        double own = plans.best[d] + (d == home ? 0.001 : 0.0);
         if (plans.sure_len && d == plans.sure_move)
-            score[d] += 1000.0;
+            own += 1000.0;
+        score[d] = own - ENEMY_WEIGHT * enemy_plan(&after);
     }
     for (int i = 1; i < 4; i++) /* best first */
         for (int j = i; j > 0 && score[order[j]] > score[order[j - 1]]; j--) {
@@ -718,15 +717,22 @@ int bot(int board[H][W], char player)
             order[j] = order[j - 1];
             order[j - 1] = t;
         }
+    int least = -1, least_danger = 4;
     for (int i = 0; i < 4; i++) {
         int d = order[i], killed;
         Board after = b;
-        if (!play(&after, MINE, d, &killed))
+        if (score[d] <= -1e9 || !play(&after, MINE, d, &killed))
             continue;
-        if (!doomed(&after, 2) && !enemy_can_kill(&after, HUNT_RUN))
+        /* 3: the enemy encloses us next move; 2: later whatever we do; 1: it has a sure kill */
+        int danger = doomed(&after, 1) ? 3 : doomed(&after, 2) ? 2 : enemy_can_kill(&after, HUNT_RUN) ? 1 : 0;
+        if (danger == 0)
             return MOVES[d];
+        if (danger < least_danger) {
+            least_danger = danger;
+            least = d;
+        }
     }
-    return MOVES[order[0]];
+    return MOVES[least >= 0 ? least : 0];
 }
 
 char *bot_name = "Lookahead";

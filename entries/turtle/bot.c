@@ -1,11 +1,13 @@
 /* turtle: the defensive player.
  *
- * It only draws small boxes (legs up to 6 cells) out of its own territory, and only boxes the enemy
- * cannot reach before they close: every cell of the box must be farther from the enemy head than
- * the box is long. Before each move it checks that the enemy can neither enclose its head within
- * three moves whatever it does, nor close a loop around it that it could not get out of in time;
- * when no box is safe it stays inside its own territory, next to the open. It still takes a
- * sure kill when one is offered.
+ * It draws only small boxes (legs up to 8 cells) out of its own territory, and only boxes the
+ * enemy cannot reach before they close. Its main concern is the enemy: for each of its moves it
+ * works out the enemy's plans with the real enclosure rule - every loop the enemy could close
+ * before the turtle could get to it, such as a cut through the turtle's land - and it picks the
+ * move that leaves the enemy the least, plus what its own box wins. It refuses any move after
+ * which the enemy could enclose it within three moves whatever it does, or has a loop or a cut
+ * around it that it could not get out of in time. With no box in sight it stays by the edge of
+ * its own land. It takes a sure kill when one is offered.
  *
  * Cells are kept as bitboards: one 32-bit word per row, so flood fills work a row at a time. */
 #include <stdint.h>
@@ -84,7 +86,7 @@ static void read_board(int board[H][W], char player, Board *b)
         }
 }
 
-/* Grows `seed` along the runs of `open` within one row (a bit-parallel flood in both directions). */
+/* Grows `seed` along the runs of `open` within one row: a bit-parallel flood both ways. */
 static Row spread_row(Row seed, Row open)
 {
     Row g = seed & open, p = open;
@@ -169,13 +171,13 @@ static int first_cell(const Row *set)
 /* The enclosure rule for `who`, right after it took cell `taken`: every 4-connected group of cells
  * `who` does not own, except the largest, becomes `who`'s (a tie keeps the group holding the other
  * head, else the group whose first cell comes first in row-major order). Returns the number of
- * cells filled; *killed is set when the other head was filled; `filled` (if not NULL) gets them.
+ * cells filled; *killed is set when the other head was filled.
  *
  * Before the move those cells were one group (the previous fill left only the largest), so every
  * group now touches `taken`: one flood from each arc of open cells around it finds them all. The
  * floods grow in turn, merging when they meet; once all but one have stopped growing, the last
  * one is simply everything else, so the big outside group is rarely flooded in full. */
-static int enclose(Board *b, int who, int taken, int *killed, Row *filled)
+static int enclose(Board *b, int who, int taken, int *killed)
 {
     static const int ARC_DIR[4] = {2, 1, 3, 0}; /* ring edge bit 0,2,4,6 -> U R D L */
     Row open[H], group[4][H];
@@ -187,8 +189,6 @@ static int enclose(Board *b, int who, int taken, int *killed, Row *filled)
         total += bits(open[y]);
     }
     *killed = 0;
-    if (filled)
-        memset(filled, 0, H * sizeof(Row));
     for (int k = 0; k < 4; k++)
         if (starts & (1u << (2 * k))) {
             int n = step(taken, ARC_DIR[k]);
@@ -268,8 +268,6 @@ static int enclose(Board *b, int who, int taken, int *killed, Row *filled)
         Row f = open[y] & ~group[keep][y];
         b->own[who][y] |= f;
         b->own[1 - who][y] &= ~f;
-        if (filled)
-            filled[y] = f;
         n += bits(f);
     }
     *killed = n > 0 && has(b->own[who], other);
@@ -291,7 +289,7 @@ static int play(Board *b, int who, int d, int *killed)
     put(b->own[who], n);
     b->own[1 - who][n / W] &= ~((Row)1 << (n % W));
     if (split)
-        enclose(b, who, n, killed, NULL);
+        enclose(b, who, n, killed);
     return 1;
 }
 
@@ -307,7 +305,6 @@ typedef struct {
     int killed;    /* its last move encloses the enemy head */
     int room[4];   /* for each cell in Search.watch: the fewest steps from there to the loop */
     Row path[H];   /* the cells it walks on */
-    Row filled[H]; /* the cells its last move filled */
     Board end;     /* the board after it */
 } Loop;
 
@@ -317,20 +314,24 @@ struct Search {
     int run;     /* longest first and second leg */
     int max_len; /* longest loop worth walking; a visitor may lower it while the loops of one
                     first move are walked, and it is reset for the next first move */
-    int watch[4]; /* up to four cells where the other head is or may be ... */
+    int watch[4]; /* up to four cells where the other head is or may be ...          */
     int nwatch;   /* ... and how many: Loop.room tells how far each is from the loop */
-    int out_of_reach; /* only walk loops that a head at one of the watched cells at least cannot
-                         reach before they close (every cell of the loop more steps from it than
-                         the loop is long) */
+    int out_of_reach; /* only walk loops that a head at one of the watched cells at least could
+                         not reach before they close: every cell of the loop at least as many
+                         steps from it as the loop is long (it moves once less than the loop) */
     void (*visit)(Search *search, const Loop *loop);
     void *ctx;
 };
 
+/* Steps between two cells (a head can walk over anything but the other head). */
 static int distance(int a, int b)
 {
     return abs(a % W - b % W) + abs(a / W - b / W);
 }
 
+/* Walks on from `from` in direction d for up to `limit` moves, visiting every stopping point that
+ * closes a loop, and branching into the two turns at each step while `turns` remain. `left_home`:
+ * the walk has already left the bot's own territory (stepping back onto it closes the loop). */
 static void walk(Search *s, const Loop *from, int left_home, int d, int limit, int turns)
 {
     Loop at = *from;
@@ -353,8 +354,7 @@ static void walk(Search *s, const Loop *from, int left_home, int d, int limit, i
         put(at.path, n);
         if (at.len++ == 0)
             at.first = d;
-        memset(at.filled, 0, sizeof at.filled);
-        if (split && enclose(&at.end, MINE, n, &at.killed, at.filled) > 0 && at.killed) {
+        if (split && enclose(&at.end, MINE, n, &at.killed) > 0 && at.killed) {
             s->visit(s, &at);
             return;
         }
@@ -415,9 +415,9 @@ static int escape_distance(const Row *region, int from)
     return N;
 }
 
-/* The longest loop that could be a sure kill of the head at `victim` (see loop_escape): every cell
- * within one step less than the loop's length of it would have to be enclosed with it, and what
- * is enclosed is never more than half of the cells the loop owner does not own. */
+/* The longest loop of `owner`'s that could be a sure kill of the head at `victim` (see
+ * loop_escape): the cells within one step less than the loop's length of that head would all be
+ * enclosed with it, and what is enclosed is less than half of the cells `owner` does not own. */
 static int kill_reach(const Board *b, int owner, int victim)
 {
     Row ball[H], open[H];
@@ -451,6 +451,31 @@ static int kill_reach(const Board *b, int owner, int victim)
 static int loop_escape(const Loop *loop, int from)
 {
     return escape_distance(loop->end.own[MINE], from) - 1;
+}
+
+/* A sure kill by a single cut: a cell not ours whose taking encloses the enemy head (a thin part
+ * of its line, say) that we can walk to before the enemy can get out. Returns the walk's length
+ * (the distance to the cell) for the nearest such cell, or 0 if there is none; *target gets it. */
+static int sure_cut(const Board *b, int *target)
+{
+    int best = 0;
+    for (int c = 0; c < N; c++) {
+        int dist = distance(b->head[MINE], c);
+        if ((best && dist >= best) || has(b->own[MINE], c) || c == b->head[THEIRS] ||
+            !may_split(b, MINE, c))
+            continue;
+        Board t = *b;
+        int killed;
+        put(t.own[MINE], c);
+        t.own[THEIRS][c / W] &= ~((Row)1 << (c % W));
+        if (!enclose(&t, MINE, c, &killed) || !killed)
+            continue;
+        if (escape_distance(t.own[MINE], b->head[THEIRS]) - 1 >= dist) {
+            best = dist;
+            *target = c;
+        }
+    }
+    return best;
 }
 
 /* A sure kill: a loop that encloses the other head, which is too far from the loop's edge to get
@@ -489,31 +514,6 @@ static int enemy_sure_kill(const Board *b, int run)
     return shortest;
 }
 
-/* A sure kill by a single cut: a cell not ours whose taking encloses the enemy head (a thin part
- * of its line, say) that we can walk to before the enemy can get out. Returns the walk's length
- * (the distance to the cell) for the nearest such cell, or 0 if there is none; *target gets it. */
-static int sure_cut(const Board *b, int *target)
-{
-    int best = 0;
-    for (int c = 0; c < N; c++) {
-        int dist = distance(b->head[MINE], c);
-        if ((best && dist >= best) || has(b->own[MINE], c) || c == b->head[THEIRS] ||
-            !may_split(b, MINE, c))
-            continue;
-        Board t = *b;
-        int killed;
-        put(t.own[MINE], c);
-        t.own[THEIRS][c / W] &= ~((Row)1 << (c % W));
-        if (!enclose(&t, MINE, c, &killed, NULL) || !killed)
-            continue;
-        if (escape_distance(t.own[MINE], b->head[THEIRS]) - 1 >= dist) {
-            best = dist;
-            *target = c;
-        }
-    }
-    return best;
-}
-
 /* Does the enemy, to move, have a sure kill against us: a loop, or a cut of one cell? */
 static int enemy_can_kill(const Board *b, int run)
 {
@@ -547,18 +547,39 @@ static int doomed(const Board *b, int moves)
     return 0;
 }
 
-#define RUN 6         /* longest leg of a box */
-#define BOX_VALUE 40  /* a box is worth at most this: small boxes only */
-#define SAFE_MOVES 3  /* the enemy must not be able to enclose us within this many moves */
+#define RUN 8             /* longest leg of a box */
+#define BOX_VALUE 60      /* a box is worth at most this: small boxes only */
+#define ENEMY_RUN 12      /* longest leg of the enemy loops it looks at */
+#define ENEMY_VALUE 120   /* an enemy loop is counted up to this much */
+#define SAFE_MOVES 3      /* the enemy must not be able to enclose us within this many moves */
 
 typedef struct {
-    int mine, theirs; /* cell counts before any loop */
-    double best[4];   /* best score of the safe boxes starting with each move */
+    int mine, theirs; /* cell counts (of the side drawing the loops) before any loop */
+    int cap;          /* a loop is worth at most this */
+    double best[4];   /* best score of the loops starting with each move */
     int kill_len;     /* shortest sure kill found, 0 if none */
     int kill_move;
 } Plans;
 
-/* Boxes the enemy cannot reach before they close: cells won per move, capped. */
+/* Cells swung per move: cells won plus cells taken from the other side, capped. */
+static double swing_rate(const Plans *plans, const Loop *loop)
+{
+    int swing = count(loop->end.own[MINE]) - plans->mine +
+                plans->theirs - count(loop->end.own[THEIRS]);
+    return (double)(swing < plans->cap ? swing : plans->cap) / loop->len;
+}
+
+static void record(Search *s, Plans *plans, int first, double score)
+{
+    if (score > plans->best[first]) {
+        plans->best[first] = score;
+        int longest = (int)(plans->cap / score); /* a longer loop cannot beat it */
+        if (longest < s->max_len)
+            s->max_len = longest;
+    }
+}
+
+/* Our boxes, only those the enemy cannot reach before they close; and sure kills. */
 static void score_box(Search *s, const Loop *loop)
 {
     Plans *plans = s->ctx;
@@ -570,35 +591,53 @@ static void score_box(Search *s, const Loop *loop)
         }
         return;
     }
-    int swing = count(loop->end.own[MINE]) - plans->mine + plans->theirs - count(loop->end.own[THEIRS]);
-    double score = (double)(swing < BOX_VALUE ? swing : BOX_VALUE) / loop->len;
-    if (score > plans->best[loop->first]) {
-        plans->best[loop->first] = score;
-        int longest = (int)(BOX_VALUE / score);
-        if (longest < s->max_len)
-            s->max_len = longest;
-    }
+    record(s, plans, loop->first, swing_rate(plans, loop));
 }
 
-/* How deep inside its own territory a cell is: steps to the nearest cell it does not own (0 for
- * such a cell). Used to stay near the edge of its land, ready for the next box. */
+/* The enemy's loops we cannot reach before they close, seen from its side. */
+static void score_enemy(Search *s, const Loop *loop)
+{
+    Plans *plans = s->ctx;
+    record(s, plans, loop->first, swing_rate(plans, loop));
+}
+
+/* The best rate (cells swung per move) of a loop the enemy can close before we can reach it,
+ * when it is its turn to move. */
+static double enemy_plan(const Board *b)
+{
+    Board swapped;
+    Plans plans;
+    memset(&plans, 0, sizeof plans);
+    swap_sides(b, &swapped);
+    plans.mine = count(swapped.own[MINE]);
+    plans.theirs = count(swapped.own[THEIRS]);
+    plans.cap = ENEMY_VALUE;
+    Search search = {.start = &swapped, .run = ENEMY_RUN, .max_len = 4 * ENEMY_RUN,
+                     .watch = {b->head[MINE]}, .nwatch = 1, .out_of_reach = 1,
+                     .visit = score_enemy, .ctx = &plans};
+    search_loops(&search);
+    double best = 0.0;
+    for (int d = 0; d < 4; d++)
+        best = plans.best[d] > best ? plans.best[d] : best;
+    return best;
+}
+
+/* Steps from cell i to the nearest cell it does not own (0 for such a cell). */
 static int depth_in_territory(const Board *b, int i)
 {
     Row reach[H], next[H];
-    int dist = 0;
     memset(reach, 0, sizeof reach);
     put(reach, i);
-    for (;;) {
+    for (int dist = 0; dist < N; dist++) {
         for (int y = 0; y < H; y++)
             if (reach[y] & ~b->own[MINE][y])
                 return dist;
         for (int y = 0; y < H; y++)
             next[y] = reach[y] | (reach[y] << 1) | (reach[y] >> 1) | (y > 0 ? reach[y - 1] : 0) |
                       (y < H - 1 ? reach[y + 1] : 0);
-        if (!memcmp(next, reach, sizeof next) || ++dist >= N)
-            return N;
         memcpy(reach, next, sizeof reach);
     }
+    return N;
 }
 
 int bot(int board[H][W], char player)
@@ -609,27 +648,32 @@ int bot(int board[H][W], char player)
     read_board(board, player, &b);
     plans.mine = count(b.own[MINE]);
     plans.theirs = count(b.own[THEIRS]);
+    plans.cap = BOX_VALUE;
     /* only loops the enemy head cannot reach in time */
-    Search search = {.start = &b, .run = RUN, .max_len = 4 * RUN, .watch = {b.head[THEIRS]}, .nwatch = 1,
-                     .out_of_reach = 1, .visit = score_box, .ctx = &plans};
+    Search search = {.start = &b, .run = RUN, .max_len = 4 * RUN, .watch = {b.head[THEIRS]},
+                     .nwatch = 1, .out_of_reach = 1, .visit = score_box, .ctx = &plans};
     search_loops(&search);
-    if (plans.kill_len)
-        return MOVES[plans.kill_move];
 
-    /* Each move: its best safe box if any; otherwise moves that keep the head in or next to its
-     * own territory come next, the shallower the better; moves the enemy could punish come last. */
-    double score[4];
+    /* Each move scores its own box (or its nearness to the edge of its land) minus the best plan
+     * it leaves the enemy. The best move that is safe is played: after it the enemy can neither
+     * enclose us within three moves whatever we do, nor has a loop or a cut around us that we
+     * could not get out of in time. With no safe move, the least dangerous one. */
     int order[4] = {0, 1, 2, 3};
+    double score[4];
     for (int d = 0; d < 4; d++) {
         Board after = b;
         int killed;
-        if (!play(&after, MINE, d, &killed)) {
-            score[d] = -1e9;
-            continue;
-        }
-        int depth = depth_in_territory(&after, after.head[MINE]);
-        int home = has(b.own[MINE], after.head[MINE]);
-        score[d] = plans.best[d] > 0 ? 100.0 + plans.best[d] : (home ? 10.0 : 0.0) - depth;
+        score[d] = -1e9;
+        if (!play(&after, MINE, d, &killed))
+            continue; /* a wasted move */
+        if (killed)
+            return MOVES[d];
+        /* its box if it has one, else stay by the edge of its land */
+        double own = plans.best[d] > 0 ? plans.best[d]
+                                       : -0.1 * depth_in_territory(&after, after.head[MINE]);
+        if (plans.kill_len && d == plans.kill_move)
+            own += 1000.0;
+        score[d] = own - enemy_plan(&after);
     }
     for (int i = 1; i < 4; i++) /* best first */
         for (int j = i; j > 0 && score[order[j]] > score[order[j - 1]]; j--) {
@@ -637,15 +681,22 @@ int bot(int board[H][W], char player)
             order[j] = order[j - 1];
             order[j - 1] = t;
         }
+    int least = -1, least_danger = 4;
     for (int i = 0; i < 4; i++) {
         int d = order[i], killed;
         Board after = b;
-        if (!play(&after, MINE, d, &killed))
+        if (score[d] <= -1e9 || !play(&after, MINE, d, &killed))
             continue;
-        if (killed || (!doomed(&after, SAFE_MOVES) && !enemy_can_kill(&after, 12)))
+        /* 3: the enemy encloses us next move; 2: later whatever we do; 1: it has a sure kill */
+        int danger = doomed(&after, 1) ? 3 : doomed(&after, SAFE_MOVES) ? 2 : enemy_can_kill(&after, ENEMY_RUN) ? 1 : 0;
+        if (danger == 0)
             return MOVES[d];
+        if (danger < least_danger) {
+            least_danger = danger;
+            least = d;
+        }
     }
-    return MOVES[order[0]];
+    return MOVES[least >= 0 ? least : 0];
 }
 
 char *bot_name = "Turtle";
