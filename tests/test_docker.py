@@ -5,6 +5,7 @@ sandboxes); these are the container-specific cases."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -199,3 +200,35 @@ def test_the_default_season_gives_the_same_records_under_docker_and_local(tmp_pa
     entries = len([p for p in ENTRIES.iterdir() if p.is_dir()])
     assert len(seasons["local"]) == entries * (entries - 1), "a full round-robin was played"
     assert seasons["docker"] == seasons["local"], "docker and local must record the same games"
+
+
+def test_a_bot_that_kills_its_supervisor_loses_and_the_next_game_plays(
+    docker_sandbox: DockerSandbox, tmp_path: Path
+) -> None:
+    """In a container the zygote shares the bot's uid; the container is the entry's own, so its
+    zygote's death is that bot's doing: a loss, not a broken season; the next game gets a fresh
+    container."""
+    killer = build_entry(
+        load_entry(make(tmp_path, "killparent", (HOSTILE / "killparent.c").read_text())),
+        tmp_path / "b",
+        docker_sandbox,
+        LIMITS,
+        60,
+    )
+    steady = build_entry(
+        load_entry(make(tmp_path, "steady", (HOSTILE / "steady.c").read_text())),
+        tmp_path / "b",
+        docker_sandbox,
+        LIMITS,
+        60,
+    )
+    players = [Player(b.entry, b.content_hash, b.jail_path) for b in (killer, steady)]
+    for seed in (1, 2):
+        result = play_game(find_game("snakes-v1"), players, docker_sandbox, LIMITS, seed)
+        outcome = result.outcome
+        assert outcome.termination is Termination.CRASH, outcome.detail
+        assert outcome.faulty == 0 and outcome.points == (0.0, 1.0)
+        # Noticed when the host next asks (its reply of the turn of the kill may still arrive).
+        assert re.search(r"killed its sandbox's supervisor at turn [12]$", outcome.detail), (
+            outcome.detail
+        )

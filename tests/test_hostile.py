@@ -204,3 +204,14 @@ def test_writable_data_is_refused_at_build(
     assert not result.ok and result.stage == "check", result.message
     assert re.search(message, result.message), result.message
     assert "other than bot_name" in result.message, "the message should name the rule"
+
+
+@pytest.mark.skipif(not ROOT, reason="without root the bot runs as the host's own user")
+def test_killing_the_supervisor_is_impossible_locally(
+    local_sandbox: LocalSandbox, tmp_path: Path
+) -> None:
+    """Locally the zygote is root's and each bot has a uid of its own: its kills all fail."""
+    killer = build(local_sandbox, tmp_path, "killparent", (HOSTILE / "killparent.c").read_text())
+    steady = build(local_sandbox, tmp_path, "steady", (HOSTILE / "steady.c").read_text())
+    result = play(local_sandbox, tmp_path, killer, steady)
+    assert result.outcome.termination is Termination.NORMAL, result.outcome.detail

@@ -55,6 +55,20 @@ class WatchedBot:
     def _await(
         self, size: int, at: str, loading: bool = False, line: bool = False, wall: float = 0.0
     ) -> bytes:
+        try:
+            return self._watch(size, at, loading, line, wall)
+        except SandboxError:
+            raise self._supervisor_lost(at) from None
+
+    def _supervisor_lost(self, at: str) -> BotFault:
+        """The zygote died. Where bots can reach it (a container of this entry's own), this bot
+        killed it: its loss. Elsewhere no bot can, so the host's machinery failed."""
+        zygote = self.process.zygote
+        if zygote.dead and zygote.bots_can_reach:
+            return BotCrashed(f"killed its sandbox's supervisor {at}")
+        raise SandboxError("the bot zygote exited unexpectedly")
+
+    def _watch(self, size: int, at: str, loading: bool, line: bool, wall: float) -> bytes:
         """Read exactly ``size`` reply bytes — or, with ``line``, one line of at most ``size``
         bytes — under the CPU and wall-clock limits (``wall``: this move's, if not the usual)."""
         limits = self.limits
@@ -140,7 +154,10 @@ class WatchedBot:
     def _death(self, at: str) -> BotFault:
         """Explain why the bot's channel closed, from the kernel's report of its process."""
         process = self.process
-        event = process.zygote.wait_exit(process.ready(), timeout=0.5)
+        try:
+            event = process.zygote.wait_exit(process.ready(), timeout=0.5)
+        except SandboxError:
+            return self._supervisor_lost(at)
         if event is None:  # alive, but it closed its end of the channel
             process.kill()
             return BotProtocolError(f"closed its channel to the host {at}")

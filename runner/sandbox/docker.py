@@ -237,7 +237,10 @@ class _PlayContainer:
         credentials = connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
         zygote_host_pid, _, _ = struct.unpack("3i", credentials)
         self.zygote = Zygote(
-            connection, oom_kills=_oom_counter(zygote_host_pid), bot_root=CONTAINER_BOT_ROOT
+            connection,
+            oom_kills=_oom_counter(zygote_host_pid),
+            bot_root=CONTAINER_BOT_ROOT,
+            bots_can_reach=True,
         )
         if self.zygote._container_oom_kills is None:
             raise SandboxError("the sandbox container's memory cgroup could not be found")
@@ -331,6 +334,9 @@ class DockerSandbox:
     def spawn(self, jail: Path, limits: BotLimits, program: list[str] | None = None) -> BotProcess:
         key = (str(jail), limits.memory_bytes)
         box = self._containers.get(key)
+        if box is not None and box.zygote.dead:  # a bot killed it: a fresh container
+            box.close()
+            box = None
         if box is None:
             box = self._containers[key] = _PlayContainer(self, jail, limits)
         return box.zygote.spawn(CONTAINER_BOT_ROOT, limits, program)

@@ -54,14 +54,19 @@ class Zygote:
         on_close: Callable[[], None] = lambda: None,
         oom_kills: Callable[[], int] | None = None,
         bot_root: str | None = None,
+        bots_can_reach: bool = False,
     ) -> None:
         """``sock``: the connected control socket. ``oom_kills``: a counter of the OOM kills in
         the memory cgroup around the zygote (a container's), when the kernel enforces memory
-        there. ``bot_root``: where the zygote sees a bot's jail (a container's mount point)."""
+        there. ``bot_root``: where the zygote sees a bot's jail (a container's mount point).
+        ``bots_can_reach``: its bots share its uid (a container's one user), so a bot can kill it;
+        the container holds one entry's bots only, so such a death is that bot's fault."""
         self._sock = sock
         self._on_close = on_close
         self._container_oom_kills = oom_kills
         self._bot_root = bot_root
+        self.bots_can_reach = bots_can_reach
+        self.dead = False
         self._events: dict[int, list[dict[str, Any]]] = {}
         self._pending: list[BotProcess] = []  # spawned, in request order, awaiting their pid
         ready = self._next_event(timeout=60.0)
@@ -86,6 +91,7 @@ class Zygote:
         except OSError:
             data = b""
         if not data:
+            self.dead = True
             raise SandboxError("the bot zygote exited unexpectedly")
         event: dict[str, Any] = json.loads(data)
         return event
