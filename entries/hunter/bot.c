@@ -506,7 +506,7 @@ static int doomed(const Board *b, int moves)
 #define BOX_RUN 12    /* longest leg of a territory box */
 #define BOX_VALUE 100 /* a box is worth at most this (see the boxer) */
 #define HUNT_RUN 16   /* longest leg of a hunting loop */
-#define THREAT 30.0   /* weight of a loop that would enclose the enemy if it stood still */
+#define THREAT 30.0   /* weight of a loop that would enclose the enemy but leaves it a way out */
 #define SAFE_MOVES 3  /* the enemy must not be able to enclose us within this many moves */
 
 typedef struct {
@@ -606,7 +606,7 @@ int bot(int board[H][W], char player)
                       .watch = {b.head[THEIRS]}, .nwatch = 1, .out_of_reach = 1,
                       .visit = score_hunt, .ctx = &hunt};
     search_loops(&hunting);
-    int target, cut = sure_cut(&b, &target);
+    int target = -1, cut = sure_cut(&b, &target);
     if (cut && (!hunt.sure_len || cut < hunt.sure_len)) {
         hunt.sure_len = cut;
         hunt.sure_move = toward(&b, target);

@@ -682,7 +682,7 @@ int bot(int board[H][W], char player)
                       .watch = {b.head[THEIRS]}, .nwatch = 1, .out_of_reach = 1,
                       .visit = score_hunt, .ctx = &plans};
     search_loops(&hunting);
-    int target, cut = sure_cut(&b, &target);
+    int target = -1, cut = sure_cut(&b, &target);
     if (cut && (!plans.sure_len || cut < plans.sure_len)) {
         plans.sure_len = cut;
         plans.sure_move = toward(&b, target);
@@ -724,7 +724,9 @@ int bot(int board[H][W], char player)
         if (score[d] <= -1e9 || !play(&after, MINE, d, &killed))
             continue;
         /* 3: the enemy encloses us next move; 2: later whatever we do; 1: it has a sure kill */
-        int danger = doomed(&after, 1) ? 3 : doomed(&after, 2) ? 2 : enemy_can_kill(&after, HUNT_RUN) ? 1 : 0;
+        int danger = doomed(&after, 1) ? 3
+                     : doomed(&after, 2) ? 2
+                     : enemy_can_kill(&after, HUNT_RUN) ? 1 : 0;
         if (danger == 0)
             return MOVES[d];
         if (danger < least_danger) {

@@ -1,6 +1,6 @@
 /* turtle: the defensive player.
  *
- * It draws only small boxes (legs up to 8 cells) out of its own territory, and only boxes the
+ * It draws only small boxes (legs up to 10 cells) out of its own territory, and only boxes the
  * enemy cannot reach before they close. Its main concern is the enemy: for each of its moves it
  * works out the enemy's plans with the real enclosure rule - every loop the enemy could close
  * before the turtle could get to it, such as a cut through the turtle's land - and it picks the
@@ -547,11 +547,12 @@ static int doomed(const Board *b, int moves)
     return 0;
 }
 
-#define RUN 8             /* longest leg of a box */
-#define BOX_VALUE 60      /* a box is worth at most this: small boxes only */
+#define RUN 10            /* longest leg of a box */
+#define BOX_VALUE 80      /* a box is worth at most this: small boxes only */
 #define ENEMY_RUN 12      /* longest leg of the enemy loops it looks at */
 #define ENEMY_VALUE 120   /* an enemy loop is counted up to this much */
 #define SAFE_MOVES 3      /* the enemy must not be able to enclose us within this many moves */
+#define ENEMY_WEIGHT 0.8  /* weight of the best plan a move leaves the enemy */
 
 typedef struct {
     int mine, theirs; /* cell counts (of the side drawing the loops) before any loop */
@@ -673,7 +674,7 @@ int bot(int board[H][W], char player)
                                        : -0.1 * depth_in_territory(&after, after.head[MINE]);
         if (plans.kill_len && d == plans.kill_move)
             own += 1000.0;
-        score[d] = own - enemy_plan(&after);
+        score[d] = own - ENEMY_WEIGHT * enemy_plan(&after);
     }
     for (int i = 1; i < 4; i++) /* best first */
         for (int j = i; j > 0 && score[order[j]] > score[order[j - 1]]; j--) {
@@ -688,7 +689,9 @@ int bot(int board[H][W], char player)
         if (score[d] <= -1e9 || !play(&after, MINE, d, &killed))
             continue;
         /* 3: the enemy encloses us next move; 2: later whatever we do; 1: it has a sure kill */
-        int danger = doomed(&after, 1) ? 3 : doomed(&after, SAFE_MOVES) ? 2 : enemy_can_kill(&after, ENEMY_RUN) ? 1 : 0;
+        int danger = doomed(&after, 1) ? 3
+                     : doomed(&after, SAFE_MOVES) ? 2
+                     : enemy_can_kill(&after, ENEMY_RUN) ? 1 : 0;
         if (danger == 0)
             return MOVES[d];
         if (danger < least_danger) {
