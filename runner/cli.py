@@ -7,6 +7,7 @@ with code 2; a failed build exits with 1. No traceback reaches the user for thos
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -382,12 +383,14 @@ def _options(parser: argparse.ArgumentParser, *names: str) -> None:
         )
 
 
+def _subcommand(commands: Any, name: str, help_: str, description: str) -> argparse.ArgumentParser:
+    """A subcommand with its one-line help and its description paragraph."""
+    sub: argparse.ArgumentParser = commands.add_parser(name, help=help_, description=description)
+    return sub
+
+
 def add_season_commands(commands: Any) -> None:
-    def add(name: str, help_: str, description: str) -> argparse.ArgumentParser:
-        sub: argparse.ArgumentParser = commands.add_parser(
-            name, help=help_, description=description
-        )
-        return sub
+    add = functools.partial(_subcommand, commands)
 
     build = add(
         "build",
@@ -591,11 +594,7 @@ def cmd_ci(args: argparse.Namespace) -> int:
 
 
 def add_ci_commands(commands: Any) -> None:
-    def add(name: str, help_: str, description: str) -> argparse.ArgumentParser:
-        sub: argparse.ArgumentParser = commands.add_parser(
-            name, help=help_, description=description
-        )
-        return sub
+    add = functools.partial(_subcommand, commands)
 
     changed = add(
         "changed",

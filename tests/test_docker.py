@@ -41,6 +41,12 @@ def make(root: Path, name: str, source: str) -> Path:
     return folder
 
 
+def build_bot(box: Any, root: Path, name: str) -> Any:
+    """Build tests/hostile/<name>.c as an entry of that name."""
+    source = (HOSTILE / f"{name}.c").read_text()
+    return build_entry(load_entry(make(root, name, source)), root / "b", box, LIMITS, 60)
+
+
 def labelled(client: Any) -> list[Any]:
     return list(client.containers.list(all=True, filters={"label": LABEL}))
 
@@ -91,20 +97,8 @@ def test_only_regular_files_under_the_cap_are_accepted(tmp_path: Path) -> None:
 
 
 def test_no_state_survives_between_games(docker_sandbox: DockerSandbox, tmp_path: Path) -> None:
-    keeper = build_entry(
-        load_entry(make(tmp_path, "keepstate", (HOSTILE / "keepstate.c").read_text())),
-        tmp_path / "b",
-        docker_sandbox,
-        LIMITS,
-        60,
-    )
-    steady = build_entry(
-        load_entry(make(tmp_path, "steady", (HOSTILE / "steady.c").read_text())),
-        tmp_path / "b",
-        docker_sandbox,
-        LIMITS,
-        60,
-    )
+    keeper = build_bot(docker_sandbox, tmp_path, "keepstate")
+    steady = build_bot(docker_sandbox, tmp_path, "steady")
     assert keeper.ok and steady.ok
     players = [Player(b.entry, b.content_hash, b.jail_path) for b in (keeper, steady)]
     for seed in (1, 2):  # the second game runs in the same container as the first
@@ -136,13 +130,7 @@ def test_no_container_is_left_behind(tmp_path: Path) -> None:
     def mine() -> set[str]:
         return {c.id for c in labelled(client) if c.labels.get(SESSION_LABEL) == session}
 
-    steady = build_entry(
-        load_entry(make(tmp_path, "steady", (HOSTILE / "steady.c").read_text())),
-        tmp_path / "b",
-        box,
-        LIMITS,
-        60,
-    )
+    steady = build_bot(box, tmp_path, "steady")
     player = Player(steady.entry, steady.content_hash, steady.jail_path)
     play_game(find_game("snakes-v1"), [player, player], box, LIMITS, seed=1)
     assert mine(), "the game ran in a labelled container"
@@ -208,20 +196,8 @@ def test_a_bot_that_kills_its_supervisor_loses_and_the_next_game_plays(
     """In a container the zygote shares the bot's uid; the container is the entry's own, so its
     zygote's death is that bot's doing: a loss, not a broken season; the next game gets a fresh
     container."""
-    killer = build_entry(
-        load_entry(make(tmp_path, "killparent", (HOSTILE / "killparent.c").read_text())),
-        tmp_path / "b",
-        docker_sandbox,
-        LIMITS,
-        60,
-    )
-    steady = build_entry(
-        load_entry(make(tmp_path, "steady", (HOSTILE / "steady.c").read_text())),
-        tmp_path / "b",
-        docker_sandbox,
-        LIMITS,
-        60,
-    )
+    killer = build_bot(docker_sandbox, tmp_path, "killparent")
+    steady = build_bot(docker_sandbox, tmp_path, "steady")
     players = [Player(b.entry, b.content_hash, b.jail_path) for b in (killer, steady)]
     for seed in (1, 2):
         result = play_game(find_game("snakes-v1"), players, docker_sandbox, LIMITS, seed)

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.bots import objcheck, worker
-from runner.sandbox.local import OUTPUT_CAP, Compiled
+from runner.sandbox.local import COMPILER_OUTPUT_CAP, Compiled
 from runner.sandbox.zygote import BotLimits, BotProcess, SandboxError, Zygote
 
 HERE = Path(__file__).parent
@@ -236,14 +236,14 @@ class _PlayContainer:
             listener.close()
         credentials = connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
         zygote_host_pid, _, _ = struct.unpack("3i", credentials)
-        self.zygote = Zygote(
-            connection,
-            oom_kills=_oom_counter(zygote_host_pid),
-            bot_root=CONTAINER_BOT_ROOT,
-            bots_can_reach=True,
-        )
-        if self.zygote._container_oom_kills is None:
+        oom_kills = _oom_counter(zygote_host_pid)
+        if oom_kills is None:
+            connection.close()
+            _remove(self.container)
             raise SandboxError("the sandbox container's memory cgroup could not be found")
+        self.zygote = Zygote(
+            connection, oom_kills=oom_kills, bot_root=CONTAINER_BOT_ROOT, bots_can_reach=True
+        )
 
     def close(self) -> None:
         self.zygote.close()
@@ -291,7 +291,7 @@ class DockerSandbox:
         finally:
             _remove(container)
         log = _accept_file(scratch / "log.txt") or b""
-        output = log[:OUTPUT_CAP].decode("utf-8", errors="replace")
+        output = log[:COMPILER_OUTPUT_CAP].decode("utf-8", errors="replace")
         obj, library = _accept_file(scratch / "bot.o"), _accept_file(scratch / "bot.so")
         program_name = "bot.py" if recipe == "python" else "bot"
         program = _accept_file(scratch / program_name)

@@ -33,7 +33,7 @@ PROGRAM_BUILDS = {
         'import ast; ast.parse(open("bot.py", "rb").read(), "bot.py")',
     ],
 }
-OUTPUT_CAP = 64 * 1024
+COMPILER_OUTPUT_CAP = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,7 @@ class LocalSandbox:
             return -1, f"the compiler ran longer than {wall_s:g} s"
         except FileNotFoundError:
             return 127, f"{command[0]} is not installed on this machine"
-        return done.returncode, done.stdout[:OUTPUT_CAP].decode("utf-8", errors="replace")
+        return done.returncode, done.stdout[:COMPILER_OUTPUT_CAP].decode("utf-8", errors="replace")
 
     def compile(
         self, source: Path, out: Path, wall_s: float, recipe: str = "c-function"
