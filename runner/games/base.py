@@ -45,12 +45,22 @@ class Outcome:
     ``points`` has one entry per seat (win 1, draw 0.5, loss 0 in two-player games).
     ``faulty`` is the seat whose fault ended the game, if any. ``detail`` is one plain sentence
     for people ("SIGSEGV at turn 37", "O was enclosed by X at turn 210", "X 290 cells, O 222").
+    ``placement`` is each seat's place (1 first, ties share the better place); empty in games
+    whose points say it all (two seats), see ``places``.
     """
 
     points: tuple[float, ...]
     termination: Termination
     detail: str
     faulty: int | None = None
+    placement: tuple[int, ...] = ()
+
+    @property
+    def places(self) -> tuple[int, ...]:
+        """Each seat's place: ``placement``, or read from the points (more is better)."""
+        if self.placement:
+            return self.placement
+        return tuple(1 + sum(other > mine for other in self.points) for mine in self.points)
 
 
 @dataclass(frozen=True)
