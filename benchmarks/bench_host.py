@@ -37,7 +37,7 @@ def main() -> None:
     parser.add_argument("--sandbox", choices=["local", "docker"], default="local")
     args = parser.parse_args()
     games, starts = args.games, args.starts
-    game = find_game("snakes-v1")
+    game = find_game("snakes-v2")
     sandbox = new_sandbox(args.sandbox)
     print(f"sandbox: {args.sandbox}")
     with tempfile.TemporaryDirectory() as tmp:

@@ -93,7 +93,7 @@ SECTIONS = {
 }
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("game", "game", "snakes-v1", "The game the season plays, by versioned id."),
+    Setting("game", "game", "snakes-v2", "The game the season plays, by versioned id."),
     Setting(
         "format",
         "str",
@@ -246,6 +246,14 @@ def _known_games() -> list[str]:
     return sorted(GAMES)
 
 
+def _retired_game(game_id: str) -> tuple[str, str] | None:
+    """(the id that replaced it, why) for a game id whose rules were replaced, else None."""
+    from runner import games
+
+    retired: dict[str, tuple[str, str]] = getattr(games, "RETIRED", {})
+    return retired.get(game_id)
+
+
 def _check(s: Setting, value: object, src: _Source) -> Any:
     """The validated value of one setting, or a ConfigError naming it."""
     got = f"got {_describe(value)}."
@@ -274,6 +282,14 @@ def _check(s: Setting, value: object, src: _Source) -> Any:
             f"write it as text, e.g. {src.example(s.key, s.default)}.",
         )
     choices = list(s.choices) if s.kind != "game" else _known_games()
+    retired = _retired_game(value) if s.kind == "game" else None
+    if retired is not None and value not in choices:
+        new, why = retired
+        raise src.error(
+            s.key,
+            f"the game id {value!r} was replaced by {new!r}: {why}.",
+            f"write {src.example(s.key, new)} (records of {value!r} games are not replayed).",
+        )
     if choices and value not in choices:
         listed = ", ".join(f"`{c}`" for c in choices)
         close = difflib.get_close_matches(value, choices, n=1)
@@ -329,7 +345,7 @@ def _read(path: Path, src: _Source) -> dict[Any, Any]:
             "",
             f"the top level must be a mapping of `field: value` lines, got {_describe(doc)}.",
             "write one field per line at the "
-            "start of the line, e.g. `game: snakes-v1` then `rounds: 1`, not a "
+            "start of the line, e.g. `game: snakes-v2` then `rounds: 1`, not a "
             "`- ` list or a bare value.",
         )
     return doc

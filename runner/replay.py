@@ -68,7 +68,7 @@ class Presentation:
 
 
 PRESENTATIONS: dict[str, Presentation] = {
-    "snakes-v1": Presentation(
+    "snakes-v2": Presentation(
         classes={"X": "x", "*": "xh", "O": "o", "@": "oh"},
         seat_classes=("x", "o"),
         score_header="Cells",
@@ -76,7 +76,7 @@ PRESENTATIONS: dict[str, Presentation] = {
         score_suffix=" cells",
         by_turn=True,
     ),
-    "cluster-v1": Presentation(
+    "cluster-v2": Presentation(
         classes={"B": "blue", "b": "blue2", "R": "red", "r": "red2"},
         lines=(2, -2),  # the board: not the status lines above it nor the ruler below
         seat_classes=("blue", "red"),

@@ -54,7 +54,7 @@ from runner.standings import write as write_standings
 
 BUILTIN_ROOT = Path(__file__).resolve().parent / "builtin"
 # The check stage's opponent, by game: (folder under runner/builtin/, its language).
-BUILTINS = {"snakes-v1": ("steady", "c"), "cluster-v1": ("cluster-first", "python")}
+BUILTINS = {"snakes-v2": ("steady", "c"), "cluster-v2": ("cluster-first", "python")}
 CHECK_VERSION = "smoke-v1"
 
 Say = Callable[[str], None]

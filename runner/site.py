@@ -7,6 +7,7 @@
     games.html            every game
     entries/<entry>.html  an entry: verdict, games by opponent, faults, source code
     games/<key>.html      a game: final frame, move list, replay player with every frame
+    rules.html            the game's rules for bot authors: docs/rules/<game>.md, as HTML
     static/               site.css, replay.js
 
 Replays are rebuilt from the move lists by the pure game engine, whatever the game
@@ -17,6 +18,11 @@ a game page shows its final frame and its move list, rendered here. Everything s
 from an entry (names, authors, sources, fault messages) is data from a pull request: the
 Environment autoescapes and JSON is HTML-safe. The output depends only on the inputs (no clock),
 so a fixed fixture renders byte for byte.
+
+Every page links the rules page of the season's game, when the repository has one: the game id
+without its version (``snakes-v2`` → ``docs/rules/snakes.md``). The rules are CommonMark with
+tables, rendered with raw HTML off (any ``<`` in the file is shown, not obeyed) and only safe
+link targets (markdown-it refuses ``javascript:`` and the like).
 """
 
 from __future__ import annotations
@@ -32,6 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markdown_it import MarkdownIt
+from markupsafe import Markup
 
 from runner import ratings, results
 from runner import standings as ranking
@@ -42,6 +50,7 @@ from runner.replay import board_html, move_items, page_data, presentation, repla
 from runner.standings import Row
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "site_templates"
+RULES = Path(__file__).resolve().parent.parent / "docs" / "rules"
 MARKER = ".koth-site"  # marks a folder this module made, so re-rendering may replace it
 ENDINGS = {
     "normal": "played to the end",
@@ -111,6 +120,26 @@ def read_standings(
 
     meta = {k: v for k, v in standings.items() if k != "entries"}
     return meta, rows, [r for r in records if current(r)]
+
+
+# -- the rules page ----------------------------------------------------------------------------
+
+
+def rules_path(game_id: str, folder: Path | None = None) -> Path | None:
+    """The rules document of a game id (its name without ``-vN``) in ``folder`` (default: the
+    repository's docs/rules), if there is one."""
+    name = re.sub(r"-v[0-9]+$", "", game_id)
+    if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", name):
+        return None
+    path = (RULES if folder is None else folder) / f"{name}.md"
+    return path if path.is_file() else None
+
+
+def rules_html(text: str) -> Markup:
+    """A rules document (CommonMark with tables) as HTML: raw HTML in it is escaped, not passed
+    through, and links with unsafe targets stay text."""
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    return Markup(md.render(text))
 
 
 # -- pages -----------------------------------------------------------------------------------
@@ -249,6 +278,7 @@ def _season(meta: Mapping[str, Any], rows: list[Row], records: list[Record]) -> 
         "last": when(stamps[-1]) if stamps else "",
         "tie_break": meta.get("tie_break", ""),
     }
+    rules = rules_path(str(facts["game"]))
     cross: dict[tuple[str, str], list[float]] = {}  # (a, b) → [a's points, both's points]
     for g in games:
         for a in g["seats"]:
@@ -268,6 +298,7 @@ def _season(meta: Mapping[str, Any], rows: list[Row], records: list[Record]) -> 
         "cross": cross,
         "slug": slug,
         "heat": heat,
+        "rules": rules,
     }
 
 
@@ -343,6 +374,9 @@ def render_site(
         (tmp / MARKER).write_text("made by `koth site`; it replaces this folder on every run\n")
         for page in ("index", "crosstable", "games"):
             write(f"{page}.html", f"{page}.html", page=page)
+        if season["rules"] is not None:
+            text = season["rules"].read_text(encoding="utf-8")
+            write("rules.html", "rules.html", page="rules", document=rules_html(text))
         for row in rows:
             write(
                 f"entries/{slug(row.entry)}.html",

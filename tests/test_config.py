@@ -23,7 +23,7 @@ from runner.config import (
 )
 
 REPO = Path(__file__).resolve().parent.parent
-FAKE_GAMES = ("cluster-v1", "snakes-v1")
+FAKE_GAMES = ("cluster-v2", "snakes-v2")
 
 
 @pytest.fixture
@@ -64,7 +64,7 @@ def error_of(path: Path | None, overrides: dict[str, object] | None = None) -> C
 def expected_defaults(base: Path) -> Config:
     return Config(
         path=None,
-        game="snakes-v1",
+        game="snakes-v2",
         format="round-robin",
         rounds=1,
         seed=1,
@@ -123,12 +123,12 @@ def test_values_are_read_and_jobs_null_means_cpu_count(tmp_path: Path) -> None:
         write(
             tmp_path,
             (
-                "game: cluster-v1\nrounds: 4\nseed: 0\nsandbox: docker\njobs: null\n"
+                "game: cluster-v2\nrounds: 4\nseed: 0\nsandbox: docker\njobs: null\n"
                 "limits:\n  move_cpu_ms: 250\n  move_wall_s: 0.5\n  memory_mib: 512\n"
             ),
         )
     )
-    assert (cfg.game, cfg.rounds, cfg.seed, cfg.sandbox) == ("cluster-v1", 4, 0, "docker")
+    assert (cfg.game, cfg.rounds, cfg.seed, cfg.sandbox) == ("cluster-v2", 4, 0, "docker")
     assert cfg.jobs == (os.cpu_count() or 1)
     assert cfg.limits == Limits(250, 10.0, 0.5, None, 512, 60.0)
     assert load_config(write(tmp_path, f"seed: {2**63 - 1}\njobs: 3\n")).jobs == 3
@@ -239,8 +239,8 @@ BAD = [
     # unknown choices and game ids, listed
     ("sandbox: dokcer\n", "sandbox", "got 'dokcer'. Fix: write `sandbox: docker`."),
     ("format: knockout\n", "format", "expected one of `round-robin`"),
-    ("game: snake\n", "game", "known games are `cluster-v1`, `snakes-v1`. Fix: write `game: "),
-    ("game: tetris\n", "game", "Fix: write one of them, e.g. `game: snakes-v1`."),
+    ("game: snake\n", "game", "known games are `cluster-v2`, `snakes-v2`. Fix: write `game: "),
+    ("game: tetris\n", "game", "Fix: write one of them, e.g. `game: snakes-v2`."),
 ]
 
 
@@ -255,7 +255,7 @@ def test_bad_values_name_the_file_the_field_and_the_fix(
 
 
 def test_a_yaml_syntax_error_gives_the_line(tmp_path: Path) -> None:
-    e = error_of(write(tmp_path, "game: snakes-v1\nrounds: 1\n  seed: 2\n"))
+    e = error_of(write(tmp_path, "game: snakes-v2\nrounds: 1\n  seed: 2\n"))
     assert str(e).startswith(f"{tmp_path / 'tournament.yaml'}: line 3: not valid YAML"), str(e)
     e = error_of(write(tmp_path, "rounds: [1\n"))
     assert "line " in str(e) and "not valid YAML" in str(e)
@@ -311,6 +311,36 @@ def test_the_repository_tournament_yaml_writes_out_every_field() -> None:
     cfg = load_config(REPO / "tournament.yaml")
     assert cfg.path == REPO / "tournament.yaml"
     assert dataclasses.replace(cfg, path=None) == expected_defaults(REPO)
+
+
+REPLACED = [("snakes-v1", "snakes-v2", "suffocated"), ("cluster-v1", "cluster-v2", "scan")]
+
+
+@pytest.mark.parametrize(("old", "new", "reason"), REPLACED)
+def test_a_replaced_game_id_says_what_replaced_it_and_why(
+    tmp_path: Path, real_games: None, old: str, new: str, reason: str
+) -> None:
+    path = write(tmp_path, f"game: {old}\n")
+    e = error_of(path)
+    assert e.file == str(path) and e.field == "game"
+    text = str(e)
+    assert f"the game id '{old}' was replaced by '{new}': " in text and reason in text, text
+    assert f"Fix: write `game: {new}`" in text and "\n" not in text, "one paragraph with the fix"
+
+
+@pytest.mark.parametrize(("old", "new", "reason"), REPLACED)
+def test_find_game_says_what_replaced_a_retired_id(
+    real_games: None, old: str, new: str, reason: str
+) -> None:
+    from runner.games import RetiredGameError, UnknownGameError, find_game
+
+    assert find_game(new).id == new
+    with pytest.raises(RetiredGameError) as caught:
+        find_game(old)
+    text = str(caught.value)
+    assert text.startswith(f"the game id '{old}' was replaced by '{new}': ") and reason in text
+    assert f"`game: {new}`" in text and "\n" not in text, "one paragraph, with the fix"
+    assert isinstance(caught.value, UnknownGameError), "callers catching unknown ids catch it too"
 
 
 def test_the_repository_tournament_yaml_loads_with_the_real_games(real_games: None) -> None:

@@ -29,9 +29,9 @@ def cluster_reply(state: ClusterState, seat: int, rng: random.Random) -> str:
 
 RANDOM_REPLY: dict[str, RandomReply] = {
     # A Snakes bot is a C function returning a character code.
-    "snakes-v1": lambda state, seat, rng: ord(rng.choice("LRUD")),
+    "snakes-v2": lambda state, seat, rng: ord(rng.choice("LRUD")),
     # A Cluster bot writes one line on stdout.
-    "cluster-v1": cluster_reply,
+    "cluster-v2": cluster_reply,
 }
 
 # Replies no game should accept as a move.

@@ -102,7 +102,7 @@ def test_no_state_survives_between_games(docker_sandbox: DockerSandbox, tmp_path
     assert keeper.ok and steady.ok
     players = [Player(b.entry, b.content_hash, b.jail_path) for b in (keeper, steady)]
     for seed in (1, 2):  # the second game runs in the same container as the first
-        result = play_game(find_game("snakes-v1"), players, docker_sandbox, LIMITS, seed)
+        result = play_game(find_game("snakes-v2"), players, docker_sandbox, LIMITS, seed)
         assert result.outcome.termination is Termination.NORMAL, result.outcome.detail
 
 
@@ -116,7 +116,7 @@ def test_docker_and_local_give_identical_records(
             for name in ("greedy", "boxer")
         ]
         players = [Player(b.entry, b.content_hash, b.jail_path) for b in builds]
-        result = play_game(find_game("snakes-v1"), players, box, LIMITS, seed=5).to_dict()
+        result = play_game(find_game("snakes-v2"), players, box, LIMITS, seed=5).to_dict()
         result.pop("measured")
         records.append(result)
     assert records[0] == records[1], "the sandbox must not change what is played"
@@ -132,7 +132,7 @@ def test_no_container_is_left_behind(tmp_path: Path) -> None:
 
     steady = build_bot(box, tmp_path, "steady")
     player = Player(steady.entry, steady.content_hash, steady.jail_path)
-    play_game(find_game("snakes-v1"), [player, player], box, LIMITS, seed=1)
+    play_game(find_game("snakes-v2"), [player, player], box, LIMITS, seed=1)
     assert mine(), "the game ran in a labelled container"
     box.close()
     assert mine() == set(), "close() removes its containers"

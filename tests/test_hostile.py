@@ -103,7 +103,7 @@ def play(
     sandbox: LocalSandbox, root: Path, x: Build, o: Build, limits: BotLimits = LIMITS
 ) -> GameResult:
     players = [Player(b.entry, b.content_hash, b.jail_path) for b in (x, o)]
-    return play_game(find_game("snakes-v1"), players, sandbox, limits, seed=1)
+    return play_game(find_game("snakes-v2"), players, sandbox, limits, seed=1)
 
 
 def bot_processes() -> list[int]:

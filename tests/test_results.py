@@ -34,7 +34,7 @@ def fake(
     when: str = "2024-01-01T00:00:00Z",
 ) -> dict[str, Any]:
     result = {
-        "game": "snakes-v1",
+        "game": "snakes-v2",
         "seed": seed,
         "seats": [
             {"entry": x, "hash": HASH_A, "name": x.title()},
@@ -50,18 +50,18 @@ def fake(
         },
         "measured": {"cpu_s": [0.1, 0.2], "wall_s": 0.5},
     }
-    key = record_key("snakes-v1", [(x, HASH_A), (o, HASH_B)], seed + round_)
+    key = record_key("snakes-v2", [(x, HASH_A), (o, HASH_B)], seed + round_)
     return make_record(result, key=key, season_seed=9, round_=round_, when=when)
 
 
 def test_key_covers_game_seats_hashes_and_seed_only() -> None:
-    base = record_key("snakes-v1", [("x", HASH_A), ("o", HASH_B)], 1)
-    assert base == record_key("snakes-v1", [("x", HASH_A), ("o", HASH_B)], 1)
+    base = record_key("snakes-v2", [("x", HASH_A), ("o", HASH_B)], 1)
+    assert base == record_key("snakes-v2", [("x", HASH_A), ("o", HASH_B)], 1)
     variants = [
-        record_key("snakes-v2", [("x", HASH_A), ("o", HASH_B)], 1),
-        record_key("snakes-v1", [("x", HASH_B), ("o", HASH_B)], 1),  # an edited entry
-        record_key("snakes-v1", [("o", HASH_B), ("x", HASH_A)], 1),  # swapped seats
-        record_key("snakes-v1", [("x", HASH_A), ("o", HASH_B)], 2),
+        record_key("snakes-v3", [("x", HASH_A), ("o", HASH_B)], 1),  # another rules version
+        record_key("snakes-v2", [("x", HASH_B), ("o", HASH_B)], 1),  # an edited entry
+        record_key("snakes-v2", [("o", HASH_B), ("x", HASH_A)], 1),  # swapped seats
+        record_key("snakes-v2", [("x", HASH_A), ("o", HASH_B)], 2),
     ]
     assert base not in variants and len(set(variants)) == len(variants)
     assert len(base) == 64

@@ -61,32 +61,32 @@ def test_formats_are_found_by_name() -> None:
 
 def test_schedule_is_canonical_and_seeds_are_independent_of_entry_order() -> None:
     shuffled = NAMES[::-1]
-    one = make_schedule("snakes-v1", "round-robin", NAMES, 2, season_seed=7)
-    two = make_schedule("snakes-v1", "round-robin", shuffled, 2, season_seed=7)
+    one = make_schedule("snakes-v2", "round-robin", NAMES, 2, season_seed=7)
+    two = make_schedule("snakes-v2", "round-robin", shuffled, 2, season_seed=7)
     assert one == two
     assert one == sorted(one, key=lambda f: (f.round, f.seats))
     assert {f.round for f in one} == {1, 2}
     for fixture in one:
-        assert fixture.seed == game_seed(7, "snakes-v1", fixture.round, fixture.seats)
+        assert fixture.seed == game_seed(7, "snakes-v2", fixture.round, fixture.seats)
         assert 0 <= fixture.seed < 2**63
     assert len({f.seed for f in one}) == len(one), "two games share a seed"
 
 
 def test_adding_an_entry_keeps_every_other_games_seed() -> None:
-    before = make_schedule("snakes-v1", "round-robin", NAMES[:4], 1, season_seed=1)
-    after = make_schedule("snakes-v1", "round-robin", NAMES, 1, season_seed=1)
+    before = make_schedule("snakes-v2", "round-robin", NAMES[:4], 1, season_seed=1)
+    after = make_schedule("snakes-v2", "round-robin", NAMES, 1, season_seed=1)
     new = [f for f in after if "echo" in f.seats]
     assert sorted(set(after) - set(new)) == before
     assert len(new) == 2 * 4
 
 
 def test_seeds_change_with_the_season_seed_the_round_and_the_seats() -> None:
-    base = game_seed(1, "snakes-v1", 1, ("a", "b"))
-    assert base == game_seed(1, "snakes-v1", 1, ("a", "b"))
+    base = game_seed(1, "snakes-v2", 1, ("a", "b"))
+    assert base == game_seed(1, "snakes-v2", 1, ("a", "b"))
     others = [
-        game_seed(2, "snakes-v1", 1, ("a", "b")),
-        game_seed(1, "snakes-v1", 2, ("a", "b")),
-        game_seed(1, "snakes-v1", 1, ("b", "a")),
+        game_seed(2, "snakes-v2", 1, ("a", "b")),
+        game_seed(1, "snakes-v2", 2, ("a", "b")),
+        game_seed(1, "snakes-v2", 1, ("b", "a")),
         game_seed(1, "other-v1", 1, ("a", "b")),
     ]
     assert base not in others and len(set(others)) == len(others)
@@ -94,7 +94,7 @@ def test_seeds_change_with_the_season_seed_the_round_and_the_seats() -> None:
 
 @pytest.mark.parametrize("count", [1, 2, 3, 7])
 def test_shards_are_disjoint_and_cover_the_schedule(count: int) -> None:
-    games = make_schedule("snakes-v1", "round-robin", NAMES, 2, season_seed=1)
+    games = make_schedule("snakes-v2", "round-robin", NAMES, 2, season_seed=1)
     parts = [select_shard(games, Shard(i, count)) for i in range(1, count + 1)]
     assert sorted(g for part in parts for g in part) == games
     assert sum(len(p) for p in parts) == len(games)

@@ -40,10 +40,18 @@ from runner.replay import (
     replay,
     text_log,
 )
-from runner.site import MARKER, EntryInfo, SiteError, read_standings, render_site
+from runner.site import (
+    MARKER,
+    EntryInfo,
+    SiteError,
+    read_standings,
+    render_site,
+    rules_html,
+    rules_path,
+)
 
 HERE = Path(__file__).parent
-SEED_TEXT = HERE.parent.parent / "shared" / "seeds" / "000_6633474fa0ac5b7f.txt"
+SEED_FRAMES = HERE / "data" / "snakes_seed_frames.txt"
 PAGE_BUDGET = 64 * 1024
 
 
@@ -250,7 +258,7 @@ def test_the_leaderboard_lists_every_entry_with_its_rating(site: Path) -> None:
         assert f'href="entries/{row["entry"]}.html"' in index
     assert re.search(r"\d{3,4} <span class=\"pm\">± \d+</span>", index)
     assert "statistically tied" in index
-    for fact in ("snakes-v1", "round-robin", str(regen.SEASON_SEED), "2025-01-18 12:05 UTC"):
+    for fact in ("snakes-v2", "round-robin", str(regen.SEASON_SEED), "2025-01-18 12:05 UTC"):
         assert fact in index, f"the season facts should include {fact}"
 
 
@@ -286,6 +294,58 @@ def test_every_link_leads_to_a_page_and_anchor_that_exist(site: Path) -> None:
                 assert anchor in parsed[path].ids, f"{page.relative_to(site)}: no #{anchor}"
             checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize(("fixture", "document"), [("site", "snakes"), ("cluster_site", "cluster")])
+def test_every_page_links_the_rules_page_of_the_seasons_game(
+    fixture: str, document: str, request: pytest.FixtureRequest
+) -> None:
+    folder: Path = request.getfixturevalue(fixture)
+    for page in pages(folder):
+        root = "../" * (len(page.relative_to(folder).parts) - 1)
+        assert f'<a href="{root}rules.html"' in page.read_text(), f"{page.name} links the rules"
+    rules = (folder / "rules.html").read_text()
+    assert '<a href="rules.html" aria-current="page">Rules</a>' in rules
+    source = (HERE.parent / "docs" / "rules" / f"{document}.md").read_text()
+    title = source.split("\n", 1)[0].removeprefix("# ")
+    assert f"<h1>{html.escape(title, quote=False)}</h1>" in rules, "the rules document, as HTML"
+    assert "<table>" in rules and "<pre><code>" in rules, "tables and code blocks are rendered"
+    assert f"docs/rules/{document}.md" in rules, "the page names its source in the repository"
+
+
+def test_rules_markdown_is_rendered_with_raw_html_escaped_and_unsafe_links_dropped() -> None:
+    text = (
+        "# Rules <script>alert(1)</script>\n\n"
+        '<img src=x onerror="alert(2)">\n\n'
+        "[click](javascript:alert(3)) and [fine](https://example.org/rules)\n\n"
+        "| a | b |\n|---|---|\n| `<b>` | 1 |\n"
+    )
+    out = str(rules_html(text))
+    assert "<script>" not in out and "&lt;script&gt;" in out, "raw HTML is shown, not obeyed"
+    assert "<img" not in out and "&lt;img" in out
+    assert "javascript:" not in out.replace("[click](javascript:alert(3))", "")
+    assert 'href="javascript' not in out, "an unsafe link target is not made a link"
+    assert '<a href="https://example.org/rules">fine</a>' in out
+    assert "<td><code>&lt;b&gt;</code></td>" in out, "tables render; code in them is escaped"
+
+
+def test_the_rules_document_is_the_game_id_without_its_version(tmp_path: Path) -> None:
+    (tmp_path / "snakes.md").write_text("# Snakes\n")
+    assert rules_path("snakes-v2", tmp_path) == tmp_path / "snakes.md"
+    assert rules_path("snakes-v17", tmp_path) == tmp_path / "snakes.md"
+    assert rules_path("cluster-v2", tmp_path) is None, "no document, no rules page"
+    assert rules_path("../snakes-v2", tmp_path) is None, "a record's game id names no path"
+    assert rules_path("", tmp_path) is None
+
+
+def test_a_season_of_a_game_without_rules_has_no_rules_link(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("runner.site.RULES", tmp_path / "none")
+    records, doc, infos = regen.load_fixture()
+    render_site(records, doc, infos, tmp_path / "out")
+    assert not (tmp_path / "out" / "rules.html").exists()
+    assert "rules.html" not in (tmp_path / "out" / "index.html").read_text()
 
 
 def test_cross_table_cells_are_colour_scaled_and_link_to_the_pair_games(site: Path) -> None:
@@ -394,23 +454,23 @@ def test_the_encoded_edits_rebuild_any_frames(texts: list[str], pad: int) -> Non
 
 
 def test_the_first_frame_is_the_seed_format() -> None:
-    rep = replay({"game": "snakes-v1", "seed": 1, "moves": ""})
+    rep = replay({"game": "snakes-v2", "seed": 1, "moves": ""})
     first = frames(rep)[0]
     assert len(first.split("\n")) == 16 and {len(r) for r in first.split("\n")} == {32}
-    if SEED_TEXT.is_file():  # its last row was mangled by a web page's e-mail obfuscator
-        head = "\n".join(first.split("\n")[:15])
-        assert head in SEED_TEXT.read_text(), "the initial frame as the challenge shows it"
-        assert first.endswith("\n" + "." * 31 + "@")
+    # The challenge's first frame, whose last row (holding '@') was mangled in its published copy.
+    head = "\n".join(first.split("\n")[:15])
+    assert f"\n\n{head}\n?\n\n" in SEED_FRAMES.read_text(), "the first frame the challenge shows"
+    assert first.endswith("\n" + "." * 31 + "@")
 
 
 def test_board_html_keeps_the_text_and_marks_owners() -> None:
     frame = "X*..\n.O@O"
-    markup = str(board_html(frame, presentation("snakes-v1")))
+    markup = str(board_html(frame, presentation("snakes-v2")))
     assert plain(markup) == frame
     assert '<span class="x">X</span><span class="xh">*</span>..' in markup
     assert '<span class="o">O</span><span class="oh">@</span><span class="o">O</span>' in markup
     cluster = "Blue b\nRed r\nBb.r\nb 1\nR 0"  # only the board: not the status nor the ruler
-    markup = str(board_html(cluster, presentation("cluster-v1")))
+    markup = str(board_html(cluster, presentation("cluster-v2")))
     assert markup == (
         'Blue b\nRed r\n<span class="blue">B</span><span class="blue2">b</span>.'
         '<span class="red2">r</span>\nb 1\nR 0'
@@ -441,7 +501,7 @@ def full_length_records(count: int) -> list[dict[str, Any]]:
             {
                 "key": f"{seed:064x}",
                 "round": seed,
-                "game": "snakes-v1",
+                "game": "snakes-v2",
                 "seed": seed,
                 "seats": seats,
                 "moves": "".join(moves),
@@ -497,7 +557,7 @@ def cluster_records(count: int, rotate: float) -> list[dict[str, Any]]:
             {
                 "key": f"{seed:064x}",
                 "round": seed,
-                "game": "cluster-v1",
+                "game": "cluster-v2",
                 "seed": seed,
                 "seats": seats,
                 "moves": moves,
@@ -575,7 +635,7 @@ def test_the_koth_site_command(tmp_path: Path, capsys: pytest.CaptureFixture[str
     (tmp_path / "tournament.yaml").write_text("entries: entries\n")
     assert main(["site", "--config", str(tmp_path / "tournament.yaml")]) == 0
     out = capsys.readouterr().out
-    assert "13 pages" in out and "KiB on average" in out
+    assert "14 pages" in out and "KiB on average" in out
     for page in pages(regen.GOLDEN):
         made = tmp_path / "_site" / page.relative_to(regen.GOLDEN)
         assert made.read_bytes() == page.read_bytes(), f"{made} differs from the golden page"

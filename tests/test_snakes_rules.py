@@ -1,8 +1,9 @@
-"""Snakes (round 1) rules, as settled in shared/rules/snakes.md.
+"""Snakes (round 1) rules, as docs/rules/snakes.md states them.
 
-Ground truth comes from three places: the seed's ten example frames, hand-built positions for the
-edge cases, and a deliberately plain reference implementation of snakes.md (a list of characters and
-a breadth-first search) that the fast bitboard engine must match move for move.
+Ground truth comes from three places: the challenge text's ten example frames (kept as facts in
+tests/data/snakes_seed_frames.txt), hand-built positions for the edge cases, and a deliberately
+plain reference implementation of the rules (a list of characters and a breadth-first search)
+that the fast bitboard engine must match move for move.
 """
 
 from __future__ import annotations
@@ -28,10 +29,11 @@ from runner.games.snakes import (
 )
 
 GAME = Snakes()
-SEED = Path(__file__).parents[2] / "shared" / "seeds" / "000_6633474fa0ac5b7f.txt"
+SEED_FRAMES = Path(__file__).parent / "data" / "snakes_seed_frames.txt"
 GOLDEN = Path(__file__).parent / "golden"
 
-# The move table at the end of snakes.md: (X's moves, O's moves) leading to frames 2..10.
+# (X's moves, O's moves) leading to the challenge's frames 2..10: X's read off the frames, O's
+# reconstructed to fit every visible row (docs/rules/snakes.md, "The challenge's frames").
 SEED_MOVES = [
     ("DDDDDRRRRR", "LLLLLUUUUU"),
     ("UUUU", "RRRR"),
@@ -77,21 +79,16 @@ def cell(state: SnakesState, x: int, y: int) -> str:
 
 @pytest.fixture(scope="module")
 def seed_frames() -> list[list[str | None]]:
-    """The ten frames of the seed, each 16 rows; a row mangled in the published copy is None."""
-    if not SEED.is_file():
-        pytest.fail(f"the seed text is missing: expected it at {SEED} (../shared beside the repo)")
+    """The ten frames of the challenge text, each 16 rows; a row mangled in the published copy
+    (written '?' in the data file) is None."""
+    text = SEED_FRAMES.read_text(encoding="ascii")
+    body = "\n".join(line for line in text.split("\n") if not line.startswith("#"))
     frames: list[list[str | None]] = []
-    rows: list[str | None] = []
-    for line in SEED.read_text(encoding="utf-8").splitlines() + [""]:
-        line = line.strip()
-        if FRAME_ROW.fullmatch(line):
-            rows.append(line)
-        elif "[email" in line:  # the row holding '@' became an e-mail-protection placeholder
-            rows.append(None)
-        elif rows:
-            frames.append(rows)
-            rows = []
-    assert len(frames) == 10, f"the seed should show 10 frames, found {len(frames)}"
+    for block in body.strip("\n").split("\n\n"):
+        rows = block.split("\n")
+        assert all(row == "?" or FRAME_ROW.fullmatch(row) for row in rows), "32 symbols or '?'"
+        frames.append([None if row == "?" else row for row in rows])
+    assert len(frames) == 10, f"the challenge shows 10 frames, found {len(frames)}"
     for number, frame in enumerate(frames, 1):
         assert len(frame) == 16, f"seed frame {number} has {len(frame)} rows, not 16"
     return frames
@@ -133,9 +130,11 @@ def test_seed_game_ends_with_x_suffocating_o() -> None:
     assert GAME.to_move(after) == (), "O's last move is not played"
     with pytest.raises(IllegalMoveError):
         GAME.apply(after, {1: "L"})
-    x_cells, _ = GAME.scores(after)
-    assert x_cells - GAME.scores(before)[0] == 63, "X closes a 63-cell pocket (O's head included)"
-    assert 512 - x_cells == 363, "362 cells stay outside the pocket, plus O's dead head"
+    x_cells, o_cells = GAME.scores(after)
+    assert x_cells - GAME.scores(before)[0] == 64, "X's new head cell and the 63-cell pocket"
+    assert 512 - x_cells == 362, "362 cells stay outside the pocket; O's dead head is X's cell"
+    assert o_cells == after.frame.count(b"O"), "O keeps only its drawn territory, not its head"
+    assert after.frame.count(b"@") == 1, "O's dead head is still drawn"
 
 
 # --- a plain reference implementation of snakes.md ---------------------------------------------
@@ -148,6 +147,7 @@ class Reference:
         self.cells = list(GAME.render_text(new_game()).replace("\n", ""))
         self.moves = 0
         self.suffocated: int | None = None
+        self.dead_head_owner = ""
 
     def play(self, move: str) -> None:
         seat = self.moves % 2
@@ -184,12 +184,22 @@ class Reference:
                 for i in group:
                     if i == victim:
                         self.suffocated = 1 - seat
+                        self.dead_head_owner = land
                     else:
                         self.cells[i] = land
 
     @property
     def text(self) -> str:
         return "\n".join("".join(self.cells[y * 32 : y * 32 + 32]) for y in range(16))
+
+    @property
+    def counts(self) -> tuple[int, int]:
+        """Cells per side: its territory and head, the dead head's cell counted for its encloser."""
+        counts = [self.cells.count("X") + 1, self.cells.count("O") + 1]
+        if self.suffocated is not None:
+            counts[self.suffocated] -= 1
+            counts[1 - self.suffocated] += 1
+        return counts[0], counts[1]
 
 
 stretches = st.lists(st.tuples(st.sampled_from(MOVES), st.integers(1, 9)), min_size=1, max_size=60)
@@ -209,6 +219,7 @@ def test_engine_matches_the_reference(
         ref.play(move)
         assert GAME.render_text(state) == ref.text, f"the frames differ after move {i + 1}"
         assert state.suffocated == ref.suffocated, f"suffocation differs after move {i + 1}"
+        assert GAME.scores(state) == ref.counts, f"the cell counts differ after move {i + 1}"
         if ref.suffocated is not None:
             break
 
@@ -222,6 +233,7 @@ def test_engine_matches_the_reference_over_a_whole_game(seed: int) -> None:
         state = GAME.apply(state, {GAME.to_move(state)[0]: move})
         ref.play(move)
         assert GAME.render_text(state) == ref.text, f"frames differ after {ref.moves} moves"
+        assert GAME.scores(state) == ref.counts, f"cell counts differ after {ref.moves} moves"
     assert state.suffocated == ref.suffocated, "the reference and the engine end differently"
 
 
@@ -243,10 +255,19 @@ def test_invariants_hold_through_a_random_game(seed: int, stretchy: bool) -> Non
         assert len(frame) == 512, "a frame has 512 cells"
         assert not frame.translate(None, b".XO*@"), "every cell is one of . X O * @"
         assert frame.count(b"*") == 1 and frame.count(b"@") == 1, "each head is drawn once"
+        assert not state.owned[0] & state.owned[1], "no cell belongs to both sides"
+        assert state.owned[0] | state.owned[1] == sum(
+            1 << (i // 32 * 33 + i % 32) for i, c in enumerate(frame) if c != ord(".")
+        ), "every drawn cell but '.' is owned, and nothing else"
+        drawn = [frame.count(b"X") + 1, frame.count(b"O") + 1]
         for side in (0, 1):
-            assert state.owned[side] >> state.heads[side] & 1, "a head is on its own territory"
-        x, o = GAME.scores(state)
-        assert (x, o) == (frame.count(b"X") + 1, frame.count(b"O") + 1), "scores count cells"
+            if side == state.suffocated:
+                assert not state.owned[side] >> state.heads[side] & 1, "a dead head's cell is lost"
+                drawn[side] -= 1
+                drawn[1 - side] += 1
+            else:
+                assert state.owned[side] >> state.heads[side] & 1, "a head is on its own territory"
+        assert GAME.scores(state) == tuple(drawn), "cells counted, a dead head for its encloser"
         assert state.moves_played <= 2048, "the game ends by move 2048"
     outcome = GAME.outcome(state)
     assert outcome is not None, "a finished game has an outcome"
@@ -303,6 +324,26 @@ def test_enclosure_against_the_board_edge_fills_and_captures() -> None:
     assert cell(state, 0, 1) == "*", "X's head moved into the corner pocket's wall"
     assert GAME.scores(state) == (4, 1), "X gained its new cell and the captured O cell"
     assert GAME.outcome(state) is None, "O's head was not in the pocket"
+
+
+def test_a_suffocated_heads_cell_counts_for_the_encloser_and_keeps_its_symbol() -> None:
+    rows = ["." * 32] * 16
+    rows[0] = "@X" + "." * 30
+    rows[1] = ".*" + "." * 30
+    before = state_from_text("\n".join(rows))
+    assert GAME.scores(before) == (2, 1), "O owns its head cell before X moves"
+    after = GAME.apply(before, {0: "L"})  # X closes the corner: the pocket is O's head alone
+    assert GAME.render_text(after).split("\n")[:2] == ["@X" + "." * 30, "*X" + "." * 30], (
+        "O's dead head is still drawn; X's head moved under it"
+    )
+    assert GAME.scores(after) == (4, 0), "the whole pocket, O's head cell included, is X's"
+    assert after.owned[0] >> after.heads[1] & 1 and not after.owned[1], "X owns the dead head"
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.termination is Termination.SUFFOCATION
+    assert outcome.points == (1.0, 0.0) and outcome.detail == "O was enclosed by X at turn 1"
+    assert changed_cells(before, after) == [(32, "*"), (33, "X")], "the '@' cell reads the same"
+    with pytest.raises(ValueError, match="split"):
+        state_from_text(GAME.render_text(after))  # play never goes on from a suffocation
 
 
 TIE_WITH_O_HEAD = """\
@@ -363,6 +404,7 @@ def test_tie_without_the_enemy_head_keeps_the_first_group_in_row_major_order() -
     assert region_text(state, range(15)) == "X" * 240, "the later tied group is filled"
     assert region_text(state, range(16, 32)).count(".") == 224, "the first tied group is kept"
     assert cell(state, 15, 7) == "@", "O's dead head stays drawn where it was enclosed"
+    assert GAME.scores(state) == (512 - 224, 0), "X owns all but the kept group, O's head too"
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.termination is Termination.SUFFOCATION
     assert outcome.points == (1.0, 0.0) and outcome.detail == "O was enclosed by X at turn 1"

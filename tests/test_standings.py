@@ -112,11 +112,11 @@ def test_excluded_entries_are_listed_last_with_zero_games_and_their_reason() -> 
 
 def test_written_atomically_as_json(tmp_path: Path) -> None:
     rows = rank(entrants("a", "b"), [game("a", "b", (0.5, 0.5))])
-    doc = document(rows, {"game": "snakes-v1", "games_played": 1})
+    doc = document(rows, {"game": "snakes-v2", "games_played": 1})
     path = tmp_path / "out" / "standings.json"
     write(path, doc)
     data = json.loads(path.read_text())
-    assert data["tie_break"] == TIE_BREAK and data["game"] == "snakes-v1"
+    assert data["tie_break"] == TIE_BREAK and data["game"] == "snakes-v2"
     assert [(e["entry"], e["points"], e["draws"]) for e in data["entries"]] == [
         ("a", 0.5, 1),
         ("b", 0.5, 1),

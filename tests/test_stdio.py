@@ -42,7 +42,7 @@ for _ in range(4):
     block()
 turn = 0
 while True:
-    numbers(); columns = block(); block(); block(); hand = block()
+    numbers(); columns = block(); block(); block(); hand = block(); sys.stdin.readline()
     turn += 1
     sys.stdout.write(move(turn, columns, hand) + "\\n"); sys.stdout.flush()
 """
@@ -98,7 +98,7 @@ def build(sandbox: object, root: Path, name: str, source: str, language: str) ->
 
 def play(sandbox: object, x: Build, o: Build, seed: int = 3) -> GameResult:
     players = [Player(b.entry, b.content_hash, b.jail_path, tuple(b.program or ())) for b in (x, o)]
-    return play_game(find_game("cluster-v1"), players, sandbox, LIMITS, seed)  # type: ignore[arg-type]
+    return play_game(find_game("cluster-v2"), players, sandbox, LIMITS, seed)  # type: ignore[arg-type]
 
 
 def test_python_and_c_program_bots_play_whole_games(any_sandbox: object, tmp_path: Path) -> None:
@@ -204,13 +204,13 @@ def test_a_cluster_season_checks_and_plays_program_entries(tmp_path: Path) -> No
             f"name: {name}\nauthor: tests\ndescription: a test bot\nlanguage: {language}\n"
         )
     (tmp_path / "tournament.yaml").write_text(
-        "game: cluster-v1\njobs: 1\nlimits:\n  move_wall_s: 0.5\n  first_move_wall_s: 2.0\n"
+        "game: cluster-v2\njobs: 1\nlimits:\n  move_wall_s: 0.5\n  first_move_wall_s: 2.0\n"
     )
     config = load_config(tmp_path / "tournament.yaml")
     report, rows, _ = run_season(config, show_progress=False, say=lambda text: None)
     records, problems = results.read_all(results.results_files(config.output.results))
     assert not problems and len(records) == 2, "both entries pass the check and play both seats"
-    assert {r["game"] for r in records} == {"cluster-v1"}
+    assert {r["game"] for r in records} == {"cluster-v2"}
     assert all(r["outcome"]["termination"] == "normal" for r in records), records
 
 

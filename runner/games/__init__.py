@@ -1,4 +1,4 @@
-"""The registry of games, by versioned id."""
+"""The registry of games, by versioned id, and the ids of rule sets that were replaced."""
 
 from __future__ import annotations
 
@@ -13,15 +13,53 @@ GAMES: dict[str, type[Game[Any, Any]]] = {
     Cluster.id: Cluster,
 }
 
+# Rule sets replaced by a new version because their records would now mean something else. They
+# are not kept as engines: naming one says what replaced it and why.
+RETIRED: dict[str, tuple[str, str]] = {
+    "snakes-v1": (
+        "snakes-v2",
+        "snakes-v1 counted a suffocated head's cell for the victim, while the rules give the "
+        "whole enclosed group, that cell included, to the encloser (the cell counts of every game "
+        "ended by suffocation differ by one)",
+    ),
+    "cluster-v1": (
+        "cluster-v2",
+        "cluster-v1 broke ties between equal lines by the colour with more pellets instead of the "
+        "colour of the first line the original referee's scan finds, listed hands in draw order, "
+        "ended turn messages without the referee's empty line and refused replies the referee "
+        "accepts (the results of some games and the messages bots read differ)",
+    ),
+}
+
 
 class UnknownGameError(LookupError):
     pass
 
 
+class RetiredGameError(UnknownGameError):
+    """A game id whose rules were replaced by a newer version."""
+
+
+def retired_message(game_id: str) -> str | None:
+    """Why ``game_id`` is no longer played and what replaced it, or None if it is not retired."""
+    if game_id not in RETIRED:
+        return None
+    new, why = RETIRED[game_id]
+    return (
+        f"the game id {game_id!r} was replaced by {new!r}: {why}. Old records of {game_id!r} "
+        f"cannot be replayed by this version of koth; play {new!r} instead "
+        f"(`game: {new}` in tournament.yaml)."
+    )
+
+
 def find_game(game_id: str) -> Game[Any, Any]:
-    """The game registered as ``game_id``; the error lists the known ids."""
+    """The game registered as ``game_id``; the error lists the known ids, or for a retired id
+    says what replaced it and why."""
     try:
         return GAMES[game_id]()
     except KeyError:
+        retired = retired_message(game_id)
+        if retired is not None:
+            raise RetiredGameError(retired) from None
         known = ", ".join(sorted(GAMES))
         raise UnknownGameError(f"unknown game id {game_id!r}; known games: {known}") from None

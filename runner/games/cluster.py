@@ -1,4 +1,4 @@
-"""Cluster, as settled in ``shared/rules/cluster.md``: Connect Four on a rotating hexagon.
+"""Cluster, as docs/rules/cluster.md states it for bot authors: Connect Four on a rotating hexagon.
 
 The rules this module implements:
 
@@ -14,7 +14,8 @@ The rules this module implements:
 - At the start of its turn a player with an empty bag loses; otherwise it draws min(2, bag)
   pellets, each of one of its two colours picked by ``rng.randrange(2)`` (picked again while that
   colour is exhausted). Every draw of the game comes, in order, from the one ``random.Random``
-  given to ``initial_state``; its state travels in the game state, so play stays pure.
+  given to ``initial_state``; its state travels in the game state, so play stays pure. A hand is
+  held (and shown) sorted by colour, lowest first, as the original referee keeps it.
 - ``PLACE column colour``: the colour must be in hand and the column's top cell empty; the pellet
   falls along gravity to rest, the other hand pellet goes back to the bag.
   ``ROTATE n`` (1..5): gravity becomes (g + n) mod 6, every pellet falls to rest (full
@@ -22,20 +23,23 @@ The rules this module implements:
 - After every move a seat's score is its longest straight line of one of its colours along the S,
   SW and NW axes. While both are below 4 play goes on; else the higher score wins, and equal
   scores go to the seat with more pellets on the board of its winning colour (equal: a draw).
+  A seat's winning colour is that of the first line of its best length found by the original
+  referee's scan: pellets newest first, from each the run of its colour going S, then SW, then
+  NW (``winning_colours``).
 
 Every move takes at least one pellet out of the mover's 192, so a game has at most 384 moves, and
 the board (397 cells) never fills: some column is always open. Pellets in a line along gravity
 always lie packed at its bottom, so a column is full exactly when its top cell is occupied.
 
-Seen by a stdio bot: ``init_message`` once, then ``observation`` before each of its moves; it
-answers one line that ``parse_move`` reads. ``check_move`` (and ``apply``) refuse moves the
+Seen by a stdio bot: ``init_message`` once, then ``observation`` before each of its moves (it
+ends with an empty line, as the referee's do); it answers one line that ``parse_move`` reads as
+the original referee reads it (``read_reply``). ``check_move`` (and ``apply``) refuse moves the
 position forbids with ``IllegalMoveError``. Where the rules leave the wire open, this module
 settles: pellets are numbered 0, 1, 2, ... in the order they were placed; the "new pellets" of a
 turn message are those placed since the bot's previous turn message (its own and the
 opponent's, oldest first, at the cells they lie on now; on its first turn, all); if any rotation
 (its own or the opponent's) happened since then, the "moved" block lists every pellet on the
-board in index order, else it is empty. A seat whose two colours both make its longest line has
-as its winning colour the one with more pellets on the board.
+board in index order, else it is empty.
 """
 
 from __future__ import annotations
@@ -65,7 +69,10 @@ WIN_LINE: Final = 4
 MAX_LINE: Final = COLUMNS  # the longest line the board holds, so the highest score
 MAX_MOVES: Final = 2 * 2 * PER_COLOUR
 SYMBOLS: Final = ".BRbr"  # empty, then colours 0..3
-MOVE_PATTERN: Final = re.compile(r"PLACE (-?[0-9]{1,9}) (-?[0-9]{1,9})|ROTATE (-?[0-9]{1,9})")
+# How the original referee reads a number (C's scanf "%d" on 64-bit Linux): white space as C's
+# isspace() knows it, an optional sign, then every decimal digit that follows.
+_NUMBER: Final = re.compile(r"[ \t\n\v\f\r]*([+-]?)([0-9]+)")
+_LONG_MAX: Final = 2**63 - 1
 
 
 def _four(values: Sequence[int]) -> tuple[int, int, int, int]:
@@ -135,6 +142,49 @@ class Rotate:
 Move: TypeAlias = Place | Rotate
 
 
+def _scan_number(text: str) -> tuple[int, str] | None:
+    """The number at the start of ``text`` as the referee reads it, and the text after it.
+
+    Out of range, the referee's C library clamps the number to a 64-bit ``long`` and then keeps
+    its low 32 bits as an ``int``: ``4294967297`` reads as 1. None when no digit comes (then the
+    referee reads a variable it never set; this host refuses the reply).
+    """
+    match = _NUMBER.match(text)
+    if match is None:
+        return None
+    sign, digits = match.groups()
+    digits = digits.lstrip("0") or "0"
+    magnitude = int(digits) if len(digits) <= 19 else _LONG_MAX + 1  # more digits saturate too
+    value = max(-_LONG_MAX - 1, min(-magnitude if sign == "-" else magnitude, _LONG_MAX))
+    return (value + 2**31) % 2**32 - 2**31, text[match.end() :]
+
+
+def read_reply(reply: str) -> Move | None:
+    """The move the original referee reads from a reply line, or None where it reads none.
+
+    The line ends at its first NUL (the referee handles it as a C string). The command word is
+    everything before the first space and must be ``PLACE`` or ``ROTATE`` exactly (so a line
+    starting with white space is refused). ``ROTATE`` takes one number; ``PLACE`` a number, then
+    exactly one character that must be a space, then a number. Before each number any white space
+    is skipped, a ``+`` or ``-`` sign is allowed, leading zeros are harmless, and whatever follows
+    the last number is ignored. Values are not checked here (see ``Cluster.parse_move``).
+    """
+    text = reply.split("\0", 1)[0]
+    word, space, rest = text.partition(" ")
+    if not space:
+        return None
+    if word == "ROTATE":
+        turns = _scan_number(rest)
+        return None if turns is None else Rotate(turns[0])
+    if word == "PLACE":
+        column = _scan_number(rest)
+        if column is None or not column[1].startswith(" "):
+            return None
+        colour = _scan_number(column[1][1:])
+        return None if colour is None else Place(column[0], colour[0])
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class ClusterState:
     """A position between moves.
@@ -142,7 +192,8 @@ class ClusterState:
     ``board`` holds colour + 1 per cell (0: empty). Pellets are numbered in the order they were
     placed: ``cells``, ``colours`` and ``placed_at`` (the number of the move that placed it, -1
     for a position built by hand) are indexed by that number. ``best`` is the longest line of each
-    colour. ``hand`` is the hand of the seat to move, in draw order (empty once the game is over).
+    colour. ``hand`` is the hand of the seat to move, sorted by colour (empty once the game is
+    over).
     """
 
     board: bytes
@@ -214,7 +265,7 @@ def _draw(
             colour = seat + 2 * rng.randrange(2)
         bags[colour] -= 1
         hand.append(colour)
-    return tuple(hand), rng.getstate()
+    return tuple(sorted(hand)), rng.getstate()
 
 
 def state_from_pellets(
@@ -240,6 +291,7 @@ def state_from_pellets(
             raise ValueError(f"the pellet on cell {cell} is not at rest under gravity {gravity}")
     if any(colour % 2 != moves_played % 2 for colour in hand):
         raise ValueError(f"the hand {hand} holds colours of the seat not to move")
+    hand = tuple(sorted(hand))
     bags = [PER_COLOUR] * 4
     for colour in [c for _, c in pellets] + list(hand):
         bags[colour] -= 1
@@ -264,7 +316,7 @@ def _points(winner: int | None) -> tuple[float, float]:
 class Cluster:
     """The rules of Cluster; seat 0 is Blue (colours 0 and 2), seat 1 is Red (colours 1 and 3)."""
 
-    id: ClassVar[str] = "cluster-v1"
+    id: ClassVar[str] = "cluster-v2"
     info: ClassVar[GameInfo] = GameInfo(
         min_players=2,
         max_players=2,
@@ -322,26 +374,23 @@ class Cluster:
         hand = state.hand if seat == state.mover and not state.over else ()
         lines.append(str(len(hand)))
         lines += [str(colour) for colour in hand]
-        return ("\n".join(lines) + "\n").encode("ascii")
+        return ("\n".join(lines) + "\n\n").encode("ascii")  # an empty line ends a turn message
 
     def parse_move(self, seat: int, reply: int | str) -> Move:
-        """A reply line (its ``\\n`` or ``\\r\\n`` may be left on) as a move.
+        """A reply line as a move, read as the original referee reads it (``read_reply``).
 
         Raises InvalidMoveError when it is not a move (syntax, a column outside 0..22, a colour
         outside 0..3, a rotation outside 1..5) and IllegalMoveError for the opponent's colour.
         """
         if not isinstance(reply, str):
             raise InvalidMoveError(f"returned {reply!r}, not a line of text")
-        line = reply.removesuffix("\n").removesuffix("\r")
-        match = MOVE_PATTERN.fullmatch(line)
-        if match is None:
+        move = read_reply(reply)
+        if move is None:
             raise InvalidMoveError(f"replied {reply!r}, not 'PLACE column colour' or 'ROTATE n'")
-        column, colour, turns = match.groups()
-        if turns is not None:
-            if not 1 <= int(turns) <= 5:
+        if isinstance(move, Rotate):
+            if not 1 <= move.turns <= 5:
                 raise InvalidMoveError(f"replied {reply!r}: a rotation is 1 to 5 steps")
-            return Rotate(int(turns))
-        move = Place(int(column), int(colour))
+            return move
         if not 0 <= move.column < COLUMNS:
             raise InvalidMoveError(f"replied {reply!r}: columns are 0 to {COLUMNS - 1}")
         if not 0 <= move.colour < 4:
@@ -515,12 +564,29 @@ class Cluster:
 
 
 def winning_colours(state: ClusterState) -> tuple[tuple[int, int], tuple[int, int]]:
-    """Per seat, (pellets on the board, colour) of its winning colour: the colour of its longest
-    line; when both its colours reach that length, the one with more pellets on the board."""
+    """Per seat, (pellets on the board, colour) of its winning colour.
+
+    That is the colour of the first line of the seat's best length that the original referee's
+    scan finds: it visits the pellets newest first (latest placed first) and from each counts the
+    run of its colour going S, then SW, then NW; a run only counts cells from the pellet onwards,
+    so a line is found at its N, NE or SE end. The colour with more pellets plays no part: when
+    one seat has lines of both its colours at its best length, the scan order decides.
+    """
     counts = [state.colours.count(c) for c in range(4)]
-    blue, red = state.scores
-    pick = []
-    for seat, score in ((0, blue), (1, red)):
-        options = [(counts[c], c) for c in (seat, seat + 2) if state.best[c] == score]
-        pick.append(max(options))
-    return pick[0], pick[1]
+    wanted = list(state.scores)
+    found: list[int | None] = [None, None]
+    for p in range(len(state.cells) - 1, -1, -1):
+        colour = state.colours[p]
+        seat = colour % 2
+        if found[seat] is not None:
+            continue
+        for axis in range(3):
+            run, cell = 1, NEIGHBOURS[state.cells[p]][axis]
+            while cell >= 0 and state.board[cell] == colour + 1:
+                run, cell = run + 1, NEIGHBOURS[cell][axis]
+            if run == wanted[seat]:
+                found[seat] = colour
+                break
+    # A seat with no pellet on the board has no line; its first colour stands in (count 0).
+    blue, red = (seat if colour is None else colour for seat, colour in enumerate(found))
+    return (counts[blue], blue), (counts[red], red)

@@ -1,4 +1,4 @@
-"""Snakes (Round 1), as settled in ``shared/rules/snakes.md``.
+"""Snakes (Round 1), as docs/rules/snakes.md states them for bot authors.
 
 The rules this module implements:
 
@@ -14,7 +14,10 @@ The rules this module implements:
   barriers) and every group but the largest becomes the mover's. Of groups tied for largest, the one
   holding the enemy head is kept, else the one whose first cell in row-major order comes first.
   If the enemy head is in a filled group, the enemy is suffocated: the game ends at once and the
-  encloser wins. (The dead head stays drawn where it died; every other cell of its group is filled.)
+  encloser wins. The whole filled group becomes the encloser's, the dead head's cell included (it
+  counts in the encloser's cells), but that cell is still drawn with the dead head's symbol, so
+  every frame shows both heads. It is the only cell ever drawn as one side's and owned by the
+  other, and only in the last frame of a game ended that way.
 - Otherwise, after move 2048 the side owning more cells wins; equal counts draw.
 
 Internally each side's territory is a bitboard: bit ``y * 33 + x``. The 33rd column is padding that
@@ -183,7 +186,8 @@ class SnakesState:
     """A position between moves.
 
     ``frame`` is the board as the bots see it (512 ASCII cells, row-major); ``owned`` holds each
-    side's territory bitboard (heads included) and ``heads`` their bit positions.
+    side's territory bitboard and ``heads`` their bit positions. A head is in its own side's
+    territory, except a suffocated head: its cell went to the encloser with the rest of its group.
     """
 
     frame: bytes
@@ -210,7 +214,11 @@ def _frame_from(owned: tuple[int, int], heads: tuple[int, int]) -> bytes:
 
 
 def state_from_text(text: str, moves_played: int = 0) -> SnakesState:
-    """A state from a text frame, for tests and tools; refuses positions play cannot reach."""
+    """A state from a text frame, for tests and tools; refuses positions play cannot reach.
+
+    Each head is given to its own side. The last frame of a game ended by suffocation is refused:
+    the dead head lies in the encloser's territory, a position play never continues from.
+    """
     rows = text.split("\n")
     if len(rows) != HEIGHT or any(len(r) != WIDTH for r in rows):
         raise ValueError(f"a frame is {HEIGHT} lines of {WIDTH} characters")
@@ -251,7 +259,7 @@ def changed_cells(before: SnakesState, after: SnakesState) -> list[tuple[int, st
 class Snakes:
     """The rules of Snakes (Round 1); seat 0 is X, seat 1 is O."""
 
-    id: ClassVar[str] = "snakes-v1"
+    id: ClassVar[str] = "snakes-v2"
     info: ClassVar[GameInfo] = GameInfo(
         min_players=2,
         max_players=2,
@@ -328,10 +336,10 @@ class Snakes:
                 fill = _to_fill(_groups_around(target, free), enemy_head)
                 if fill >> enemy_head & 1:
                     suffocated = enemy
-                    fill &= ~(1 << enemy_head)
                 mine |= fill
                 theirs &= ~fill
                 mark = TERRITORY[seat]
+                fill &= ~(1 << enemy_head)  # the dead head's cell is the encloser's but stays drawn
                 while fill:
                     low = fill & -fill
                     frame[_INDEX[low.bit_length() - 1]] = mark

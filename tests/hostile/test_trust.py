@@ -26,7 +26,7 @@ from runner.sandbox.zygote import BotLimits
 
 HERE = Path(__file__).parent
 PROGRAMS = HERE / "programs"
-GAMES = {"c": "snakes-v1", "python": "cluster-v1"}
+GAMES = {"c": "snakes-v2", "python": "cluster-v2"}
 LIMITS = {
     "c": BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20),
     # Wall-clock limits wide enough for a loaded machine.

@@ -5,10 +5,13 @@ import sys
 
 
 def numbers() -> list[int]:
-    line = sys.stdin.readline()
-    if not line:
-        sys.exit(0)
-    return [int(x) for x in line.split()]
+    """The numbers of the next line that has any (a turn message ends with an empty line)."""
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            sys.exit(0)
+        if line.strip():
+            return [int(x) for x in line.split()]
 
 
 def block() -> list[list[int]]:

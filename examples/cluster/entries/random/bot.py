@@ -14,11 +14,14 @@ seen = hashlib.sha256()
 
 
 def numbers():
-    line = sys.stdin.readline()
-    if not line:
-        sys.exit(0)  # end of input: the game is over
-    seen.update(line.encode())
-    return [int(v) for v in line.split()]
+    """The numbers of the next line that has any (a turn message ends with an empty line)."""
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            sys.exit(0)  # end of input: the game is over
+        seen.update(line.encode())
+        if line.strip():
+            return [int(v) for v in line.split()]
 
 
 def block(width):
