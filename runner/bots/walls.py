@@ -8,8 +8,8 @@ so the zygote can use it inside a container as well as on the host.
   queues (state that would outlive a game), io_uring, keyrings, bpf, perf_event_open,
   userfaultfd, fanotify, namespaces and mounts (unshare, setns, mount and the new mount API,
   chroot, pivot_root, clone with a CLONE_NEW* flag), module and kernel knobs, opening a file for
-  writing or creating anything in the filesystem, sockets other than AF_UNIX, and dropping its
-  parent-death signal. clone3 fails with ENOSYS, so runtimes fall back to clone, whose flags the
+  writing or creating anything in the filesystem, new sockets (no network, and no Unix socket
+  path such as a Docker daemon's), and dropping its parent-death signal. clone3 fails with ENOSYS, so runtimes fall back to clone, whose flags the
   filter can see. Calls of another architecture (int 0x80) kill the process (libseccomp's
   default for a foreign architecture).
 - ``set_parent_death_signal(parent)``: SIGKILL when the parent dies, set after every credential
@@ -49,7 +49,7 @@ class _ArgCmp(ctypes.Structure):
 
 
 # In the order of the module docstring: other processes; state that outlives a process; kernel
-# interfaces a bot never needs; namespaces and mounts; the filesystem.
+# interfaces a bot never needs; namespaces and mounts; the filesystem; sockets.
 DENIED = """
     ptrace process_vm_readv process_vm_writev kcmp pidfd_open pidfd_getfd pidfd_send_signal
     shmget shmat shmdt shmctl semget semop semtimedop semctl msgget msgsnd msgrcv msgctl
@@ -66,11 +66,11 @@ DENIED = """
     unlink unlinkat rmdir mkdir mkdirat chmod fchmod fchmodat chown fchown lchown fchownat
     truncate utime utimes utimensat futimesat setxattr lsetxattr fsetxattr removexattr
     lremovexattr fremovexattr
+    socket connect bind listen accept accept4
 """.split()  # noqa: SIM905 - a word list reads better than 110 quoted names
 WRITE_FLAGS = (os.O_WRONLY, os.O_RDWR, os.O_CREAT, os.O_TRUNC, os.O_APPEND)
 # CLONE_NEWTIME, NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
 CLONE_NEW = (0x80, 0x20000, 0x2000000, 0x4000000, 0x8000000, 0x10000000, 0x20000000, 0x40000000)
-AF_UNIX = 1
 
 
 class SeccompUnavailable(OSError):
@@ -145,7 +145,6 @@ def deny_list_filter(pid: int) -> Filter:
         rules.deny("openat", (2, SCMP_CMP_MASKED_EQ, flag, flag))
     for name in ("kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
         rules.deny(name, (0, SCMP_CMP_NE, pid, 0))
-    rules.deny("socket", (0, SCMP_CMP_NE, AF_UNIX, 0))
     rules.deny("prctl", (0, SCMP_CMP_EQ, PR_SET_PDEATHSIG, 0))
     return rules
 

@@ -27,6 +27,12 @@ int bot(int board[16][32], char player) {
     TRY(syscall(SYS_mq_open, "koth", 0100 | 02, 0600, 0));
     TRY(syscall(SYS_process_vm_readv, getppid(), 0, 0, 0, 0, 0));
     TRY(syscall(SYS_setns, 0, 0));
+    TRY(syscall(SYS_socket, 2, 1, 0));  /* AF_INET, SOCK_STREAM */
+    TRY(syscall(SYS_socket, 1, 1, 0));  /* AF_UNIX: a path like a Docker daemon's socket */
+    TRY(syscall(SYS_openat, -100, "koth-state", 0100 | 01, 0600));  /* O_CREAT | O_WRONLY */
+    TRY(syscall(SYS_mkdir, "koth-state", 0700));
+    TRY(syscall(SYS_prctl, 1, 0, 0, 0, 0));  /* drop its parent-death signal */
+    TRY(syscall(SYS_kill, 1, 0));
     return board[0][1] == '.' ? 'R' : 'D';
 }
 char *bot_name = "Forbidden calls";
