@@ -13,8 +13,9 @@ workflows need lives here, on top of runner/season.py:
   could not play.
 - ``koth plan``: the season workflow's settings (seed, rounds, the shard matrix) as lines for
   ``$GITHUB_OUTPUT``, defaults filled in from tournament.yaml.
-- ``koth image``: build the Docker sandbox image now (otherwise the first stage that needs it
-  builds it).
+- ``koth image [--save FILE | --load FILE]``: build the Docker sandbox image now (otherwise the
+  first stage that needs it builds it) and write it to a file, or load it from one: the season
+  workflow builds it once, in its plan job, and every other job loads it.
 - ``koth ci COMMAND …``: run a koth command for a workflow log. Compiler messages, bot names and
   fault details come from pull requests; a line of them starting with ``::`` would be a workflow
   command to the runner. ``ci`` joins stderr to stdout and wraps the command's whole output in
@@ -177,13 +178,30 @@ def plan_outputs(config: Config, shards: int) -> dict[str, str]:
 # -- koth image ------------------------------------------------------------------------------------
 
 
-def sandbox_image(say: season.Say) -> str:
-    """Build the Docker sandbox image unless it exists; its tag."""
+def sandbox_image(say: season.Say, save: Path | None = None, load: Path | None = None) -> str:
+    """Build the Docker sandbox image unless it exists (``save``: then write it to that file), or
+    take it from a file ``koth image --save`` wrote (``load``: never built here); its tag."""
     from runner.sandbox import docker
     from runner.sandbox.zygote import SandboxError
 
     try:
-        return docker.ensure_image(docker.connect(), say)
+        client = docker.connect()
+        if load is None:
+            tag = docker.ensure_image(client, say)
+            if save is not None:
+                docker.save_image(client, tag, save)
+                say(f"saved the sandbox image {tag} to {save}")
+            return tag
+        tag = docker.image_tag()
+        found = docker.load_image(client, load)
+        if tag not in found:
+            raise CiError(
+                f"{load} holds {', '.join(found) or 'no tagged image'}, not the sandbox image "
+                f"this checkout needs ({tag}, from {docker.base_image()}). Fix: make the file "
+                "with `koth image --save` from the same commit and the same KOTH_SANDBOX_BASE."
+            )
+        say(f"loaded the sandbox image {tag} from {load} (not built here)")
+        return tag
     except SandboxError as exc:
         raise CiError(str(exc)) from None
 
