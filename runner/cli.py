@@ -369,7 +369,10 @@ def cmd_site(args: argparse.Namespace) -> int:
     from runner.site import render_from_config
 
     config = _config(args)
-    print(render_from_config(config, args.results, args.standings, args.out).summary())
+    report = render_from_config(
+        config, args.results, args.standings, args.out, results_key=args.results_key
+    )
+    print(report.summary())
     return 0
 
 
@@ -521,7 +524,9 @@ def add_season_commands(commands: Any) -> None:
         "Render the results site from the results records and standings.json: a "
         "leaderboard with ratings, a head-to-head cross-table, a page per entry and a "
         "page per game with a text replay. Pages are static HTML (ready for GitHub "
-        "Pages) and work without JavaScript.",
+        "Pages) and work without JavaScript. Beside them: games.jsonl (the records shown), "
+        "standings.json and published.json (what they are), for readers to download and for "
+        "`koth restore`.",
     )
     _options(site)
     site.add_argument(
@@ -529,6 +534,12 @@ def add_season_commands(commands: Any) -> None:
     )
     site.add_argument("--standings", type=Path, help="standings.json (default: output.standings)")
     site.add_argument("--out", type=Path, help="the site folder (default: output.site)")
+    site.add_argument(
+        "--results-key",
+        metavar="KEY",
+        help="the results key the records were played under, written to published.json "
+        "(`koth restore` reuses them only under the same key)",
+    )
     site.set_defaults(func=cmd_site)
 
 
@@ -604,7 +615,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
         shards = pr.shard_count(args.shards)
         args.seed = pr.optional_int("--seed", args.seed)
         args.rounds = pr.optional_int("--rounds", args.rounds)
-    for name, value in pr.plan_outputs(_config(args), shards).items():
+    for name, value in pr.plan_outputs(_config(args), shards, args.host or "").items():
         print(f"{name}={value}")
     return 0
 
@@ -614,6 +625,13 @@ def cmd_image(args: argparse.Namespace) -> int:
 
     with _ci_errors():
         print(pr.sandbox_image(_say, save=args.save, load=args.load))
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    from runner import publish
+
+    publish.restore(args.site or "", args.key, args.out, _say)
     return 0
 
 
@@ -686,9 +704,11 @@ def add_ci_commands(commands: Any) -> None:
     plan = add(
         "plan",
         "the season workflow's settings as $GITHUB_OUTPUT lines",
-        'Print matrix={"shard":[1,…,N]}, shards=N, seed=S and rounds=R, one per line, for '
-        "$GITHUB_OUTPUT. An empty or missing --seed or --rounds means the config's value "
-        "(a workflow passes its inputs as text); --shards defaults to 4.",
+        'Print matrix={"shard":[1,…,N]}, shards=N, seed=S, rounds=R and results_key=K, one '
+        "per line, for $GITHUB_OUTPUT. An empty or missing --seed or --rounds means the "
+        "config's value (a workflow passes its inputs as text); --shards defaults to 4. K, "
+        "the prefix of the results cache's key, names the game (its rules version) and hashes "
+        "--host with the sandbox's base image: records made under another K are not reused.",
     )
     plan.add_argument(
         "--config", type=Path, help="the tournament file (default: ./tournament.yaml if present)"
@@ -696,6 +716,9 @@ def add_ci_commands(commands: Any) -> None:
     plan.add_argument("--seed", help="the season seed (empty: the config's)")
     plan.add_argument("--rounds", help="how many times each pair meets in each seating")
     plan.add_argument("--shards", help="how many parallel play jobs (default: 4)")
+    plan.add_argument(
+        "--host", help="a hash of the host code that decides outcomes (part of the results key)"
+    )
     plan.set_defaults(func=cmd_plan)
 
     image = add(
@@ -712,6 +735,23 @@ def add_ci_commands(commands: Any) -> None:
     where.add_argument("--save", type=Path, metavar="FILE", help="write the image to FILE")
     where.add_argument("--load", type=Path, metavar="FILE", help="load the image from FILE")
     image.set_defaults(func=cmd_image)
+
+    restore = add(
+        "restore",
+        "add the records published with a results site to a results file",
+        "Fetch SITE/published.json and SITE/games.jsonl (what `koth site` writes beside the "
+        "pages) and add the records to OUT, if they were played under the results key KEY "
+        "(`koth plan` prints it); otherwise, or when nothing is published or the site cannot "
+        "be reached, restore nothing and say why. OUT exists afterwards. The season workflow "
+        "runs this when its cache is gone, so a season is not replayed for want of a cache. "
+        "Exits 0 either way.",
+    )
+    restore.add_argument("--site", help="the site's address, e.g. https://org.github.io/koth/")
+    restore.add_argument("--key", required=True, help="the results key (`koth plan`)")
+    restore.add_argument(
+        "--out", type=Path, default=Path("results/games.jsonl"), help="the results file"
+    )
+    restore.set_defaults(func=cmd_restore)
 
     ci = add(
         "ci",

@@ -10,18 +10,16 @@ install them (tests/needs.py; every test using the ``base_url`` fixture needs th
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import random
-import threading
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import needs
 import pytest
+from serving import serve
 
 from runner.games import find_game
 from runner.replay import replay, text_log
@@ -74,19 +72,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     regen.render_fixture(served / "site")
     regen.render_cluster_fixture(served / "cluster")
 
-    class Quiet(SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(served)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/site"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with serve(served) as url:
+        yield f"{url}site"
 
 
 @pytest.fixture(scope="module")

@@ -172,15 +172,16 @@ def test_plan_fills_in_the_defaults(tmp_path: Path) -> None:
     make_repo(tmp_path, [], seed=5)
     done = koth("plan", "--seed", "", "--rounds", "", "--shards", "", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert read_lines(done.stdout) == {
-        "matrix": '{"shard":[1,2,3,4]}',
-        "shards": "4",
-        "seed": "5",
-        "rounds": "1",
-    }
+    outputs = read_lines(done.stdout)
+    key = outputs.pop("results_key")
+    assert outputs == {"matrix": '{"shard":[1,2,3,4]}', "shards": "4", "seed": "5", "rounds": "1"}
+    assert re.fullmatch(r"results-snakes-v1-[0-9a-f]{24}", key), key
     done = koth("plan", "--seed", "9", "--rounds", "2", "--shards", "2", cwd=tmp_path)
     assert read_lines(done.stdout)["matrix"] == '{"shard":[1,2]}'
     assert read_lines(done.stdout)["seed"] == "9"
+    assert read_lines(done.stdout)["results_key"] == key, "the seed and rounds are in record keys"
+    done = koth("plan", "--host", "another", cwd=tmp_path)
+    assert read_lines(done.stdout)["results_key"] != key, "a host change re-keys"
     for bad in (["--shards", "0"], ["--seed", "x"], ["--rounds", "0"]):
         done = koth("plan", *bad, cwd=tmp_path)
         assert done.returncode == 2 and done.stderr.startswith("koth: "), done.stderr
