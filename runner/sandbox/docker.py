@@ -151,7 +151,7 @@ def save_image(client: Any, tag: str, path: Path) -> None:
     try:
         image = client.images.get(tag)
         with open(tmp, "wb") as handle:
-            for chunk in image.save(named=True):
+            for chunk in image.save(named=tag):
                 handle.write(chunk)
         os.replace(tmp, path)
     except (docker.errors.APIError, OSError) as exc:
