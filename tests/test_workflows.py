@@ -500,6 +500,15 @@ def runner_commands(log: str) -> tuple[list[str], list[str]]:
     return acted, stopped
 
 
+def put(source: str | Path, target: str | Path) -> None:
+    """Copy a file between a workspace and the artifacts; a large one (the sandbox image, which
+    is only ever read) is linked instead, to spare the machine 0.6 GB of copying per job."""
+    if os.path.getsize(source) > 64 << 20:
+        os.link(source, target)
+    else:
+        shutil.copy2(source, target)
+
+
 def read_kv(path: Path) -> dict[str, str]:
     """A GITHUB_OUTPUT / GITHUB_ENV file: name=value lines and name<<DELIMITER blocks."""
     values: dict[str, str] = {}
@@ -807,7 +816,7 @@ class Rehearsal:
                 # v5+: one artifact (by name, or the only match) lands in the path itself.
                 direct = inputs.get("merge-multiple") or len(wanted) == 1
                 into = target if direct else target / name
-                shutil.copytree(self.artifacts / name, into, dirs_exist_ok=True)
+                shutil.copytree(self.artifacts / name, into, dirs_exist_ok=True, copy_function=put)
             return f"downloaded {', '.join(wanted)} into {target}"
         if action == "actions/configure-pages":
             assert self.pages_url is not None, "Get Pages site failed: Pages is not enabled"
@@ -845,11 +854,11 @@ class Rehearsal:
         for match in matches:
             if match.is_dir():
                 into = target if root is None else target / match.relative_to(root)
-                shutil.copytree(match, into, dirs_exist_ok=True)
+                shutil.copytree(match, into, dirs_exist_ok=True, copy_function=put)
             else:
                 into = target / (match.name if root is None else match.relative_to(root))
                 into.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(match, into)
+                put(match, into)
         return f"uploaded {path} as {name}"
 
     def _restore_cache(
@@ -1016,7 +1025,9 @@ def season_run(
     ok(runs)
     no_commands(runs)
     print(timings(runs))
-    shutil.rmtree(store / f"run-{run_id}" / "artifacts" / "sandbox-image")  # 0.6 GB each
+    for image in (store / f"run-{run_id}").glob("*/sandbox-image.tar"):  # 0.6 GB each
+        image.unlink()
+    shutil.rmtree(store / f"run-{run_id}" / "artifacts" / "sandbox-image")
     return runs
 
 
