@@ -278,7 +278,8 @@ def test_plan_fills_in_the_defaults(tmp_path: Path) -> None:
     outputs = read_lines(done.stdout)
     key = outputs.pop("results_key")
     assert outputs == {"matrix": '{"shard":[1,2,3,4]}', "shards": "4", "seed": "5", "rounds": "1"}
-    assert re.fullmatch(r"results-snakes-v1-[0-9a-f]{24}", key), key
+    game = yaml.safe_load((tmp_path / "tournament.yaml").read_text())["game"]
+    assert re.fullmatch(rf"results-{re.escape(game)}-[0-9a-f]{{24}}", key), key
     done = koth("plan", "--seed", "9", "--rounds", "2", "--shards", "2", cwd=tmp_path)
     assert read_lines(done.stdout)["matrix"] == '{"shard":[1,2]}'
     assert read_lines(done.stdout)["seed"] == "9"
