@@ -185,6 +185,10 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     with _stage(args) as (config, sandbox, pool):
         verdicts = season.check_all(config, season.build_all(config, sandbox), sandbox, pool)
+    if args.out is not None:
+        from runner.verdicts import write
+
+        write(args.out, config, verdicts)
     width = max([5, *(len(v.entry) for v in verdicts)])
     for v in verdicts:
         if v.ok:
@@ -195,7 +199,26 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(f"EXCLUDED  {v.entry:<{width}}  {v.stage}:\n{_indent(v.message)}")
     excluded = sum(not v.ok for v in verdicts)
     print(f"{len(verdicts)} entries, {len(verdicts) - excluded} play, {excluded} excluded")
+    if args.out is not None:
+        print(f"verdicts written to {args.out}")
+        return 0  # the file records the exclusions; the season goes on without those entries
     return 1 if excluded else 0
+
+
+def _lineup(args: argparse.Namespace, config: Config, sandbox: Any, pool: Any) -> Any:
+    """Who plays: checked here, or as the verdicts file of --verdicts says (built here)."""
+    from runner import season
+
+    if getattr(args, "verdicts", None) is None:
+        return season.lineup(config, sandbox, pool, say=_say)
+    from runner import verdicts
+
+    try:
+        return verdicts.lineup(
+            config, args.verdicts, lambda: season.build_all(config, sandbox), _say
+        )
+    except verdicts.VerdictsError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _shard(args: argparse.Namespace) -> Any:
@@ -216,7 +239,7 @@ def cmd_schedule(args: argparse.Namespace) -> int:
 
     shard = _shard(args)
     with _stage(args) as (config, sandbox, pool):
-        line = season.lineup(config, sandbox, pool, say=_say)
+        line = _lineup(args, config, sandbox, pool)
     games = select_shard(season.schedule(config, line), shard)
     known = season.recorded_keys(config, say=_say)
     rows: list[dict[str, Any]] = [
@@ -276,7 +299,7 @@ def cmd_play_season(args: argparse.Namespace) -> int:
     shard = _shard(args)
     limit = _max_games(args)
     with _stage(args) as (config, sandbox, pool):
-        line = season.lineup(config, sandbox, pool, say=_say)
+        line = _lineup(args, config, sandbox, pool)
         report = season.play(
             config,
             line,
@@ -318,7 +341,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
     from runner import season
 
     with _stage(args) as (config, sandbox, pool):
-        line = season.lineup(config, sandbox, pool, say=_say)
+        line = _lineup(args, config, sandbox, pool)
     rows, doc = season.standings(config, line, say=_say)
     _print_standings(config, rows, doc)
     return 0
@@ -346,7 +369,10 @@ def cmd_site(args: argparse.Namespace) -> int:
     from runner.site import render_from_config
 
     config = _config(args)
-    print(render_from_config(config, args.results, args.standings, args.out).summary())
+    report = render_from_config(
+        config, args.results, args.standings, args.out, results_key=args.results_key
+    )
+    print(report.summary())
     return 0
 
 
@@ -381,6 +407,14 @@ def _options(parser: argparse.ArgumentParser, *names: str) -> None:
         parser.add_argument(
             "--no-progress", action="store_true", help="no progress bar or progress lines"
         )
+    if "verdicts" in names:
+        parser.add_argument(
+            "--verdicts",
+            type=Path,
+            metavar="FILE",
+            help="who plays, as judged by `koth check --out FILE` (e.g. in another job); "
+            "the entries are built here but not checked again",
+        )
 
 
 def _subcommand(commands: Any, name: str, help_: str, description: str) -> argparse.ArgumentParser:
@@ -410,9 +444,12 @@ def add_season_commands(commands: Any) -> None:
         "the built-in bot, once in each seat. An entry that fails its build or is at "
         "fault in a smoke game (crash, timeout, invalid move, ...) is excluded from the "
         "season and listed in the standings with the reason. Verdicts are cached by "
-        "content hash. Exits 1 if any entry is excluded.",
+        "content hash. Exits 1 if any entry is excluded, unless --out is given: then every "
+        "verdict is written to FILE, for the --verdicts option of the other stages (so "
+        "all shards of a season play the same field), and the exit code is 0.",
     )
     _options(check, "jobs")
+    check.add_argument("--out", type=Path, metavar="FILE", help="write the verdicts to FILE (JSON)")
     check.set_defaults(func=cmd_check)
 
     sched = add(
@@ -423,7 +460,7 @@ def add_season_commands(commands: Any) -> None:
         "and the game's identity only, its result key, and whether it is already "
         "recorded in the results folder. With --shard, only that shard's games.",
     )
-    _options(sched, "seed", "rounds", "jobs")
+    _options(sched, "seed", "rounds", "jobs", "verdicts")
     sched.add_argument("--shard", metavar="I/N", help="only the I-th of N parts (1-based)")
     sched.add_argument("--json", action="store_true", help="print the games as JSON")
     sched.set_defaults(func=cmd_schedule)
@@ -437,7 +474,7 @@ def add_season_commands(commands: Any) -> None:
         "I-th of N disjoint parts and write results/shard-I-of-N.jsonl (or --out); "
         "combine the shards with `koth merge`. Ctrl-C stops cleanly; run again to resume.",
     )
-    _options(play, "seed", "rounds", "jobs", "play")
+    _options(play, "seed", "rounds", "jobs", "play", "verdicts")
     play.add_argument("--shard", metavar="I/N", help="play only the I-th of N parts (1-based)")
     play.add_argument("--out", type=Path, help="the results file to append to")
     play.set_defaults(func=cmd_play_season)
@@ -464,7 +501,7 @@ def add_season_commands(commands: Any) -> None:
         "standings.json and prints the table; excluded entries are listed with their "
         "reason.",
     )
-    _options(stand, "seed", "rounds", "jobs")
+    _options(stand, "seed", "rounds", "jobs", "verdicts")
     stand.set_defaults(func=cmd_standings)
 
     whole = add(
@@ -487,7 +524,9 @@ def add_season_commands(commands: Any) -> None:
         "Render the results site from the results records and standings.json: a "
         "leaderboard with ratings, a head-to-head cross-table, a page per entry and a "
         "page per game with a text replay. Pages are static HTML (ready for GitHub "
-        "Pages) and work without JavaScript.",
+        "Pages) and work without JavaScript. Beside them: games.jsonl (the records shown), "
+        "standings.json and published.json (what they are), for readers to download and for "
+        "`koth restore`.",
     )
     _options(site)
     site.add_argument(
@@ -495,6 +534,12 @@ def add_season_commands(commands: Any) -> None:
     )
     site.add_argument("--standings", type=Path, help="standings.json (default: output.standings)")
     site.add_argument("--out", type=Path, help="the site folder (default: output.site)")
+    site.add_argument(
+        "--results-key",
+        metavar="KEY",
+        help="the results key the records were played under, written to published.json "
+        "(`koth restore` reuses them only under the same key)",
+    )
     site.set_defaults(func=cmd_site)
 
 
@@ -570,7 +615,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
         shards = pr.shard_count(args.shards)
         args.seed = pr.optional_int("--seed", args.seed)
         args.rounds = pr.optional_int("--rounds", args.rounds)
-    for name, value in pr.plan_outputs(_config(args), shards).items():
+    for name, value in pr.plan_outputs(_config(args), shards, args.host or "").items():
         print(f"{name}={value}")
     return 0
 
@@ -579,7 +624,14 @@ def cmd_image(args: argparse.Namespace) -> int:
     from runner import pr
 
     with _ci_errors():
-        print(pr.sandbox_image(_say))
+        print(pr.sandbox_image(_say, save=args.save, load=args.load))
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    from runner import publish
+
+    publish.restore(args.site or "", args.key, args.out, _say)
     return 0
 
 
@@ -652,9 +704,11 @@ def add_ci_commands(commands: Any) -> None:
     plan = add(
         "plan",
         "the season workflow's settings as $GITHUB_OUTPUT lines",
-        'Print matrix={"shard":[1,…,N]}, shards=N, seed=S and rounds=R, one per line, for '
-        "$GITHUB_OUTPUT. An empty or missing --seed or --rounds means the config's value "
-        "(a workflow passes its inputs as text); --shards defaults to 4.",
+        'Print matrix={"shard":[1,…,N]}, shards=N, seed=S, rounds=R and results_key=K, one '
+        "per line, for $GITHUB_OUTPUT. An empty or missing --seed or --rounds means the "
+        "config's value (a workflow passes its inputs as text); --shards defaults to 4. K, "
+        "the prefix of the results cache's key, names the game (its rules version) and hashes "
+        "--host with the sandbox's base image: records made under another K are not reused.",
     )
     plan.add_argument(
         "--config", type=Path, help="the tournament file (default: ./tournament.yaml if present)"
@@ -662,16 +716,42 @@ def add_ci_commands(commands: Any) -> None:
     plan.add_argument("--seed", help="the season seed (empty: the config's)")
     plan.add_argument("--rounds", help="how many times each pair meets in each seating")
     plan.add_argument("--shards", help="how many parallel play jobs (default: 4)")
+    plan.add_argument(
+        "--host", help="a hash of the host code that decides outcomes (part of the results key)"
+    )
     plan.set_defaults(func=cmd_plan)
 
     image = add(
         "image",
-        "build the Docker sandbox image (if it is not built yet)",
+        "build the Docker sandbox image (if it is not built yet), or save or load it",
         "Build the Debian image entries are compiled and played in "
-        "(runner/sandbox/Dockerfile), unless an image with its content hash exists; print "
-        "its tag. Every docker stage does this itself when needed.",
+        "(runner/sandbox/Dockerfile, FROM $KOTH_SANDBOX_BASE or debian:bookworm-slim), unless "
+        "an image with its content hash exists; print its tag. Every docker stage does this "
+        "itself when needed. With --save FILE, also write it to FILE (`docker save`); with "
+        "--load FILE, load it from such a file instead, and fail if the file does not hold "
+        "the image this checkout needs (it is never built then).",
     )
+    where = image.add_mutually_exclusive_group()
+    where.add_argument("--save", type=Path, metavar="FILE", help="write the image to FILE")
+    where.add_argument("--load", type=Path, metavar="FILE", help="load the image from FILE")
     image.set_defaults(func=cmd_image)
+
+    restore = add(
+        "restore",
+        "add the records published with a results site to a results file",
+        "Fetch SITE/published.json and SITE/games.jsonl (what `koth site` writes beside the "
+        "pages) and add the records to OUT, if they were played under the results key KEY "
+        "(`koth plan` prints it); otherwise, or when nothing is published or the site cannot "
+        "be reached, restore nothing and say why. OUT exists afterwards. The season workflow "
+        "runs this when its cache is gone, so a season is not replayed for want of a cache. "
+        "Exits 0 either way.",
+    )
+    restore.add_argument("--site", help="the site's address, e.g. https://org.github.io/koth/")
+    restore.add_argument("--key", required=True, help="the results key (`koth plan`)")
+    restore.add_argument(
+        "--out", type=Path, default=Path("results/games.jsonl"), help="the results file"
+    )
+    restore.set_defaults(func=cmd_restore)
 
     ci = add(
         "ci",

@@ -11,10 +11,11 @@ workflows need lives here, on top of runner/season.py:
 - ``koth report --summary FILE``: the preview as Markdown for ``$GITHUB_STEP_SUMMARY``; exits 1
   when a changed entry does not build, is refused by the static check, fails a smoke game or
   could not play.
-- ``koth plan``: the season workflow's settings (seed, rounds, the shard matrix) as lines for
-  ``$GITHUB_OUTPUT``, defaults filled in from tournament.yaml.
-- ``koth image``: build the Docker sandbox image now (otherwise the first stage that needs it
-  builds it).
+- ``koth plan``: the season workflow's settings (seed, rounds, the shard matrix, the results
+  key of its cache) as lines for ``$GITHUB_OUTPUT``, defaults filled in from tournament.yaml.
+- ``koth image [--save FILE | --load FILE]``: build the Docker sandbox image now (otherwise the
+  first stage that needs it builds it) and write it to a file, or load it from one: the season
+  workflow builds it once, in its plan job, and every other job loads it.
 - ``koth ci COMMAND …``: run a koth command for a workflow log. Compiler messages, bot names and
   fault details come from pull requests; a line of them starting with ``::`` would be a workflow
   command to the runner. ``ci`` joins stderr to stdout and wraps the command's whole output in
@@ -27,6 +28,7 @@ and any other folder name (a PR may add one) stays on one line without commas.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -164,26 +166,57 @@ def optional_int(option: str, text: str | None) -> int | None:
         raise CiError(f"{option} {text!r}: expected a whole number, e.g. {option} 7.") from None
 
 
-def plan_outputs(config: Config, shards: int) -> dict[str, str]:
+def results_key(config: Config, host: str) -> str:
+    """The season workflow's cache key prefix: records made under another one are not reused.
+
+    It names the rules version (the game id) and hashes ``host`` (a hash of the host code that
+    decides outcomes, from the workflow) with the sandbox image's base, so a change to either
+    replays every game; the record keys cover the entries and seeds.
+    """
+    from runner.sandbox.docker import base_image
+
+    identity = json.dumps({"host": host, "sandbox_base": base_image()}, sort_keys=True)
+    return f"results-{config.game}-{hashlib.sha256(identity.encode()).hexdigest()[:24]}"
+
+
+def plan_outputs(config: Config, shards: int, host: str = "") -> dict[str, str]:
     """The season workflow's settings, as ``$GITHUB_OUTPUT`` names and values."""
     return {
         "matrix": json.dumps({"shard": list(range(1, shards + 1))}, separators=(",", ":")),
         "shards": str(shards),
         "seed": str(config.seed),
         "rounds": str(config.rounds),
+        "results_key": results_key(config, host),
     }
 
 
 # -- koth image ------------------------------------------------------------------------------------
 
 
-def sandbox_image(say: season.Say) -> str:
-    """Build the Docker sandbox image unless it exists; its tag."""
+def sandbox_image(say: season.Say, save: Path | None = None, load: Path | None = None) -> str:
+    """Build the Docker sandbox image unless it exists (``save``: then write it to that file), or
+    take it from a file ``koth image --save`` wrote (``load``: never built here); its tag."""
     from runner.sandbox import docker
     from runner.sandbox.zygote import SandboxError
 
     try:
-        return docker.ensure_image(docker.connect(), say)
+        client = docker.connect()
+        if load is None:
+            tag = docker.ensure_image(client, say)
+            if save is not None:
+                docker.save_image(client, tag, save)
+                say(f"saved the sandbox image {tag} to {save}")
+            return tag
+        tag = docker.image_tag()
+        found = docker.load_image(client, load)
+        if tag not in found:
+            raise CiError(
+                f"{load} holds {', '.join(found) or 'no tagged image'}, not the sandbox image "
+                f"this checkout needs ({tag}, from {docker.base_image()}). Fix: make the file "
+                "with `koth image --save` from the same commit and the same KOTH_SANDBOX_BASE."
+            )
+        say(f"loaded the sandbox image {tag} from {load} (not built here)")
+        return tag
     except SandboxError as exc:
         raise CiError(str(exc)) from None
 
@@ -536,6 +569,7 @@ __all__ = [
     "preview",
     "read_preview",
     "report_markdown",
+    "results_key",
     "run_url",
     "sandbox_image",
     "stopped_commands",

@@ -446,8 +446,10 @@ def render_from_config(
     standings_path: Path | None = None,
     out: Path | None = None,
     warn: Callable[[str], None] = lambda text: print(f"warning: {text}", file=sys.stderr),
+    results_key: str | None = None,
 ) -> SiteReport:
-    """Render the site of the season ``config`` describes (its results, standings and entries)."""
+    """Render the site of the season ``config`` describes (its results, standings and entries),
+    with the records it shows and the standings beside it (runner/publish.py)."""
     source = results_source or config.output.results
     paths = [source] if source.is_file() else results.results_files(source)
     records, problems = results.read_all(paths)
@@ -471,7 +473,7 @@ def render_from_config(
         ) from None
     out = out or config.output.site
     try:
-        return render_site(
+        report = render_site(
             records, standings, entries_info_from(config.entries, config.output.build), out
         )
     except SiteError:
@@ -481,3 +483,7 @@ def render_from_config(
             "the folder is not empty and was not made by `koth site`, so it is not replaced.",
             "point --out (or `output.site` in tournament.yaml) at a new or empty folder.",
         ) from None
+    from runner.publish import publish
+
+    publish(report.out_dir, read_standings(standings, records)[2], standings, results_key)
+    return report

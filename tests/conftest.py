@@ -1,20 +1,38 @@
-"""Shared fixtures: the sandboxes every bot-running test can be played in."""
+"""Shared fixtures: the sandboxes every bot-running test can be played in; what tests need from
+the machine (tests/needs.py: a Docker engine, Chromium), checked before each test that needs it."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
 
+import needs
 import pytest
 
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import SandboxError
 
+# Fixtures that stand for a need: a test using one needs what the marker of the same name says.
+NEEDED_BY_FIXTURE = {"docker_sandbox": needs.DOCKER, "base_url": needs.BROWSER}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        for fixture, need in NEEDED_BY_FIXTURE.items():
+            if fixture in fixtures and item.get_closest_marker(need) is None:
+                item.add_marker(need)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for need in needs.NEEDS:
+        if item.get_closest_marker(need) is not None:
+            needs.require(need)
+
 
 @pytest.fixture(scope="session")
 def docker_sandbox() -> Iterator[object]:
-    """A Docker sandbox on a real engine. Where none answers, the test is skipped with the
-    reason — except under CI (the CI variable set), where that is a failure: .ci/run starts one."""
+    """A Docker sandbox on a real engine (the engine's presence is checked by needs.require)."""
     from runner.sandbox.docker import DockerSandbox
 
     try:
@@ -22,7 +40,7 @@ def docker_sandbox() -> Iterator[object]:
     except SandboxError as exc:
         if os.environ.get("CI"):
             pytest.fail(f"the docker tests must run under CI, but: {exc}")
-        pytest.skip(f"no Docker engine here: {exc}")
+        pytest.skip(f"the Docker engine cannot make the sandbox: {exc}")
     yield box
     box.close()
 

@@ -5,25 +5,21 @@ rendered and served on 127.0.0.1; the tests click through them, play replays and
 the page shows with what the engine computes.
 Screenshots land in tests/artifacts/ (gitignored). Without Chromium or Playwright these tests
 fail under CI (the environment variable CI is set) and are skipped elsewhere, saying how to
-install them: bash .ci/site-deps.sh
+install them (tests/needs.py; every test using the ``base_url`` fixture needs the browser).
 """
 
 from __future__ import annotations
 
-import functools
 import importlib.util
-import os
 import random
-import shutil
-import sys
-import threading
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import needs
 import pytest
+from serving import serve
 
 from runner.games import find_game
 from runner.replay import replay, text_log
@@ -38,32 +34,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-INSTALL = (
-    "the browser tests need Chromium and Playwright for Python: run "
-    "`bash .ci/site-deps.sh` (it installs Debian's chromium and `pip install playwright`)"
-)
-
-
-def _chromium() -> str | None:
-    for candidate in (
-        os.environ.get("KOTH_CHROMIUM"),
-        "/usr/bin/chromium",
-        shutil.which("chromium"),
-        shutil.which("chromium-browser"),
-    ):
-        if candidate and Path(candidate).is_file():
-            return candidate
-    return None
-
-
-def _missing() -> str | None:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "Playwright for Python is not installed"
-    if _chromium() is None:
-        return "no chromium executable (looked for /usr/bin/chromium and on PATH)"
-    return None
 
 
 def _load_regen() -> ModuleType:
@@ -79,48 +49,31 @@ def _load_regen() -> ModuleType:
 regen = _load_regen()
 
 
-def require_browser() -> None:
-    """Fail under CI, skip elsewhere, when Chromium or Playwright is missing."""
-    problem = _missing()
-    if problem:
-        message = f"{problem}; {INSTALL}"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-
-
 def test_a_missing_browser_fails_under_ci_and_skips_elsewhere(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(sys.modules[__name__], "_chromium", lambda: None)
-    monkeypatch.setenv("CI", "true")
-    with pytest.raises(pytest.fail.Exception, match=r"run `bash \.ci/site-deps\.sh`"):
-        require_browser()
-    monkeypatch.delenv("CI")
-    with pytest.raises(pytest.skip.Exception, match="no chromium executable"):
-        require_browser()
+    monkeypatch.setattr(needs, "chromium", lambda: None)
+    needs.problem.cache_clear()
+    try:
+        monkeypatch.setenv("CI", "true")
+        with pytest.raises(pytest.fail.Exception, match=r"run `sudo bash \.ci/site-deps\.sh`"):
+            needs.require(needs.BROWSER)
+        monkeypatch.delenv("CI")
+        with pytest.raises(pytest.skip.Exception, match="no chromium on PATH") as skipped:
+            needs.require(needs.BROWSER)
+        assert "To run these tests: " in str(skipped.value), "the skip says how to enable them"
+    finally:
+        needs.problem.cache_clear()
 
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    require_browser()
     served = tmp_path_factory.mktemp("served")
     regen.render_fixture(served / "site")
     regen.render_cluster_fixture(served / "cluster")
 
-    class Quiet(SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(served)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/site"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with serve(served) as url:
+        yield f"{url}site"
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +81,7 @@ def browser(base_url: str) -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
+        launched = p.chromium.launch(executable_path=needs.chromium(), args=CHROMIUM_ARGS)
         try:
             yield launched
         finally:

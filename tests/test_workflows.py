@@ -1,5 +1,6 @@
-"""The GitHub workflows (.github/workflows/pr.yml and season.yml): actionlint, their rules, and
-rehearsals that run them on this machine.
+"""The GitHub workflows (.github/workflows/pr.yml, season.yml and tests.yml): actionlint, their
+rules (pins from .github/action-pins.txt, permissions, CODEOWNERS), and rehearsals that run
+pr.yml and season.yml on this machine.
 
 A rehearsal reads a workflow, orders its jobs by ``needs``, expands each matrix, and runs every
 job's steps in order in a job folder of its own (a fresh copy of a small repository: the
@@ -8,7 +9,10 @@ checkout), with GITHUB_OUTPUT, GITHUB_ENV and GITHUB_STEP_SUMMARY pointed at fil
 the runner (``bash --noprofile --norc -eo pipefail``); ``uses:`` steps are replaced by their
 local equivalent: checkout copies the repository, setup-python is this Python, the artifact
 actions copy files through a folder shared by the jobs, the cache actions through another, and
-the Pages actions check and keep the site. The one ``run:`` step not run is ``pip install .``:
+the Pages actions check and keep the site (served on 127.0.0.1 when a rehearsal asks, as the
+published site). Each job runs as on a machine of its own: a rehearsal may say what to clear
+between jobs (the season's clears its sandbox image). The one ``run:`` step not run is
+``pip install .``:
 koth is already installed here from this tree, and installing a temporary copy would re-point
 it. Each step's log is read the way the runner reads it, with ``::stop-commands::``, and any
 workflow command it would act on is reported.
@@ -37,6 +41,7 @@ from typing import Any
 
 import pytest
 import yaml
+from serving import serve
 
 from runner import pr, results
 
@@ -44,9 +49,14 @@ ROOT = Path(__file__).resolve().parents[1]
 WORKFLOWS = ROOT / ".github" / "workflows"
 PR = WORKFLOWS / "pr.yml"
 SEASON = WORKFLOWS / "season.yml"
+TESTS = WORKFLOWS / "tests.yml"
+ALL = sorted(WORKFLOWS.glob("*.yml"))
+PINS = ROOT / ".github" / "action-pins.txt"
+CODEOWNERS = ROOT / ".github" / "CODEOWNERS"
 FIXTURES = ROOT / "tests" / "fixtures" / "workflows"
 EXAMPLES = ROOT / "entries"
-PINNED = re.compile(r"^\s*-?\s*uses:\s*([\w.-]+/[\w./-]+)@([0-9a-f]{40}) # v\d+\.\d+\.\d+\s*$")
+USES = re.compile(r"^\s*-?\s*uses:\s*(?P<action>[\w.-]+/[\w.-]+)(?P<path>/[\w./-]+)?@(?P<rest>.*)$")
+BASE_PIN = re.compile(r"^debian:bookworm-slim@sha256:[0-9a-f]{64}$")
 INSTALL = "python -m pip install ."
 HOSTILE = "::error::pwned"  # an entry folder name that is a workflow command
 
@@ -79,8 +89,9 @@ def actionlint() -> str:
 
 def test_actionlint_passes() -> None:
     # -shellcheck= and -pyflakes=: the same checks on every machine, whatever else is installed.
+    assert {PR, SEASON, TESTS} <= set(ALL)
     done = subprocess.run(
-        [actionlint(), "-no-color", "-shellcheck=", "-pyflakes=", str(PR), str(SEASON)],
+        [actionlint(), "-no-color", "-shellcheck=", "-pyflakes=", *map(str, ALL)],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -89,11 +100,41 @@ def test_actionlint_passes() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_actions_are_pinned_to_commits() -> None:
-    for path in (PR, SEASON):
+def pins() -> dict[str, str]:
+    """.github/action-pins.txt: owner/name → ``SHA # vX.Y.Z``."""
+    found: dict[str, str] = {}
+    for line in PINS.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            match = re.fullmatch(r"([\w.-]+/[\w.-]+)@([0-9a-f]{40} # v\d+\.\d+\.\d+)", line)
+            assert match, f"action-pins.txt: not `owner/name@SHA # vX.Y.Z`: {line}"
+            assert match[1] not in found, f"action-pins.txt pins {match[1]} twice"
+            found[match[1]] = match[2]
+    return found
+
+
+def test_actions_are_pinned_to_the_listed_commits() -> None:
+    listed, used = pins(), set()
+    for path in ALL:
         for line in path.read_text().splitlines():
+            match = USES.match(line)
             if re.match(r"^\s*-?\s*uses:", line):
-                assert PINNED.match(line), f"{path.name}: not pinned to a SHA with # vX.Y.Z: {line}"
+                assert match, f"{path.name}: cannot read {line}"
+            if match:
+                action = match["action"]
+                assert action in listed, f"{path.name}: {action} is not in action-pins.txt"
+                assert match["rest"].rstrip() == listed[action], (
+                    f"{path.name}: {line.strip()} is not the pin in action-pins.txt "
+                    f"({action}@{listed[action]})"
+                )
+                used.add(action)
+    assert used == set(listed), f"pinned but unused: {sorted(set(listed) - used)}"
+
+
+def test_the_sandbox_base_is_pinned_by_digest_in_every_workflow_that_builds_it() -> None:
+    bases = {path.name: load(path).get("env", {}).get("KOTH_SANDBOX_BASE") for path in ALL}
+    assert set(bases) == {"pr.yml", "season.yml", "tests.yml"}
+    assert len(set(bases.values())) == 1, bases
+    assert BASE_PIN.match(str(bases["season.yml"])), bases
 
 
 def test_pr_workflow_is_safe_for_untrusted_code() -> None:
@@ -116,15 +157,77 @@ def test_season_workflow_permissions() -> None:
     assert doc["permissions"] == {}
     assert set(doc["on"]) == {"push", "workflow_dispatch", "schedule"}
     assert set(doc["on"]["workflow_dispatch"]["inputs"]) == {"seed", "rounds", "shards"}
-    for name, job in doc["jobs"].items():
-        wanted = {"pages": "write", "id-token": "write"} if name == "deploy" else {}
-        wanted = wanted or {"contents": "read"}
-        assert job["permissions"] == wanted, name
+    wanted = {
+        "plan": {"contents": "read", "pages": "read"},  # pages: the site's address
+        "play": {"contents": "read"},
+        "merge": {"contents": "read"},
+        "deploy": {"pages": "write", "id-token": "write"},
+    }
+    assert {name: job["permissions"] for name, job in doc["jobs"].items()} == wanted
     assert doc["jobs"]["deploy"]["environment"]["name"] == "github-pages"
 
 
+def test_tests_workflow_runs_the_readme_test_command_on_every_change_but_entries() -> None:
+    doc = load(TESTS)
+    assert doc["on"] == {"push": None, "pull_request": {"paths-ignore": ["entries/**"]}}
+    assert doc["permissions"] == {"contents": "read"}
+    assert "secrets." not in json.dumps(doc) and "pull_request_target" not in json.dumps(doc)
+    (job,) = doc["jobs"].values()
+    checkout, run = job["steps"]
+    assert checkout["with"]["persist-credentials"] is False
+    assert run["run"] == "sudo --preserve-env=KOTH_SANDBOX_BASE bash .ci/run"
+
+
+def test_ci_run_takes_the_readme_test_command() -> None:
+    """.ci/run greps the README for its test command; the grep must find the set-up's second
+    command, which makes the virtual environment itself (CI runs it alone)."""
+    script = (ROOT / ".ci" / "run").read_text()
+    grep = next(line for line in script.splitlines() if line.startswith("test_command=$(grep"))
+    found = subprocess.run(
+        ["bash", "-c", grep + '\nprintf %s "$test_command"'],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    readme = (ROOT / "README.md").read_text()
+    setup = readme[readme.index("## Set up") :].split("```sh\n", 1)[1].split("```", 1)[0]
+    commands = setup.strip().splitlines()
+    assert len(commands) == 2 and found == commands[1], (found, commands)
+    assert found.startswith("python3 -m venv .venv && . .venv/bin/activate && ")
+    assert found.endswith(" && python -m pytest")
+
+
+def owners(path: str) -> list[str]:
+    """The owners CODEOWNERS gives ``path`` (the last matching line wins)."""
+    found: list[str] = []
+    for line in CODEOWNERS.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        pattern, *names = line.split()
+        if pattern == "*" or (pattern.endswith("/") and ("/" + path).startswith(pattern)):
+            found = names
+    return found
+
+
+def test_codeowners_review_everything_outside_entries() -> None:
+    for path in (
+        "runner/cli.py",
+        ".github/workflows/season.yml",
+        ".github/CODEOWNERS",
+        ".ci/run",
+        "tournament.yaml",
+        "pyproject.toml",
+        "README.md",
+        "tests/test_workflows.py",
+    ):
+        assert owners(path), f"{path} has no code owner"
+    for path in ("entries/greedy/bot.c", "entries/newbot/entry.yaml"):
+        assert owners(path) == [], f"{path} should need no code owner"
+
+
 def test_every_run_step_is_one_koth_command() -> None:
-    for path in (PR, SEASON):
+    for path in (PR, SEASON):  # tests.yml runs .ci/run: it tests koth, it is not a stage
         for job, step in steps_of(load(path)):
             script = step.get("run")
             if script is None:
@@ -172,15 +275,17 @@ def test_plan_fills_in_the_defaults(tmp_path: Path) -> None:
     make_repo(tmp_path, [], seed=5)
     done = koth("plan", "--seed", "", "--rounds", "", "--shards", "", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert read_lines(done.stdout) == {
-        "matrix": '{"shard":[1,2,3,4]}',
-        "shards": "4",
-        "seed": "5",
-        "rounds": "1",
-    }
+    outputs = read_lines(done.stdout)
+    key = outputs.pop("results_key")
+    assert outputs == {"matrix": '{"shard":[1,2,3,4]}', "shards": "4", "seed": "5", "rounds": "1"}
+    game = yaml.safe_load((tmp_path / "tournament.yaml").read_text())["game"]
+    assert re.fullmatch(rf"results-{re.escape(game)}-[0-9a-f]{{24}}", key), key
     done = koth("plan", "--seed", "9", "--rounds", "2", "--shards", "2", cwd=tmp_path)
     assert read_lines(done.stdout)["matrix"] == '{"shard":[1,2]}'
     assert read_lines(done.stdout)["seed"] == "9"
+    assert read_lines(done.stdout)["results_key"] == key, "the seed and rounds are in record keys"
+    done = koth("plan", "--host", "another", cwd=tmp_path)
+    assert read_lines(done.stdout)["results_key"] != key, "a host change re-keys"
     for bad in (["--shards", "0"], ["--seed", "x"], ["--rounds", "0"]):
         done = koth("plan", *bad, cwd=tmp_path)
         assert done.returncode == 2 and done.stderr.startswith("koth: "), done.stderr
@@ -335,6 +440,7 @@ class Expression:
 
 
 EXPR = re.compile(r"\$\{\{(.*?)\}\}", re.S)
+LONE = re.compile(r"\$\{\{((?:(?!\}\}).)*)\}\}", re.S)  # one expression, nothing around it
 
 
 def as_text(value: Any) -> str:
@@ -395,6 +501,15 @@ def runner_commands(log: str) -> tuple[list[str], list[str]]:
     return acted, stopped
 
 
+def put(source: str | Path, target: str | Path) -> None:
+    """Copy a file between a workspace and the artifacts; a large one (the sandbox image, which
+    is only ever read) is linked instead, to spare the machine 0.6 GB of copying per job."""
+    if os.path.getsize(source) > 64 << 20:
+        os.link(source, target)
+    else:
+        shutil.copy2(source, target)
+
+
 def read_kv(path: Path) -> dict[str, str]:
     """A GITHUB_OUTPUT / GITHUB_ENV file: name=value lines and name<<DELIMITER blocks."""
     values: dict[str, str] = {}
@@ -430,13 +545,21 @@ class Rehearsal:
         event: dict[str, Any] | None = None,
         inputs: dict[str, str] | None = None,
         run_id: int = 1,
+        env: Mapping[str, str] | None = None,
+        between_jobs: Callable[[], None] = lambda: None,
+        pages_url: str | None = None,
     ) -> None:
+        """``env`` overrides the workflow's own ``env:`` (e.g. a base image this machine has);
+        ``between_jobs`` clears what one job's machine would not share with the next;
+        ``pages_url`` is where ``store``/pages is served (the published site), if it is."""
         self.doc = load(workflow)
         self.repo, self.store = repo, store
         self.event_name, self.event, self.inputs = event_name, event or {}, inputs or {}
         self.run_id = run_id
+        self.env, self.between_jobs, self.pages_url = dict(env or {}), between_jobs, pages_url
         self.artifacts = store / f"run-{run_id}" / "artifacts"
         self.caches = store / "caches"  # shared between runs, as on GitHub
+        self.pages = store / "pages" / "site"  # what deploy-pages published, kept between runs
         self.artifacts.mkdir(parents=True)
         self.caches.mkdir(parents=True, exist_ok=True)
         self.jobs: dict[str, list[JobRun]] = {}
@@ -454,6 +577,7 @@ class Rehearsal:
                 "event_name": self.event_name,
                 "event": self.event,
                 "run_id": str(self.run_id),
+                "run_attempt": "1",
                 "repository": "koth-org/koth",
                 "workspace": str(job.workspace) if job else "",
             },
@@ -471,7 +595,9 @@ class Rehearsal:
         workspace = job.workspace if job else self.repo
 
         def hash_files(*patterns: str) -> str:
-            files = sorted({p for pat in patterns for p in workspace.glob(pat) if p.is_file()})
+            # Python's glob matches only folders with a trailing `**`; hashFiles, their files.
+            globs = [pat + "/*" if pat.endswith("**") else pat for pat in patterns]
+            files = sorted({p for pat in globs for p in workspace.glob(pat) if p.is_file()})
             if not files:
                 return ""
             digest = hashlib.sha256()
@@ -496,7 +622,7 @@ class Rehearsal:
     def resolve(self, value: Any, job: JobRun | None, steps: Mapping[str, Any]) -> Any:
         """A YAML value with its expressions evaluated (a lone expression keeps its type)."""
         if isinstance(value, str):
-            whole = EXPR.fullmatch(value.strip())
+            whole = LONE.fullmatch(value.strip())
             if whole:
                 return self.evaluate(whole.group(1), job, steps)
             return self.interpolate(value, job, steps)
@@ -543,6 +669,7 @@ class Rehearsal:
         ]
         # One after the other: on GitHub each runs on a machine (and a Docker engine) of its own.
         for run in runs:
+            self.between_jobs()
             self._run_steps(spec, run)
         return runs
 
@@ -569,13 +696,14 @@ class Rehearsal:
         env.update(
             {k: as_text(v) for k, v in self.resolve(self.doc.get("env", {}), job, {}).items()}
         )
+        env.update(self.env)
         env.update({k: as_text(v) for k, v in self.resolve(spec.get("env", {}), job, {}).items()})
         post: list[Callable[[], None]] = []
         for number, step in enumerate(spec["steps"]):
             name = step.get("name") or step.get("uses") or step.get("run", "").split("\n")[0]
             ok = job.outcome == "success"
             condition = str(step.get("if", "success()"))
-            whole = EXPR.fullmatch(condition.strip())
+            whole = LONE.fullmatch(condition.strip())
             condition = whole.group(1) if whole else condition
             if not self.evaluate(condition, job, steps, ok):
                 job.steps.append(StepRun(name, "skipped"))
@@ -671,43 +799,67 @@ class Rehearsal:
             if action == "actions/cache" and outputs.get("cache-hit") != "true":
                 post.append(lambda: self._save_cache(workspace, paths, key))
             return log
+        if action == "actions/cache/save":
+            paths = [p for p in str(inputs["path"]).splitlines() if p.strip()]
+            return self._save_cache(workspace, paths, str(inputs["key"]))
         if action == "actions/upload-artifact":
             return self._upload(workspace, str(inputs["name"]), str(inputs["path"]), inputs)
         if action == "actions/download-artifact":
             target = workspace / str(inputs.get("path", "."))
             names = sorted(p.name for p in self.artifacts.iterdir())
-            wanted = [n for n in names if fnmatch.fnmatch(n, str(inputs.get("pattern", "*")))]
-            assert wanted, f"no artifact matches {inputs.get('pattern')}"
+            if inputs.get("name"):
+                assert inputs["name"] in names, f"no artifact {inputs['name']}"
+                wanted = [str(inputs["name"])]
+            else:
+                wanted = [n for n in names if fnmatch.fnmatch(n, str(inputs.get("pattern", "*")))]
+                assert wanted, f"no artifact matches {inputs.get('pattern')}"
             for name in wanted:
-                into = target if inputs.get("merge-multiple") else target / name
-                shutil.copytree(self.artifacts / name, into, dirs_exist_ok=True)
+                # v5+: one artifact (by name, or the only match) lands in the path itself.
+                direct = inputs.get("merge-multiple") or len(wanted) == 1
+                into = target if direct else target / name
+                shutil.copytree(self.artifacts / name, into, dirs_exist_ok=True, copy_function=put)
             return f"downloaded {', '.join(wanted)} into {target}"
+        if action == "actions/configure-pages":
+            assert self.pages_url is not None, "Get Pages site failed: Pages is not enabled"
+            outputs["base_url"] = self.pages_url.rstrip("/")
+            return f"Pages at {self.pages_url}"
         if action == "actions/upload-pages-artifact":
             site = workspace / str(inputs.get("path", "_site"))
             assert (site / "index.html").is_file(), f"{site} holds no index.html"
             return self._upload(workspace, "github-pages", str(inputs.get("path", "_site")), {})
         if action == "actions/deploy-pages":
-            assert (self.artifacts / "github-pages" / "index.html").is_file()
+            deployed = self.artifacts / "github-pages"
+            assert (deployed / "index.html").is_file()
+            shutil.rmtree(self.pages, ignore_errors=True)
+            shutil.copytree(deployed, self.pages)
             outputs["page_url"] = "https://koth-org.github.io/koth/"
             return "deployed"
         raise AssertionError(f"the rehearsal has no local equivalent of {action}")
 
     def _upload(self, workspace: Path, name: str, path: str, inputs: Mapping[str, Any]) -> str:
-        matches = (
-            sorted(workspace.glob(path)) if any(c in path for c in "*?[") else [workspace / path]
-        )
+        """upload-artifact: one folder's contents or one file at the artifact's root; several
+        paths (one per line) under their least common ancestor, as the action does."""
+        given = [p.strip() for p in path.splitlines() if p.strip()]
+        matches: list[Path] = []
+        for pattern in given:
+            wild = any(c in pattern for c in "*?[")
+            matches += sorted(workspace.glob(pattern)) if wild else [workspace / pattern]
         matches = [m for m in matches if m.exists()]
-        if not matches:
+        if not matches:  # with several paths, a missing one is skipped silently, as there
             assert inputs.get("if-no-files-found", "warn") != "error", f"no files at {path}"
             return f"no files at {path}: nothing uploaded"
         target = self.artifacts / name
         assert not target.exists(), f"artifact {name} uploaded twice"
         target.mkdir()
-        for match in matches:  # a folder's contents, or the file itself, at the artifact's root
+        root = Path(os.path.commonpath([workspace / g for g in given])) if len(given) > 1 else None
+        for match in matches:
             if match.is_dir():
-                shutil.copytree(match, target, dirs_exist_ok=True)
+                into = target if root is None else target / match.relative_to(root)
+                shutil.copytree(match, into, dirs_exist_ok=True, copy_function=put)
             else:
-                shutil.copy2(match, target / match.name)
+                into = target / (match.name if root is None else match.relative_to(root))
+                into.parent.mkdir(parents=True, exist_ok=True)
+                put(match, into)
         return f"uploaded {path} as {name}"
 
     def _restore_cache(
@@ -726,30 +878,36 @@ class Rehearsal:
             if chosen:
                 break
         outputs["cache-hit"] = "true" if chosen == key else "false"
+        outputs["cache-primary-key"] = key
+        outputs["cache-matched-key"] = chosen or ""
         if chosen is None:
             return f"cache not found for {key}"
         shutil.copytree(self.caches / chosen, workspace, dirs_exist_ok=True)
         return f"restored {chosen}"
 
-    def _save_cache(self, workspace: Path, paths: list[str], key: str) -> None:
+    def _save_cache(self, workspace: Path, paths: list[str], key: str) -> str:
         present = [p for p in paths if (workspace / p).exists()]
         if not present:
-            return  # actions/cache warns and saves nothing
+            return "nothing to save"  # actions/cache warns and saves nothing
         target = self.caches / key
         if target.exists():
-            return  # a key is saved once
+            return f"{key} exists already: not saved"  # a key is saved once
         target.mkdir()
         for relative in present:
             (target / relative).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(workspace / relative, target / relative)
+        return f"saved {key}"
 
 
 # -- the repositories the rehearsals check out -----------------------------------------------------
 
 
-def make_repo(folder: Path, entries: list[str], seed: int = 1) -> Path:
-    """tournament.yaml (the repository's, with ``seed``) and some of the example entries."""
+def make_repo(folder: Path, entries: list[str], seed: int = 1, host: bool = False) -> Path:
+    """tournament.yaml (the repository's, with ``seed``) and some of the example entries; with
+    ``host``, a copy of runner/ too (the season workflow hashes it; what runs is installed)."""
     (folder / "entries").mkdir(parents=True)
+    if host:
+        shutil.copytree(ROOT / "runner", folder / "runner", ignore=shutil.ignore_patterns("__py*"))
     text = (ROOT / "tournament.yaml").read_text()
     text = re.sub(r"(?m)^seed: \d+", f"seed: {seed}", text)
     text = re.sub(r"(?m)^rounds: \d+", "rounds: 1", text)
@@ -808,35 +966,192 @@ def docker_engine(docker_sandbox: object) -> None:
 
 # -- the season workflow ---------------------------------------------------------------------------
 
+BUILT = "building the sandbox image"
+LOADED = "loaded the sandbox image"
 
-@pytest.mark.docker
-@pytest.mark.slow
-def test_season_rehearsal(tmp_path: Path, docker_engine: None) -> None:
-    repo = make_repo(tmp_path / "repo", ["greedy", "random", "turtle"])
-    store = tmp_path / "store"
-    first = Rehearsal(
+
+@dataclass
+class SandboxBase:
+    """A base image of this rehearsal's own: a second tag of the local debian:bookworm-slim (no
+    registry answers here, so the workflow's digest pin cannot be pulled). The sandbox image
+    built on it has a tag of its own too, which ``fresh_machine`` removes between jobs: each
+    job then has the image only if it loads it, as on GitHub, where each job is a new machine."""
+
+    client: Any
+    name: str
+    tag: str
+
+    def fresh_machine(self) -> None:
+        import docker
+
+        try:
+            self.client.images.remove(self.tag, noprune=True)
+        except docker.errors.ImageNotFound:
+            pass
+
+    def close(self) -> None:
+        self.fresh_machine()
+        self.client.images.remove(self.name, noprune=True)
+
+
+@pytest.fixture
+def sandbox_base(docker_engine: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[SandboxBase]:
+    from runner.sandbox import docker as sandbox_docker
+
+    client = sandbox_docker.connect()
+    name = f"koth-rehearsal-base:{os.getpid()}-{time.monotonic_ns()}"
+    client.images.get(sandbox_docker.DEFAULT_BASE).tag(name)
+    monkeypatch.setenv(sandbox_docker.BASE_VARIABLE, name)  # image_tag() and koth plan read it
+    base = SandboxBase(client, name, sandbox_docker.image_tag())
+    try:
+        yield base
+    finally:
+        base.close()
+
+
+def season_run(
+    repo: Path, store: Path, base: SandboxBase, url: str, run_id: int, **inputs: str
+) -> dict[str, list[JobRun]]:
+    runs = Rehearsal(
         SEASON,
         repo,
         store,
         event_name="workflow_dispatch",
-        inputs={"seed": "7", "rounds": "1", "shards": "2"},
-        run_id=1,
+        inputs={"seed": "7", "rounds": "", "shards": "1", **inputs},
+        run_id=run_id,
+        env={"KOTH_SANDBOX_BASE": base.name},
+        between_jobs=base.fresh_machine,
+        pages_url=url + "site/",
     ).run()
-    ok(first)
-    print(timings(first))
-    no_commands(first)
-    assert [j.matrix for j in first["play"]] == [{"shard": 1}, {"shard": 2}]
-    assert first["plan"][0].outputs["seed"] == "7"
-    merge = first["merge"][0]
-    site = store / "run-1" / "artifacts" / "github-pages"
-    assert (site / "index.html").is_file() and (site / "games").is_dir()
-    assert first["deploy"][0].outcome == "success"
-    merged = canonical_records(merge.workspace / "results" / "games.jsonl")
-    assert len(merged) == 6  # three entries, each pair in both seatings
-    assert sorted((store / "caches").iterdir())  # the merged results were cached
+    ok(runs)
+    no_commands(runs)
+    print(timings(runs))
+    for image in (store / f"run-{run_id}").glob("*/sandbox-image.tar"):  # 0.6 GB each
+        image.unlink()
+    shutil.rmtree(store / f"run-{run_id}" / "artifacts" / "sandbox-image")
+    return runs
 
-    # The same season unsharded, in one go, gives the same records (all but `measured`). It
-    # reuses the merge job's builds through a config whose results folder is new.
+
+def played(store: Path, run_id: int) -> list[dict[str, Any]]:
+    """The records the run's shards played (their artifacts)."""
+    shards = sorted((store / f"run-{run_id}" / "artifacts").glob("results-shard-*/*.jsonl"))
+    return [record for shard in shards for record in canonical_records(shard)]
+
+
+def logs(runs: Mapping[str, list[JobRun]]) -> dict[str, str]:
+    return {
+        f"{job.job}{job.matrix.get('shard', '')}": "\n".join(s.log for s in job.steps)
+        for jobs in runs.values()
+        for job in jobs
+    }
+
+
+@pytest.mark.docker
+@pytest.mark.slow
+def test_season_rehearsal(tmp_path: Path, sandbox_base: SandboxBase) -> None:
+    repo = make_repo(tmp_path / "repo", ["greedy", "random", "turtle"], host=True)
+    store = tmp_path / "store"
+    (store / "pages").mkdir(parents=True)  # GitHub Pages: enabled, nothing published yet
+    with serve(store / "pages") as url:
+        first = season_run(repo, store, sandbox_base, url, 1, shards="2")
+        key = first["plan"][0].outputs["results_key"]
+        merge = first["merge"][0]
+        merged = canonical_records(merge.workspace / "results" / "games.jsonl")
+        check_the_first_run(first, store, merged)
+        check_sharding_changes_nothing(merge, merged)
+
+        # A push that adds a bot: the cached records are restored and only its games are played.
+        shutil.copytree(EXAMPLES / "boxer", repo / "entries" / "boxer")
+        second = season_run(repo, store, sandbox_base, url, 2)
+        restored = second["plan"][0].step("Restore the recorded games").log
+        assert restored == f"restored {key}-1-1", restored
+        assert len(played(store, 2)) == 6 and all(
+            "boxer" in [s["entry"] for s in r["seats"]] for r in played(store, 2)
+        ), "only the new entry's games are played"
+        season = canonical_records(second["merge"][0].workspace / "results" / "games.jsonl")
+        assert len(season) == 12 and all(r in season for r in merged)
+        assert sorted(p.name for p in (store / "caches").iterdir()) == [f"{key}-1-1", f"{key}-2-1"]
+
+        # GitHub evicts the cache: the records come back from the published site, none is played.
+        shutil.rmtree(store / "caches")
+        third = season_run(repo, store, sandbox_base, url, 3)
+        plan = third["plan"][0]
+        assert plan.step("Restore the recorded games").log.startswith("cache not found")
+        assert (
+            f"restored 12 record(s) published at {url}site/"
+            in plan.step(
+                "Restore the recorded games from the published site (the cache is gone)"
+            ).log
+        )
+        assert played(store, 3) == [], "an evicted cache replays nothing"
+        again = canonical_records(third["merge"][0].workspace / "results" / "games.jsonl")
+        assert again == season
+        assert canonical_records(store / "pages" / "site" / "games.jsonl") == season
+
+        # A change to the host code re-keys: neither the cache nor the site is reused.
+        referee = repo / "runner" / "referee.py"
+        referee.write_text(referee.read_text() + "# a change that could change outcomes\n")
+        fourth = season_run(repo, store, sandbox_base, url, 4)
+        plan = fourth["plan"][0]
+        assert plan.outputs["results_key"] != key
+        assert plan.step("Restore the recorded games").log.startswith("cache not found")
+        assert (
+            "not reused"
+            in plan.step(
+                "Restore the recorded games from the published site (the cache is gone)"
+            ).log
+        )
+        assert len(played(store, 4)) == 12, "a host change replays every game"
+
+
+def check_the_first_run(
+    runs: Mapping[str, list[JobRun]], store: Path, merged: list[dict[str, Any]]
+) -> None:
+    assert [j.matrix for j in runs["play"]] == [{"shard": 1}, {"shard": 2}]
+    plan = runs["plan"][0]
+    assert plan.outputs["seed"] == "7"
+    key = plan.outputs["results_key"]
+    # No cache and no site yet: nothing restored, every game played.
+    restore = "Restore the recorded games from the published site (the cache is gone)"
+    assert "nothing is published at" in plan.step(restore).log
+    assert len(merged) == 6  # three entries, each pair in both seatings
+    assert len(played(store, 1)) == 6
+    assert sorted(p.name for p in (store / "caches").iterdir()) == [f"{key}-1-1"]
+
+    # The image is built once, in the plan job; every other job loads it (and has no other:
+    # the rehearsal removes it between jobs).
+    text = logs(runs)
+    assert [job for job, log in text.items() if BUILT in log] == ["plan"], text
+    assert [job for job, log in text.items() if LOADED in log] == ["play1", "play2", "merge"]
+
+    # The verdicts are made once, in the plan job: every shard plays the field they name.
+    verdicts = json.loads(
+        (store / "run-1" / "artifacts" / "season-plan" / "verdicts.json").read_text()
+    )
+    assert sorted(v["entry"] for v in verdicts["entries"] if v["ok"]) == [
+        "greedy",
+        "random",
+        "turtle",
+    ]
+    for shard in runs["play"]:
+        assert (
+            "entries: 3 found, 3 play (the verdicts in verdicts.json)"
+            in text[f"play{shard.matrix['shard']}"]
+        )
+        assert not list((shard.workspace / "build").glob("*/check.json")), "a shard checked"
+
+    # The site carries its records and standings, under the results key.
+    site = store / "pages" / "site"
+    assert (site / "index.html").is_file() and (site / "games").is_dir()
+    assert canonical_records(site / "games.jsonl") == merged
+    assert json.loads((site / "standings.json").read_text())["games_played"] == 6
+    assert json.loads((site / "published.json").read_text())["results_key"] == key
+    assert runs["deploy"][0].outcome == "success"
+
+
+def check_sharding_changes_nothing(merge: JobRun, merged: list[dict[str, Any]]) -> None:
+    """The same season unsharded, in one go, gives the same records (all but `measured`). It
+    reuses the merge job's builds through a config whose results folder is new."""
     config = merge.workspace / "unsharded.yaml"
     config.write_text((merge.workspace / "tournament.yaml").read_text() + "\n")
     with config.open("a") as handle:
@@ -845,30 +1160,26 @@ def test_season_rehearsal(tmp_path: Path, docker_engine: None) -> None:
     subprocess.run([*command, "docker", "--no-progress"], cwd=merge.workspace, check=True)
     assert canonical_records(merge.workspace / "unsharded" / "games.jsonl") == merged
 
-    # A push that adds a bot: the cached records are restored and only its games are played.
-    shutil.copytree(EXAMPLES / "boxer", repo / "entries" / "boxer")
-    second = Rehearsal(
-        SEASON,
-        repo,
-        store,
-        event_name="workflow_dispatch",
-        inputs={"seed": "7", "rounds": "", "shards": "1"},
-        run_id=2,
-    ).run()
-    ok(second)
-    print(timings(second))
-    restored = second["play"][0].step("Restore the recorded games").log
-    assert restored.startswith("restored results-"), restored
-    played = [
-        record
-        for shard in sorted((store / "run-2" / "artifacts").glob("results-shard-*/*.jsonl"))
-        for record in canonical_records(shard)
-    ]
-    assert len(played) == 6 and all("boxer" in [s["entry"] for s in r["seats"]] for r in played), (
-        "only the new entry's games are played"
-    )
-    remerged = canonical_records(second["merge"][0].workspace / "results" / "games.jsonl")
-    assert len(remerged) == 12 and all(r in remerged for r in merged)
+
+@pytest.mark.docker
+def test_an_image_file_for_another_checkout_is_refused(tmp_path: Path, docker_engine: None) -> None:
+    """`koth image --load` never builds: a file that does not hold this checkout's image fails."""
+    from runner.sandbox import docker as sandbox_docker
+
+    client = sandbox_docker.connect()
+    other = f"koth-rehearsal-other:{os.getpid()}-{time.monotonic_ns()}"
+    empty = tmp_path / "empty.tar"
+    subprocess.run(["tar", "-cf", str(empty), "-T", "/dev/null"], check=True)
+    repository, tag = other.split(":")
+    client.api.import_image_from_file(str(empty), repository=repository, tag=tag)
+    try:
+        sandbox_docker.save_image(client, other, tmp_path / "other.tar")
+        done = koth("image", "--load", str(tmp_path / "other.tar"), cwd=tmp_path)
+    finally:
+        client.images.remove(other)
+    assert done.returncode == 2, done.stderr
+    assert f"holds {other}, not the sandbox image this checkout needs" in done.stderr
+    assert BUILT not in done.stderr
 
 
 # -- the pull-request workflow ---------------------------------------------------------------------
@@ -889,7 +1200,13 @@ def pr_rehearsal(tmp_path: Path, added: dict[str, Path]) -> tuple[dict[str, list
     git(repo, "commit", "-qm", "add entries")
     event = {"pull_request": {"number": 7, "base": {"sha": base, "ref": "main"}}}
     runs = Rehearsal(
-        PR, repo, tmp_path / "store", event_name="pull_request", event=event, run_id=9
+        PR,
+        repo,
+        tmp_path / "store",
+        event_name="pull_request",
+        event=event,
+        run_id=9,
+        env={"KOTH_SANDBOX_BASE": "debian:bookworm-slim"},  # the local one: no registry here
     ).run()
     return runs, tmp_path / "store" / "run-9" / "artifacts"
 

@@ -9,9 +9,9 @@ so the zygote can use it inside a container as well as on the host.
   userfaultfd, fanotify, namespaces and mounts (unshare, setns, mount and the new mount API,
   chroot, pivot_root, clone with a CLONE_NEW* flag), module and kernel knobs, opening a file for
   writing or creating anything in the filesystem, new sockets (no network, and no Unix socket
-  path such as a Docker daemon's), and dropping its parent-death signal. clone3 fails with ENOSYS, so runtimes fall back to clone, whose flags the
-  filter can see. Calls of another architecture (int 0x80) kill the process (libseccomp's
-  default for a foreign architecture).
+  path such as a Docker daemon's), and dropping its parent-death signal. clone3 fails with
+  ENOSYS, so runtimes fall back to clone, whose flags the filter can see. Calls of another
+  architecture (int 0x80) kill the process (libseccomp's default for a foreign architecture).
 - ``set_parent_death_signal(parent)``: SIGKILL when the parent dies, set after every credential
   change (the kernel clears it on one) and checked: if the parent is already gone, exit.
 - ``make_undumpable()``: no ptrace attach and no /proc/<pid>/mem by other processes of its uid.

@@ -1,8 +1,10 @@
 """The Docker sandbox: every entry compiled and played inside a hardened Debian container.
 
 - **Image**: runner/sandbox/Dockerfile (debian:bookworm-slim, gcc, python3-cffi, a non-root user)
-  plus the programs copied in. Its tag is a hash of all of them: a change rebuilds it, nothing
-  else does.
+  plus the programs copied in. Its base is the build argument BASE, from $KOTH_SANDBOX_BASE
+  (the workflows pin it by digest; default debian:bookworm-slim). Its tag is a hash of the base
+  and all the files: a change rebuilds it, nothing else does. ``save_image`` and ``load_image``
+  carry it to another machine as a ``docker save`` archive (the season workflow builds it once).
 - **Build**: one container per compile, with no network, a fixed command (build.sh), the entry
   read-only at /src and a fresh folder at /out as the only writable mount. Its output is
   accepted only as regular files under a size cap; the host checks the object again itself.
@@ -55,6 +57,8 @@ IMAGE_FILES = {
     "objcheck.py": Path(objcheck.__file__),
 }
 IMAGE_REPOSITORY = "koth-sandbox"
+BASE_VARIABLE = "KOTH_SANDBOX_BASE"
+DEFAULT_BASE = "debian:bookworm-slim"
 LABEL = "koth.sandbox"
 SESSION_LABEL = "koth.session"
 BUILD_USER = "10001:10001"  # the image's non-root user
@@ -65,8 +69,14 @@ ARTIFACT_CAP = 16 << 20
 CONTAINER_BOT_ROOT = "/bot"
 
 
+def base_image() -> str:
+    """What the sandbox image is built FROM: $KOTH_SANDBOX_BASE, else debian:bookworm-slim."""
+    return os.environ.get(BASE_VARIABLE, "").strip() or DEFAULT_BASE
+
+
 def image_tag() -> str:
     digest = hashlib.sha256()
+    digest.update(b"BASE\0" + base_image().encode() + b"\0")
     for name in sorted(IMAGE_FILES):
         digest.update(name.encode() + b"\0" + IMAGE_FILES[name].read_bytes() + b"\0")
     return f"{IMAGE_REPOSITORY}:{digest.hexdigest()[:16]}"
@@ -123,12 +133,16 @@ def ensure_image(client: Any, say: Callable[[str], None]) -> str:
         return tag
     except docker.errors.ImageNotFound:
         pass
-    say(f"building the sandbox image {tag} (once per change of the Dockerfile or worker)")
+    base = base_image()
+    say(f"building the sandbox image {tag} from {base} (once per change of what goes into it)")
     with tempfile.TemporaryDirectory(prefix="koth-image-") as context:
         for name, path in IMAGE_FILES.items():
             shutil.copyfile(path, Path(context) / name)
         log: list[str] = []
-        for chunk in client.api.build(path=context, tag=tag, rm=True, forcerm=True, decode=True):
+        chunks = client.api.build(
+            path=context, tag=tag, rm=True, forcerm=True, decode=True, buildargs={"BASE": base}
+        )
+        for chunk in chunks:
             if "stream" in chunk:
                 line = chunk["stream"].rstrip()
                 if line:
@@ -139,6 +153,40 @@ def ensure_image(client: Any, say: Callable[[str], None]) -> str:
                 tail = "\n".join(log[-20:])
                 raise SandboxError(f"building the sandbox image failed: {chunk['error']}\n{tail}")
     return tag
+
+
+def save_image(client: Any, tag: str, path: Path) -> None:
+    """Write the image ``tag`` to ``path`` as a ``docker save`` archive (atomically)."""
+    import docker
+
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        image = client.images.get(tag)
+        with open(tmp, "wb") as handle:
+            for chunk in image.save(named=tag):
+                handle.write(chunk)
+        os.replace(tmp, path)
+    except (docker.errors.APIError, OSError) as exc:
+        tmp.unlink(missing_ok=True)
+        raise SandboxError(f"saving the sandbox image {tag} to {path} failed: {exc}") from None
+
+
+def load_image(client: Any, path: Path) -> list[str]:
+    """Load a ``docker save`` archive; the tags it held."""
+    import docker
+
+    tags: list[str] = []
+    try:
+        with open(path, "rb") as handle:
+            for chunk in client.api.load_image(handle):
+                if "error" in chunk:
+                    raise SandboxError(f"loading {path} failed: {chunk['error']}")
+                stream = str(chunk.get("stream", ""))
+                if stream.startswith("Loaded image: "):
+                    tags.append(stream.removeprefix("Loaded image: ").strip())
+    except (docker.errors.APIError, OSError) as exc:
+        raise SandboxError(f"loading the sandbox image from {path} failed: {exc}") from None
+    return tags
 
 
 def prune(client: Any) -> int:
