@@ -7,9 +7,12 @@ the jail folder is the bot's whole filesystem view when the sandbox can chroot) 
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Protocol
@@ -76,11 +79,29 @@ def _cached(entry: Entry, folder: Path, sandbox: str) -> Build | None:
     return build
 
 
+def write_file_atomic(path: Path, text: str) -> None:
+    """Write a small file whole or not at all: a temporary file, then os.replace."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
 def _save(build: Build, folder: Path) -> Build:
-    tmp = folder / "build.json.tmp"
-    tmp.write_text(json.dumps(asdict(build), indent=2) + "\n")
-    os.replace(tmp, folder / "build.json")
+    write_file_atomic(folder / "build.json", json.dumps(asdict(build), indent=2) + "\n")
     return build
+
+
+@contextmanager
+def entry_lock(build_root: Path, entry: str) -> Iterator[None]:
+    """Only one koth process builds an entry at a time (others wait, then find it cached).
+    The lock file lies beside the entry's build folder, which a build removes and remakes."""
+    build_root.mkdir(parents=True, exist_ok=True)
+    with open(build_root / f".{entry}.lock", "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def build_entry(
@@ -92,7 +113,19 @@ def build_entry(
     interface: str = "c-function",
 ) -> Build:
     """Build one entry for a game with this bot ``interface`` (or reuse its cached build).
-    Never raises for a bad entry."""
+    Never raises for a bad entry. Safe to call from several koth processes at once."""
+    with entry_lock(build_root, entry.name):
+        return _build_entry(entry, build_root, sandbox, limits, wall_s, interface)
+
+
+def _build_entry(
+    entry: Entry,
+    build_root: Path,
+    sandbox: Sandbox,
+    limits: BotLimits,
+    wall_s: float,
+    interface: str,
+) -> Build:
     folder = (build_root / entry.name).resolve()
     cached = _cached(entry, folder, sandbox.name)
     if cached is not None:

@@ -809,6 +809,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from runner.bots import walls
+
+    walls.make_undumpable()  # no bot running under this user may trace or read the host
     try:
         code: int = args.func(args)
     except (ConfigError, UsageError) as exc:

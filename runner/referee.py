@@ -139,7 +139,7 @@ def play_game(
             try:
                 names[seat] = bot.start()
                 if isinstance(bot, StdioBot) and init_message is not None:
-                    bot.send(init_message(state, seat), "before its first turn")
+                    bot.send(init_message(state, seat))
             except BotFault as exc:
                 outcome = fault(seat, exc.termination, str(exc))
                 break

@@ -17,10 +17,12 @@ re-reading, merging shards or re-running never duplicates a game.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -144,6 +146,36 @@ def read_all(paths: Iterable[Path]) -> tuple[list[Record], list[str]]:
                 seen.add(record["key"])
                 records.append(record)
     return records, problems
+
+
+class ResultsBusy(Exception):
+    """Another koth process is playing into the same results folder."""
+
+
+@contextmanager
+def exclusive(folder: Path) -> Iterator[None]:
+    """Hold the results folder for this process (its ``.lock``); ResultsBusy, naming the holder,
+    if another process holds it. The kernel lets go of the lock when its holder dies."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / ".lock", "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read(20).strip()
+            who = f" (pid {holder})" if holder.isdigit() else ""
+            raise ResultsBusy(
+                f"another koth command{who} is playing into {folder}/. Fix: wait for it to "
+                "finish, or give this run its own results folder (`output: results:` in the "
+                "config)."
+            ) from None
+        handle.truncate(0)
+        handle.write(str(os.getpid()))
+        handle.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 class ResultsWriter:

@@ -39,7 +39,8 @@ from types import TracebackType
 from typing import Any
 
 from runner import __version__, results
-from runner.build import Build, Sandbox, build_entry
+from runner.bots import walls
+from runner.build import Build, Sandbox, build_entry, write_file_atomic
 from runner.config import Config, ConfigError
 from runner.entries import Entry, Manifest, content_hash, discover
 from runner.games import find_game
@@ -140,9 +141,13 @@ def _worker_exit(signum: int, frame: object) -> None:
     os._exit(1)
 
 
-def _worker_init(game_id: str, limits: BotLimits, kind: str) -> None:
+def _worker_init(game_id: str, limits: BotLimits, kind: str, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
     signal.signal(signal.SIGTERM, _worker_exit)
+    # Whatever ends the parent (kill -9 included), this worker closes its sandbox and exits;
+    # its zygote and bots follow it by their own parent-death signals.
+    walls.set_parent_death_signal(parent, signal.SIGTERM)
+    walls.make_undumpable()
     _WORKER.update(game=find_game(game_id), limits=limits, kind=kind, sandbox=None)
     util.Finalize(None, _close_sandbox, args=(_WORKER,), exitpriority=10)
 
@@ -203,7 +208,7 @@ class GamePool:
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_worker_init,
-                initargs=(self.game_id, self.limits, self.kind),
+                initargs=(self.game_id, self.limits, self.kind, os.getpid()),
             )
         futures = {self._executor.submit(_worker_play, task): task for task in tasks}
         broken = False
@@ -395,14 +400,14 @@ def check_all(
                 tasks.append(Task(len(tasks), seating, seed))
                 owners.append((build.entry, seat))
     faults: dict[str, list[str]] = {}
+    unchecked: dict[str, str] = {}  # the host failed: no verdict this run, none saved
     for index, played, error in pool.play(tasks):
         entry, seat = owners[index]
         if played is None:
-            raise SeasonError(
-                f"the sandbox failed while checking {entry}: {error}. Fix: run "
-                f"`koth check` again; if it persists, try `koth play {entry} "
-                f"{entry}`."
+            unchecked[entry] = (
+                f"could not be checked: the sandbox failed ({error}); the next run checks it again"
             )
+            continue
         outcome = played["outcome"]
         if outcome["faulty"] == seat:
             faults.setdefault(entry, []).append(
@@ -410,12 +415,14 @@ def check_all(
                 f"{outcome['detail']}"
             )
     for entry in {entry for entry, _ in owners}:
+        if entry in unchecked:
+            verdict[entry] = (False, unchecked[entry])
+            continue
         problems = sorted(faults.get(entry, []))
         message = "\n".join(problems) or "passed the smoke games"
         verdict[entry] = (not problems, message)
-        files[entry].write_text(
-            json.dumps({"key": keys[entry], "ok": not problems, "message": message}) + "\n"
-        )
+        saved = json.dumps({"key": keys[entry], "ok": not problems, "message": message})
+        write_file_atomic(files[entry], saved + "\n")
     return [_verdict(b, verdict.get(b.entry)) for b in builds]
 
 
@@ -566,10 +573,13 @@ def play(
     )
     progress = Progress(len(todo), "games", enabled=show_progress)
     try:
-        with sigterm_interrupts():
+        with sigterm_interrupts(), results.exclusive(config.output.results):
             report.played, report.failed = play_games(
                 config, line, pool, todo, out, progress.advance, say
             )
+    except results.ResultsBusy as exc:
+        progress.close()
+        raise SeasonError(str(exc)) from None
     except KeyboardInterrupt:
         progress.close()
         done = len(recorded_keys(config, out, say=lambda _: None) & {s.key for s in todo})

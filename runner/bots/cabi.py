@@ -7,7 +7,6 @@ four-byte int. The watchdogs are runner/bots/watch.py's.
 
 from __future__ import annotations
 
-import os
 import struct
 
 from runner.bots import worker
@@ -31,8 +30,8 @@ class CFunctionBot(WatchedBot):
 
     def start(self) -> str:
         """Wait until the bot is loaded; returns its bot_name (cleaned)."""
-        self.process.ready()
-        header = self._await(len(worker.HELLO_MAGIC) + 2, "while loading", loading=True)
+        self.started()
+        header = self.load(len(worker.HELLO_MAGIC) + 2)
         if header[: len(worker.HELLO_MAGIC)] != worker.HELLO_MAGIC:
             self.process.kill()
             raise BotProtocolError("wrote to the host's reply channel while loading")
@@ -40,17 +39,12 @@ class CFunctionBot(WatchedBot):
         if length > worker.NAME_CAP:
             self.process.kill()
             raise BotProtocolError("sent a malformed hello while loading")
-        raw = self._await(length, "while loading", loading=True) if length else b""
+        raw = self.load(length) if length else b""
         self.name = clean_name(raw, self.fallback_name)
         return self.name
 
     def ask(self, observation: bytes, turn: int) -> int:
         """The int the bot's function returned for this observation."""
-        at = f"at turn {turn}"
-        try:
-            os.write(self.process.request_fd, observation)
-        except BrokenPipeError:
-            raise self._death(at) from None
-        (value,) = _REPLY.unpack(self._await(_REPLY.size, at))
+        (value,) = _REPLY.unpack(self.exchange(observation, _REPLY.size, turn, line=False))
         self.moves += 1
         return int(value)

@@ -8,7 +8,6 @@ persistent for the whole game; a game that wants a fresh process per move starts
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 
 from runner.bots.watch import WatchedBot
@@ -22,22 +21,18 @@ class StdioBot(WatchedBot):
 
     def start(self) -> str:
         """Wait until the sandbox has started the program; returns its display name."""
-        self.process.ready()
+        self.started()
         return self.name
 
-    def send(self, message: bytes, at: str) -> None:
-        """Write a message the bot answers nothing to (e.g. the init message)."""
-        try:
-            os.write(self.process.request_fd, message)
-        except BrokenPipeError:
-            raise self._death(at) from None
+    def send(self, message: bytes) -> None:
+        """Queue a message the bot answers nothing to (e.g. the init message): it is written
+        with the next turn message, under that move's watchdog."""
+        self._outbox += message
 
     def ask(self, observation: bytes, turn: int) -> str:
         """Send the turn message; the bot's reply line (without its line ending)."""
-        at = f"at turn {turn}"
-        self.send(observation, at)
         first = self.limits.first_move_wall_s if self.moves == 0 else None
-        reply = self._await(LINE_CAP, at, line=True, wall=first or 0.0)
+        reply = self.exchange(observation, LINE_CAP, turn, line=True, wall=first or 0.0)
         self.moves += 1
         return reply.decode("utf-8", errors="replace").rstrip("\r")
 
@@ -69,7 +64,7 @@ class FreshStdioBot:
         try:
             bot.start()
             if self.init is not None:
-                bot.send(self.init, f"at turn {turn}")
+                bot.send(self.init)
             return bot.ask(observation, turn)
         finally:
             self.cpu_used, self.moves = bot.cpu_used, bot.moves

@@ -1,19 +1,26 @@
-"""The program that hosts C-function bots, in two roles. Standalone: stdlib + cffi only.
+"""The program that hosts bots in the sandbox, in two roles. Standalone: stdlib + cffi, plus its
+sibling walls.py.
 
-**Zygote** (``python3 worker.py --control-fd N``): a warm process that has imported cffi and
-parsed the bot signature, and never loads bot code. The host asks it, over a SOCK_SEQPACKET
-control socket, to ``spawn`` a bot: the request carries the bot's pipes (SCM_RIGHTS) and its
-limits; the zygote forks, and reports ``{"pid"}``, then ``{"exit", status, rusage}`` or
-``{"stopped"}`` when the kernel tells it (wait4). Those reports are trusted: they come from this
-process, which runs no bot code. When the control socket closes, every bot is killed.
+**Zygote** (``python3 worker.py --control-fd N`` locally, ``--control-socket PATH`` in a
+container): a warm process that has imported cffi and parsed the bot signature, and never loads
+bot code. It is not dumpable (no process of its uid may ptrace it or read its memory). The host
+asks it, over a SOCK_SEQPACKET control socket, to ``spawn`` a bot: the request carries the bot's
+pipes (SCM_RIGHTS) and its limits; the zygote hands them to a pre-forked blank, and reports
+``{"spawned", pid}``, then ``{"exit", status, rusage, setup_failed}`` or ``{"stopped"}`` when the
+kernel tells it (wait4). When the control socket closes, every bot is killed.
 
-**Bot process** (the forked child): walls itself in before any bot code runs — own session,
-parent-death signal, fds 0-2 on /dev/null and the output pipe, and when root a new network
-namespace, a chroot into the entry's jail (a folder holding only ``bot.so``) and a uid no other
-live process has (so NPROC=0 blocks fork and kill(-1) reaches nothing) — then rlimits (AS, CPU,
-NPROC, FSIZE, NOFILE, CORE), then ``dlopen``. It says hello (``bot_name``) and then answers
-requests on fd 3 → fd 4: 512 board bytes + the player byte in, one little-endian int32 out.
-Nothing it writes is trusted by the host: it lives in the bot's address space.
+**Bot process** (a blank, then the bot): walls itself in before any bot code runs — own session,
+fds 0-2 on /dev/null and the output pipe; as root on the host a new network and IPC namespace
+and a chroot into the entry's jail (a folder holding only ``bot.so``, or a private read-only view
+of /usr, /dev/null and the jail for a program); whenever it can change uid (root, on the host or
+in a container) a uid no other live process has (so NPROC=0 blocks fork and it can signal
+nothing); the parent-death signal, set again after that credential change and checked; rlimits
+(AS, CPU, NPROC, FSIZE, NOFILE, CORE); and the seccomp filter of walls.py — then ``dlopen`` or
+``exec``. Until the moment before bot code runs, it holds a channel to the zygote on which it
+reports a failure of these walls (the host's fault); it closes that channel first, so nothing bot
+code does can pass for a set-up failure — its exit codes, signals and words are its own.
+A C bot says hello (``bot_name``) and then answers requests on fd 3 → fd 4: 512 board bytes + the
+player byte in, one little-endian int32 out. Nothing it writes is trusted by the host.
 """
 
 from __future__ import annotations
@@ -30,6 +37,12 @@ import struct
 import sys
 from typing import Any
 
+if __package__:
+    from runner.bots import walls
+else:  # run as a program (the zygote): walls.py lies beside it
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import walls  # type: ignore[import-not-found,no-redef]
+
 REQUEST_FD = 3
 REPLY_FD = 4
 BOARD_CELLS = 512
@@ -39,15 +52,15 @@ IDENTIFY = b"!"
 NAME_CAP = 200
 UID_BASE = 1_000_000  # unique per bot: UID_BASE + its pid (pids are unique among live processes)
 CLONE_NEWNET = 0x40000000
+CLONE_NEWIPC = 0x08000000
 CLONE_NEWNS = 0x00020000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC = 1, 2, 4, 32, 4096, 16384
 MS_PRIVATE = 1 << 18
 PROGRAM_FILES = 64  # descriptors a program bot may hold (stdin/out/err included)
 PROGRAM_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
-PR_SET_PDEATHSIG = 1
 BLANKS = 2  # children kept forked ahead: a two-player game starts without waiting for a fork
 EXIT_LOAD_FAILED = 97  # the bot's shared object could not be loaded (the reason is on its stderr)
-EXIT_SETUP_FAILED = 98  # the walls could not be built: the host treats this as its own error
+EXIT_SETUP_FAILED = 98  # the walls could not be built (the report channel says why)
 CDEF = "int bot(int board[16][32], char player);\nextern char *bot_name;\n"
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -57,10 +70,6 @@ def _check(result: int, what: str) -> None:
     if result != 0:
         err = ctypes.get_errno()
         raise OSError(err, f"{what}: {os.strerror(err)}")
-
-
-def _set_pdeathsig() -> None:
-    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl(PDEATHSIG)")
 
 
 def _limit(kind: int, value: int) -> None:
@@ -94,6 +103,7 @@ class _MemoryGroups:
                 root, version = self.V1, 1
             else:
                 return
+            _remove_stale_groups(root)
             parent = f"{root}/koth-{os.getpid()}"
             os.makedirs(parent, exist_ok=True)
             if version == 2:
@@ -132,16 +142,45 @@ class _MemoryGroups:
 
     def remove(self, path: str | None) -> None:
         if path:
-            try:
-                os.rmdir(path)
-            except OSError:
-                pass
+            _rmdir(path)
 
     def close(self) -> None:
         if self.version:
             for name in os.listdir(self.parent):
                 self.remove(f"{self.parent}/{name}")
             self.remove(self.parent)
+
+
+def _remove_stale_groups(root: str) -> None:
+    """Remove the groups of zygotes that died without cleaning up (``kill -9`` of a run): a
+    group's name holds its zygote's pid. A group that still holds a process is never removed
+    (the kernel refuses), so a live run's groups are safe even if its pid was reused."""
+    for name in os.listdir(root):
+        owner = name.removeprefix("koth-")
+        if not name.startswith("koth-") or not owner.isdigit() or _alive(int(owner)):
+            continue
+        parent = f"{root}/{name}"
+        for child in os.listdir(parent):
+            if os.path.isdir(f"{parent}/{child}"):
+                _rmdir(f"{parent}/{child}")
+        _rmdir(parent)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _rmdir(path: str) -> None:
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
 
 
 def _read_text(path: str) -> str:
@@ -188,12 +227,21 @@ def _program_root(root: str, jail: str) -> None:
     _mount(None, root, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
 
 
-def _wall_in(request: dict[str, Any]) -> str:
+class _Abilities:
+    """What this zygote can wall its bots in with, found out once at start."""
+
+    private = False  # root on the host: new namespaces, chroot, mounts (CAP_SYS_ADMIN)
+    setuid = False  # root (on the host, or in a container with CAP_SETUID): a uid per bot
+    seccomp = False  # libseccomp is there and the kernel takes filters
+    zygote = 0  # the zygote's pid: every blank's parent
+
+
+def _wall_in(request: dict[str, Any], rules: walls.Filter | None) -> str:
     """Everything that must hold before bot code runs. Returns the path to load or run."""
     so_path: str = request.get("so", "")
     jail: str = request["jail"]
     program = request.get("exec")
-    if os.geteuid() == 0:
+    if _Abilities.private:
         if program:
             _program_root(request["root"], jail)
             os.chroot(request["root"])
@@ -202,12 +250,14 @@ def _wall_in(request: dict[str, Any]) -> str:
             os.chroot(jail)
             os.chdir("/")
             so_path = "/" + os.path.basename(so_path)
-        uid = UID_BASE + os.getpid()
-        os.setgroups([])
-        os.setgid(uid)
-        os.setuid(uid)
     else:
         os.chdir(jail)
+    if _Abilities.setuid:
+        uid = UID_BASE + os.getpid()
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)  # leaving root clears every capability
+        walls.set_parent_death_signal(_Abilities.zygote)  # the uid change cleared it
     os.environ.clear()
     limits = request["limits"]
     _limit(resource.RLIMIT_CORE, 0)
@@ -223,17 +273,16 @@ def _wall_in(request: dict[str, Any]) -> str:
         _limit(resource.RLIMIT_NOFILE, PROGRAM_FILES)
     else:  # dlopen needs one descriptor for a moment; afterwards none may be opened
         _limit(resource.RLIMIT_NOFILE, REPLY_FD + 2)
+    if rules is not None:
+        rules.load()
     return so_path
 
 
-def _exec(request: dict[str, Any]) -> None:
-    """Runs in the forked child for a program bot: walls, then exec. Never returns."""
-    try:
-        _wall_in(request)
-    except Exception as exc:  # the host's fault, not the bot's
-        os.write(2, f"koth worker: sandbox setup failed: {exc}\n".encode())
-        os._exit(EXIT_SETUP_FAILED)
+def _exec(path: str, request: dict[str, Any]) -> None:
+    """Runs in the walled-in child for a program bot. Never returns. (The report channel is
+    close-on-exec: it closes as the program starts.)"""
     argv = [str(arg) for arg in request["exec"]]
+    del path
     try:
         os.execve(argv[0], argv, PROGRAM_ENV)
     except OSError as exc:
@@ -241,13 +290,8 @@ def _exec(request: dict[str, Any]) -> None:
         os._exit(EXIT_LOAD_FAILED)
 
 
-def _serve(request: dict[str, Any], ffi: Any) -> None:
-    """Runs in the forked child: never returns."""
-    try:
-        so_path = _wall_in(request)
-    except Exception as exc:  # the host's fault, not the bot's
-        os.write(2, f"koth worker: sandbox setup failed: {exc}\n".encode())
-        os._exit(EXIT_SETUP_FAILED)
+def _serve(so_path: str, ffi: Any) -> None:
+    """Runs in the walled-in child for a C-function bot: load it, then answer. Never returns."""
     try:
         lib = ffi.dlopen(so_path)
         name_ptr = lib.bot_name
@@ -276,54 +320,68 @@ def _serve(request: dict[str, Any], ffi: Any) -> None:
         os.write(REPLY_FD, pack(move))
 
 
-class _Blank:
-    """A child forked ahead of need, waiting for its bot: the fork and the new network namespace
-    are paid while the host is busy with something else, not while a game waits to start."""
+def _become_bot(channel: socket.socket, ffi: Any) -> None:
+    """The blank's life once forked: wait for a bot, wall in, become it. Never returns."""
+    report = channel.fileno()
+    try:
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        os.setsid()
+        walls.set_parent_death_signal(_Abilities.zygote)
+        if _Abilities.private:
+            _check(_libc.unshare(CLONE_NEWNET | CLONE_NEWIPC), "unshare(NEWNET|NEWIPC)")
+        # Built while the blank waits, so a game does not wait for it.
+        rules = walls.deny_list_filter(os.getpid()) if _Abilities.seccomp else None
+        message, fds, _, _ = socket.recv_fds(channel, 1 << 16, 8)
+        if not message:
+            os._exit(0)
+        request = json.loads(message)
+        if request.get("cgroup"):
+            _write_text(request["cgroup"] + "/cgroup.procs", str(os.getpid()))
+        # A program (stdio bot) talks on its stdin/stdout; a C function's host uses 3/4 and
+        # sends the bot's own prints to the output pipe.
+        program = bool(request.get("exec"))
+        targets = (-1, 0, 1, 2) if program else (0, REQUEST_FD, REPLY_FD, 1)
+        # Lift every source above the targets first, so no dup2 clobbers a source.
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        sources = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64) for fd in (devnull, *fds, report)]
+        for target, source in zip(targets, sources, strict=False):
+            if target >= 0:
+                os.dup2(source, target)
+        if not program:
+            os.dup2(1, 2)
+        report = max(targets) + 1
+        os.dup2(sources[-1], report, inheritable=False)
+        os.closerange(report + 1, 1 << 16)
+        # One byte before any bot code runs: the kernel stamps it with this process's pid as
+        # the host sees it (SCM_CREDENTIALS), which no later write can forge.
+        os.write(targets[2], IDENTIFY)
+        path = _wall_in(request, rules)
+    except BaseException as exc:
+        try:
+            os.write(report, f"{type(exc).__name__}: {exc}".encode()[:4000])
+        except OSError:
+            pass
+        os._exit(EXIT_SETUP_FAILED)
+    if program:
+        _exec(path, request)  # the report channel closes on exec
+    os.close(report)  # from here on bot code may run: nothing it says is a set-up report
+    _serve(path, ffi)
 
-    netns = False  # set by the zygote once it knows the kernel lets it make namespaces
+
+class _Blank:
+    """A child forked ahead of need, waiting for its bot: the fork, the namespaces and the
+    seccomp filter are paid while the host is busy with something else, not while a game waits
+    to start. ``channel`` carries its bot's request, and back a report of failed walls."""
 
     def __init__(self, control: socket.socket, ffi: Any, group: str | None) -> None:
         parent_end, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.group = group
         self.pid = os.fork()
         if self.pid == 0:
-            try:
-                control.close()
-                parent_end.close()
-                signal.set_wakeup_fd(-1)
-                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-                os.setsid()
-                _set_pdeathsig()
-                if self.netns:
-                    _check(_libc.unshare(CLONE_NEWNET), "unshare(CLONE_NEWNET)")
-                if group:
-                    _write_text(group + "/cgroup.procs", str(os.getpid()))
-                message, fds, _, _ = socket.recv_fds(child_end, 1 << 16, 8)
-                if not message:
-                    os._exit(0)
-                request = json.loads(message)
-                # A program (stdio bot) talks on its stdin/stdout; a C function's host uses 3/4
-                # and sends the bot's own prints to the output pipe.
-                program = bool(request.get("exec"))
-                targets = (-1, 0, 1, 2) if program else (0, REQUEST_FD, REPLY_FD, 1)
-                # Lift every source above the targets first, so no dup2 clobbers a source.
-                devnull = os.open(os.devnull, os.O_RDONLY)
-                sources = [fcntl.fcntl(fd, fcntl.F_DUPFD, 64) for fd in (devnull, *fds)]
-                for target, source in zip(targets, sources, strict=True):
-                    if target >= 0:
-                        os.dup2(source, target)
-                if not program:
-                    os.dup2(1, 2)
-                os.closerange(max(targets) + 1, 1 << 16)
-                # One byte before any bot code runs: the kernel stamps it with this process's
-                # pid as the host sees it (SCM_CREDENTIALS), which no later write can forge.
-                os.write(targets[2], IDENTIFY)
-            except BaseException as exc:
-                os.write(2, f"koth worker: sandbox setup failed: {exc}\n".encode())
-                os._exit(EXIT_SETUP_FAILED)
-            if program:
-                _exec(request)
-            _serve(request, ffi)
+            control.close()
+            parent_end.close()
+            _become_bot(child_end, ffi)
         child_end.close()
         self.channel = parent_end
 
@@ -331,16 +389,37 @@ class _Blank:
         try:
             socket.send_fds(self.channel, [message], fds)
         finally:
-            self.channel.close()
             for fd in fds:
                 os.close(fd)
+        self.channel.setblocking(False)
+
+    def setup_failure(self) -> str | None:
+        """What the walls' failure was, if the child reported one before bot code could run."""
+        try:
+            said = self.channel.recv(4096)
+        except OSError:
+            return None
+        return said.decode("utf-8", errors="replace") or None
 
 
-def _can_unshare_network() -> bool:
+def _can_unshare() -> bool:
     """Root in an unprivileged container may not make namespaces: find out once, at start."""
     pid = os.fork()
     if pid == 0:
-        os._exit(0 if _libc.unshare(CLONE_NEWNET) == 0 else 1)
+        os._exit(0 if _libc.unshare(CLONE_NEWNET | CLONE_NEWIPC) == 0 else 1)
+    _, status = os.waitpid(pid, 0)
+    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def _can_filter() -> bool:
+    """Whether libseccomp is there and the kernel takes a filter: find out once, at start."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            walls.deny_list_filter(os.getpid()).load()
+        except OSError:
+            os._exit(1)
+        os._exit(0)
     _, status = os.waitpid(pid, 0)
     return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
 
@@ -352,9 +431,7 @@ def _send(control: socket.socket, message: dict[str, Any]) -> None:
         pass  # the host has gone; the main loop sees the closed socket and ends
 
 
-def _reap(
-    control: socket.socket, children: dict[int, str | None], groups: _MemoryGroups
-) -> set[int]:
+def _reap(control: socket.socket, children: dict[int, _Blank], groups: _MemoryGroups) -> set[int]:
     """Report what the kernel says of our bots; returns every child pid that has ended."""
     gone: set[int] = set()
     while True:
@@ -371,10 +448,12 @@ def _reap(
         if os.WIFSTOPPED(status):
             _send(control, {"event": "stopped", "pid": pid, "signal": os.WSTOPSIG(status)})
             continue
-        group = children.pop(pid)
+        child = children.pop(pid)
         gone.add(pid)
-        oom_kills = groups.oom_kills(group) if group else 0
-        groups.remove(group)
+        failure = child.setup_failure()
+        child.channel.close()
+        oom_kills = groups.oom_kills(child.group) if child.group else 0
+        groups.remove(child.group)
         cpu = usage.ru_utime + usage.ru_stime
         _send(
             control,
@@ -385,12 +464,14 @@ def _reap(
                 "cpu": cpu,
                 "maxrss_kib": usage.ru_maxrss,
                 "oom_kills": oom_kills,
+                "setup_failed": failure,
             },
         )
 
 
 def zygote(control: socket.socket) -> None:
-    _set_pdeathsig()
+    walls.make_undumpable()
+    walls.set_parent_death_signal(os.getppid())
     import cffi  # imported here, once: every bot forked from this process inherits it warm
 
     ffi = cffi.FFI()
@@ -400,11 +481,21 @@ def zygote(control: socket.socket) -> None:
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda signum, frame: None)
     groups = _MemoryGroups()
-    _Blank.netns = os.geteuid() == 0 and _can_unshare_network()
-    children: dict[int, str | None] = {}  # bot pid → its memory group
+    _Abilities.zygote = os.getpid()
+    _Abilities.setuid = os.geteuid() == 0
+    _Abilities.private = _Abilities.setuid and _can_unshare()
+    _Abilities.seccomp = _can_filter()
+    children: dict[int, _Blank] = {}  # bot pid → its blank (memory group, report channel)
     blanks: list[_Blank] = []
-    ready = {"event": "ready", "pid": os.getpid(), "root": os.geteuid() == 0}
-    _send(control, {**ready, "netns": _Blank.netns, "memory_cgroups": bool(groups.version)})
+    ready = {
+        "event": "ready",
+        "pid": os.getpid(),
+        "root": _Abilities.setuid,
+        "netns": _Abilities.private,
+        "memory_cgroups": bool(groups.version),
+        "seccomp": _Abilities.seccomp,
+    }
+    _send(control, ready)
     try:
         while True:
             # Refill the pool of blanks only when no request has come for a moment, so forking
@@ -420,6 +511,7 @@ def zygote(control: socket.socket) -> None:
                 for blank in blanks:
                     if blank.pid in gone:
                         groups.remove(blank.group)
+                        blank.channel.close()
                 blanks = [b for b in blanks if b.pid not in gone]
             if control.fileno() not in readable:
                 continue
@@ -437,7 +529,7 @@ def zygote(control: socket.socket) -> None:
                     request["cgroup"] = blank.group
                     message = json.dumps(request).encode()
                 blank.assign(message, fds)
-                children[blank.pid] = blank.group
+                children[blank.pid] = blank
                 _send(control, {"event": "spawned", "pid": blank.pid})
             else:
                 for fd in fds:

@@ -10,14 +10,20 @@
   accepted only as regular files under a size cap; the host checks the object again itself.
 - **Play**: containers are started once per entry per job slot and reused for the whole run.
   Each runs the same zygote as the local sandbox (runner/bots/worker.py), which forks a fresh
-  bot process per game and kills it after; with no writable filesystem nothing survives between
-  games. The host reaches the zygote through a Unix socket in a read-only bind mount, and the
-  bot's channels are the host's own pipes passed over it, so a move costs what it costs locally.
-- **Walls**: no network, all capabilities dropped, no-new-privileges, read-only root, non-root
-  user, memory with swap equal to memory (the kernel's OOM killer, read from the container's
-  cgroup, makes the loss "memory"), a pids limit, a CPU limit, ``--init``, ``--ipc none``, the
-  ``none`` logging driver, no environment from the host; never the Docker socket or the
-  repository: only the entry's build, read-only.
+  bot process per game and kills it after; with no writable filesystem, and System V IPC and
+  message queues denied by the bots' seccomp filter, nothing survives between games. The host
+  reaches the zygote through a Unix socket in a read-only bind mount, and the bot's channels are
+  the host's own pipes passed over it, so a move costs what it costs locally.
+- **Walls**: no network, every capability dropped but the three the zygote needs to give each
+  bot a uid of its own and to kill it (SETUID, SETGID, KILL; a bot leaves them all behind when it
+  leaves uid 0), no-new-privileges, read-only root, memory with swap equal to memory (the kernel's
+  OOM killer, read from the container's cgroup, makes the loss "memory"), a pids limit, a CPU
+  limit, ``--init``, ``--ipc none``, the ``none`` logging driver, no environment from the host;
+  never the Docker socket or the repository: only the entry's build, read-only. The zygote is
+  not dumpable and its bots run under other uids, behind the seccomp filter: no bot can trace,
+  signal or read it. Still, the host believes nothing the container says without checking it,
+  and counts anything that goes wrong with it as its entry's doing.
+- **Builds** run as the image's non-root user.
 - **Clean-up**: every container is labelled; all are removed (``docker kill`` semantics, never a
   graceful stop) when the sandbox closes, and leftovers of dead sessions when one opens.
 """
@@ -38,15 +44,16 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from runner.bots import objcheck, worker
+from runner.bots import objcheck, walls, worker
 from runner.sandbox.local import COMPILER_OUTPUT_CAP, Compiled
-from runner.sandbox.zygote import BotLimits, BotProcess, SandboxError, Zygote
+from runner.sandbox.zygote import BotLimits, BotProcess, SandboxError, Zygote, ZygoteBroken
 
 HERE = Path(__file__).parent
 IMAGE_FILES = {
     "Dockerfile": HERE / "Dockerfile",
     "build.sh": HERE / "build.sh",
     "worker.py": Path(worker.__file__),
+    "walls.py": Path(walls.__file__),
     "objcheck.py": Path(objcheck.__file__),
 }
 IMAGE_REPOSITORY = "koth-sandbox"
@@ -54,7 +61,9 @@ BASE_VARIABLE = "KOTH_SANDBOX_BASE"
 DEFAULT_BASE = "debian:bookworm-slim"
 LABEL = "koth.sandbox"
 SESSION_LABEL = "koth.session"
-USER = "10001:10001"
+BUILD_USER = "10001:10001"  # the image's non-root user
+ZYGOTE_USER = "0:0"  # with SETUID, SETGID and KILL only: it gives each bot a uid of its own
+ZYGOTE_CAPABILITIES = ["SETUID", "SETGID", "KILL"]
 ZYGOTE_OVERHEAD = 64 << 20  # the zygote and its pre-forked children, inside the memory limit
 ARTIFACT_CAP = 16 << 20
 CONTAINER_BOT_ROOT = "/bot"
@@ -73,15 +82,18 @@ def image_tag() -> str:
     return f"{IMAGE_REPOSITORY}:{digest.hexdigest()[:16]}"
 
 
-def _hardening(memory_bytes: int, pids: int) -> dict[str, Any]:
+def _hardening(
+    memory_bytes: int, pids: int, user: str = BUILD_USER, capabilities: list[str] | None = None
+) -> dict[str, Any]:
     from docker.types import LogConfig
 
     return {
         "network_mode": "none",
         "cap_drop": ["ALL"],
+        "cap_add": capabilities or [],
         "security_opt": ["no-new-privileges"],
         "read_only": True,
-        "user": USER,
+        "user": user,
         "init": True,
         "ipc_mode": "none",
         "log_config": LogConfig(type="none"),
@@ -197,8 +209,8 @@ def _remove(container: Any) -> None:
 
     try:
         container.remove(force=True)
-    except docker.errors.NotFound:
-        pass
+    except (docker.errors.NotFound, docker.errors.APIError):
+        pass  # gone already, or the engine is removing it (auto_remove)
 
 
 def _alive(pid: int) -> bool:
@@ -273,7 +285,15 @@ class _PlayContainer:
                 str(self.folder): {"bind": "/run/koth", "mode": "ro"},
             },
             labels=sandbox.labels,
-            **_hardening(limits.memory_bytes + ZYGOTE_OVERHEAD, pids=16),
+            # Removed by the engine once the zygote exits: when the host closes its socket,
+            # or dies (kill -9 included), no container of this run outlives it.
+            auto_remove=True,
+            **_hardening(
+                limits.memory_bytes + ZYGOTE_OVERHEAD,
+                pids=16,
+                user=ZYGOTE_USER,
+                capabilities=ZYGOTE_CAPABILITIES,
+            ),
         )
         try:
             connection, _ = listener.accept()
@@ -283,14 +303,14 @@ class _PlayContainer:
         finally:
             listener.close()
         credentials = connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
-        zygote_host_pid, _, _ = struct.unpack("3i", credentials)
-        oom_kills = _oom_counter(zygote_host_pid)
+        self.zygote_host_pid, _, _ = struct.unpack("3i", credentials)
+        oom_kills = _oom_counter(self.zygote_host_pid)
         if oom_kills is None:
             connection.close()
             _remove(self.container)
             raise SandboxError("the sandbox container's memory cgroup could not be found")
         self.zygote = Zygote(
-            connection, oom_kills=oom_kills, bot_root=CONTAINER_BOT_ROOT, bots_can_reach=True
+            connection, oom_kills=oom_kills, bot_root=CONTAINER_BOT_ROOT, untrusted=True
         )
 
     def close(self) -> None:
@@ -380,14 +400,24 @@ class DockerSandbox:
             self._containers[(str(jail), limits.memory_bytes)] = box
 
     def spawn(self, jail: Path, limits: BotLimits, program: list[str] | None = None) -> BotProcess:
+        """A bot process in the entry's container. Between games a container whose zygote
+        died, fell silent or misbehaved is replaced by a fresh one, never blamed on a game."""
         key = (str(jail), limits.memory_bytes)
-        box = self._containers.get(key)
-        if box is not None and box.zygote.dead:  # a bot killed it: a fresh container
-            box.close()
-            box = None
-        if box is None:
-            box = self._containers[key] = _PlayContainer(self, jail, limits)
-        return box.zygote.spawn(CONTAINER_BOT_ROOT, limits, program)
+        for _ in range(2):
+            box = self._containers.get(key)
+            if box is not None and box.zygote.dead:
+                box.close()
+                box = None
+            if box is None:
+                box = self._containers[key] = _PlayContainer(self, jail, limits)
+            try:
+                process = box.zygote.spawn(CONTAINER_BOT_ROOT, limits, program)
+                box.zygote.await_pid(process)
+                return process
+            except ZygoteBroken:
+                box.close()
+                del self._containers[key]
+        raise SandboxError("two fresh sandbox containers in a row did not start a bot")
 
     def close(self) -> None:
         for box in self._containers.values():

@@ -77,9 +77,15 @@ def start_local_zygote() -> Zygote:
     zygote = Zygote(host_end, on_close=stop)
     if zygote.is_root and not zygote.netns:
         print(
-            "koth: warning: running as root but the kernel refused a new network namespace "
-            "(an unprivileged container?); bots keep the host's network view, limited only "
-            "by the descriptor limit",
+            "koth: warning: running as root but the kernel refused new namespaces (an "
+            "unprivileged container?); bots keep the host's network and IPC view, limited only "
+            "by the descriptor limit and the seccomp filter",
+            file=sys.stderr,
+        )
+    if not zygote.seccomp:
+        print(
+            "koth: warning: no seccomp filter for bots (libseccomp.so.2 is missing, or the "
+            "kernel refused it): install Debian's libseccomp2",
             file=sys.stderr,
         )
     return zygote

@@ -10,6 +10,12 @@ What the host trusts comes from the kernel: the bot's pid as the host sees it (S
 on the first byte of the reply channel, written before bot code runs), its CPU time (the
 kernel's clock of that pid), its exit status and its OOM kills. Nothing the bot process writes is
 trusted.
+
+Every message from a zygote is checked before it is believed, every send to it and every wait on
+it has a deadline. A zygote in a container is ``untrusted``: it shares a container with one
+entry's bots, so whatever goes wrong with it (a malformed message, silence, death) is that
+entry's doing (runner/bots/watch.py scores it so). A local zygote is the host's own: its failure
+is a SandboxError.
 """
 
 from __future__ import annotations
@@ -30,10 +36,35 @@ from runner.bots import worker
 _libc = ctypes.CDLL(None, use_errno=True)
 _UCRED = struct.Struct("3i")  # pid, uid, gid
 IDENTIFY_WALL_S = 10.0
+ANSWER_WALL_S = 10.0  # a zygote answers a spawn request, or takes a message, within this
+EVENTS = {"ready", "spawned", "exit", "stopped"}
+MESSAGE_CAP = 1 << 16
 
 
 class SandboxError(RuntimeError):
     """The host's own machinery failed (not a bot's fault)."""
+
+
+class ZygoteBroken(SandboxError):
+    """A zygote died, fell silent or said something malformed. Where bots can share its
+    container (``Zygote.untrusted``), that is its entry's doing, not the host's."""
+
+
+def parse_event(data: bytes) -> dict[str, Any]:
+    """A zygote's message, checked: a JSON object with a known ``event`` and an int ``pid``
+    (and, for ``exit``, an int ``status``); ZygoteBroken naming what is wrong otherwise."""
+    try:
+        event = json.loads(data)
+    except (ValueError, UnicodeDecodeError):
+        raise ZygoteBroken(f"the bot zygote sent a malformed message: {data[:60]!r}") from None
+    if not isinstance(event, dict) or event.get("event") not in EVENTS:
+        raise ZygoteBroken(f"the bot zygote sent an unknown message: {data[:60]!r}")
+    fields = ("pid", "status") if event["event"] == "exit" else ("pid",)
+    for field in fields:
+        value = event.get(field)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ZygoteBroken(f"the bot zygote sent a message without a valid {field}")
+    return event
 
 
 @dataclass(frozen=True)
@@ -54,47 +85,73 @@ class Zygote:
         on_close: Callable[[], None] = lambda: None,
         oom_kills: Callable[[], int] | None = None,
         bot_root: str | None = None,
-        bots_can_reach: bool = False,
+        untrusted: bool = False,
     ) -> None:
         """``sock``: the connected control socket. ``oom_kills``: a counter of the OOM kills in
         the memory cgroup around the zygote (a container's), when the kernel enforces memory
         there. ``bot_root``: where the zygote sees a bot's jail (a container's mount point).
-        ``bots_can_reach``: its bots share its uid (a container's one user), so a bot can kill it;
-        the container holds one entry's bots only, so such a death is that bot's fault."""
+        ``untrusted``: it shares a container with one entry's bots, so its failures are that
+        entry's."""
         self._sock = sock
+        sock.setblocking(False)
         self._on_close = on_close
         self._container_oom_kills = oom_kills
         self._bot_root = bot_root
-        self.bots_can_reach = bots_can_reach
+        self.untrusted = untrusted
         self.dead = False
         self._events: dict[int, list[dict[str, Any]]] = {}
         self._pending: list[BotProcess] = []  # spawned, in request order, awaiting their pid
-        ready = self._next_event(timeout=60.0)
-        if ready is None or ready.get("event") != "ready":
+        try:
+            ready = self._next_event(timeout=60.0)
+        except SandboxError:
+            ready = None
+        if ready is None or ready["event"] != "ready":
             self.close()
             raise SandboxError(f"the bot zygote did not start (it said {ready!r})")
         self.pid = int(ready["pid"])
-        self.is_root = bool(ready["root"])
+        self.is_root = bool(ready.get("root"))
         self.netns = bool(ready.get("netns"))
         self.memory_cgroups = bool(ready.get("memory_cgroups"))
+        self.seccomp = bool(ready.get("seccomp"))
 
     @property
     def fileno(self) -> int:
         return self._sock.fileno()
 
     def _next_event(self, timeout: float | None) -> dict[str, Any] | None:
+        if self.dead:
+            raise ZygoteBroken("the bot zygote exited unexpectedly")
         ready, _, _ = select.select([self._sock], [], [], timeout)
         if not ready:
             return None
         try:
-            data = self._sock.recv(1 << 16)
+            data = self._sock.recv(MESSAGE_CAP)
+        except BlockingIOError:
+            return None
         except OSError:
             data = b""
         if not data:
             self.dead = True
-            raise SandboxError("the bot zygote exited unexpectedly")
-        event: dict[str, Any] = json.loads(data)
-        return event
+            raise ZygoteBroken("the bot zygote exited unexpectedly")
+        return parse_event(data)
+
+    def _send(self, message: dict[str, Any], fds: list[int] | None = None) -> None:
+        """Send a request, waiting at most ANSWER_WALL_S for room: a stopped zygote must not
+        stop the host."""
+        data = [json.dumps(message).encode()]
+        deadline = time.monotonic() + ANSWER_WALL_S
+        while True:
+            try:
+                socket.send_fds(self._sock, data, fds or [])
+                return
+            except BlockingIOError:
+                pass
+            except OSError:
+                self.dead = True
+                raise ZygoteBroken("the bot zygote exited unexpectedly") from None
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([], [self._sock], [], left)[1]:
+                raise ZygoteBroken(f"the bot zygote took no request for {ANSWER_WALL_S:g} s")
 
     def pump(self) -> None:
         """Read every event already waiting, filing them by pid."""
@@ -106,7 +163,11 @@ class Zygote:
 
     def _file(self, event: dict[str, Any]) -> None:
         if event["event"] == "spawned":
+            if not self._pending:
+                raise ZygoteBroken("the bot zygote reported a bot nobody asked for")
             self._pending.pop(0).pid = event["pid"]
+        elif event["event"] == "ready":
+            raise ZygoteBroken("the bot zygote said it was ready twice")
         else:
             self._events.setdefault(event["pid"], []).append(event)
 
@@ -161,32 +222,42 @@ class Zygote:
         reply_host.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
         output_r, output_w = os.pipe()
         try:
-            fds = [request_r, reply_bot.fileno(), output_w]
-            socket.send_fds(self._sock, [json.dumps(request).encode()], fds)
+            self._send(request, [request_r, reply_bot.fileno(), output_w])
+        except ZygoteBroken:
+            for fd in (request_w, output_r):
+                os.close(fd)
+            reply_host.close()
+            raise
         finally:
             os.close(request_r)
             os.close(output_w)
             reply_bot.close()
         reply_host.setblocking(False)
         os.set_blocking(output_r, False)
+        os.set_blocking(request_w, False)  # every write to a bot is under its move's watchdog
         process = BotProcess(self, request_w, reply_host, output_r, self.oom_kills())
         self._pending.append(process)
         return process
 
     def await_pid(self, process: BotProcess) -> int:
         """The zygote's pid for a spawned bot (spawn() does not wait: bots start side by side)."""
+        deadline = time.monotonic() + ANSWER_WALL_S
         while process.pid is None:
-            event = self._next_event(timeout=30.0)
-            if event is None:
-                raise SandboxError("the bot zygote did not answer a spawn request")
-            self._file(event)
+            left = deadline - time.monotonic()
+            event = self._next_event(timeout=max(0.0, left))
+            if event is None and left <= 0:
+                raise ZygoteBroken(
+                    f"the bot zygote did not answer a spawn request within {ANSWER_WALL_S:g} s"
+                )
+            if event is not None:
+                self._file(event)
         return process.pid
 
     def kill(self, pid: int) -> None:
         try:
-            self._sock.send(json.dumps({"op": "kill", "pid": pid}).encode())
-        except OSError:
-            pass  # the zygote is gone, and with it (parent-death signal) every bot
+            self._send({"op": "kill", "pid": pid})
+        except ZygoteBroken:
+            pass  # the zygote is gone (and with it, by the parent-death signal, every bot)
 
     def close(self) -> None:
         self._sock.close()
@@ -219,6 +290,10 @@ class BotProcess:
         self._identified = False
         self.closed = False
 
+    @property
+    def reply_socket(self) -> socket.socket:
+        return self._reply
+
     def ready(self) -> int:
         """Wait for the zygote's answer and the bot's kernel-stamped identity; returns the pid
         in the zygote's namespace."""
@@ -244,13 +319,13 @@ class BotProcess:
             if not data:
                 return None
             if data != worker.IDENTIFY:
-                raise SandboxError(f"a bot process began with {data!r}, not its identity byte")
+                raise ZygoteBroken(f"a bot process began with {data!r}, not its identity byte")
             for level, kind, payload in ancillary:
                 if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
                     pid, _, _ = _UCRED.unpack(payload[: _UCRED.size])
                     return int(pid)
             raise SandboxError("the kernel attached no credentials to a bot's first byte")
-        raise SandboxError(f"a bot process did not start within {IDENTIFY_WALL_S:g} s")
+        raise ZygoteBroken(f"a bot process did not start within {IDENTIFY_WALL_S:g} s")
 
     def cpu_time(self) -> float | None:
         """CPU seconds the kernel has charged this process so far; None once it is gone."""

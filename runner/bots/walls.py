@@ -1,0 +1,168 @@
+"""Walls a process puts up around itself before bot code runs. Standalone: stdlib (ctypes) only,
+so the zygote can use it inside a container as well as on the host.
+
+- ``deny_list_filter(pid)``: a seccomp filter built with libseccomp (the system's libseccomp.so.2,
+  through ctypes). Everything is allowed except what a bot has no business calling; a denied call
+  fails with EPERM and the bot goes on. Denied: tracing and reading other processes (ptrace,
+  process_vm_*, kcmp, pidfd_*), signals to any process but itself, System V IPC and POSIX message
+  queues (state that would outlive a game), io_uring, keyrings, bpf, perf_event_open,
+  userfaultfd, fanotify, namespaces and mounts (unshare, setns, mount and the new mount API,
+  chroot, pivot_root, clone with a CLONE_NEW* flag), module and kernel knobs, opening a file for
+  writing or creating anything in the filesystem, new sockets (no network, and no Unix socket
+  path such as a Docker daemon's), and dropping its parent-death signal. clone3 fails with
+  ENOSYS, so runtimes fall back to clone, whose flags the filter can see. Calls of another
+  architecture (int 0x80) kill the process (libseccomp's default for a foreign architecture).
+- ``set_parent_death_signal(parent)``: SIGKILL when the parent dies, set after every credential
+  change (the kernel clears it on one) and checked: if the parent is already gone, exit.
+- ``make_undumpable()``: no ptrace attach and no /proc/<pid>/mem by other processes of its uid.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import functools
+import os
+import signal
+
+PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+# libseccomp's constants (seccomp.h).
+SCMP_ACT_ALLOW = 0x7FFF0000
+SCMP_CMP_NE, SCMP_CMP_EQ, SCMP_CMP_MASKED_EQ = 1, 4, 7
+
+
+def SCMP_ACT_ERRNO(code: int) -> int:  # noqa: N802 - libseccomp's name
+    return 0x00050000 | (code & 0xFFFF)
+
+
+class _ArgCmp(ctypes.Structure):
+    _fields_ = [
+        ("arg", ctypes.c_uint),
+        ("op", ctypes.c_int),
+        ("datum_a", ctypes.c_uint64),
+        ("datum_b", ctypes.c_uint64),
+    ]
+
+
+# In the order of the module docstring: other processes; state that outlives a process; kernel
+# interfaces a bot never needs; namespaces and mounts; the filesystem; sockets.
+DENIED = """
+    ptrace process_vm_readv process_vm_writev kcmp pidfd_open pidfd_getfd pidfd_send_signal
+    shmget shmat shmdt shmctl semget semop semtimedop semctl msgget msgsnd msgrcv msgctl
+    mq_open mq_unlink mq_timedsend mq_timedreceive mq_notify mq_getsetattr
+    keyctl add_key request_key
+    io_uring_setup io_uring_enter io_uring_register bpf perf_event_open userfaultfd
+    fanotify_init lookup_dcookie open_by_handle_at name_to_handle_at process_madvise
+    kexec_load kexec_file_load init_module finit_module delete_module reboot swapon swapoff
+    acct quotactl quotactl_fd syslog vhangup iopl ioperm sethostname setdomainname
+    settimeofday clock_settime adjtimex clock_adjtime
+    unshare setns mount umount2 pivot_root chroot fsopen fsconfig fsmount fspick move_mount
+    open_tree mount_setattr
+    creat openat2 mknod mknodat link linkat symlink symlinkat rename renameat renameat2
+    unlink unlinkat rmdir mkdir mkdirat chmod fchmod fchmodat chown fchown lchown fchownat
+    truncate utime utimes utimensat futimesat setxattr lsetxattr fsetxattr removexattr
+    lremovexattr fremovexattr
+    socket connect bind listen accept accept4
+""".split()  # noqa: SIM905 - a word list reads better than 110 quoted names
+WRITE_FLAGS = (os.O_WRONLY, os.O_RDWR, os.O_CREAT, os.O_TRUNC, os.O_APPEND)
+# CLONE_NEWTIME, NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
+CLONE_NEW = (0x80, 0x20000, 0x2000000, 0x4000000, 0x8000000, 0x10000000, 0x20000000, 0x40000000)
+
+
+class SeccompUnavailable(OSError):
+    """libseccomp is not installed, or the kernel refused the filter."""
+
+
+@functools.cache
+def _library() -> ctypes.CDLL:
+    """libseccomp, loaded once per process (a blank inherits it from its zygote)."""
+    try:
+        lib = ctypes.CDLL("libseccomp.so.2", use_errno=True)
+    except OSError as exc:
+        raise SeccompUnavailable(f"libseccomp is not installed ({exc})") from None
+    lib.seccomp_init.restype = ctypes.c_void_p
+    lib.seccomp_init.argtypes = [ctypes.c_uint32]
+    lib.seccomp_rule_add_array.argtypes = [
+        ctypes.c_void_p,
+        ctypes.c_uint32,
+        ctypes.c_int,
+        ctypes.c_uint,
+        ctypes.POINTER(_ArgCmp),
+    ]
+    lib.seccomp_syscall_resolve_name.argtypes = [ctypes.c_char_p]
+    lib.seccomp_load.argtypes = [ctypes.c_void_p]
+    lib.seccomp_release.argtypes = [ctypes.c_void_p]
+    return lib
+
+
+class Filter:
+    """A seccomp filter being built (libseccomp's context); ``load`` applies it to this process
+    (and every process it becomes or starts)."""
+
+    def __init__(self) -> None:
+        self._lib = _library()
+        self._ctx = self._lib.seccomp_init(SCMP_ACT_ALLOW)
+        if not self._ctx:
+            raise SeccompUnavailable("seccomp_init failed")
+
+    def deny(
+        self, name: str, *conditions: tuple[int, int, int, int], code: int = errno.EPERM
+    ) -> None:
+        """Fail ``name`` with ``code`` (when every (arg, op, a, b) condition holds). A call this
+        architecture does not have is skipped."""
+        number = self._lib.seccomp_syscall_resolve_name(name.encode())
+        if number < 0:
+            return
+        array = (_ArgCmp * max(1, len(conditions)))(*(_ArgCmp(*c) for c in conditions))
+        result = self._lib.seccomp_rule_add_array(
+            self._ctx, SCMP_ACT_ERRNO(code), number, len(conditions), array
+        )
+        if result != 0:
+            raise SeccompUnavailable(f"seccomp rule for {name}: {os.strerror(-result)}")
+
+    def load(self) -> None:
+        result = self._lib.seccomp_load(self._ctx)
+        self._lib.seccomp_release(self._ctx)
+        self._ctx = None
+        if result != 0:
+            raise SeccompUnavailable(f"seccomp_load: {os.strerror(-result)}")
+
+
+def deny_list_filter(pid: int) -> Filter:
+    """The filter for a bot whose process is ``pid`` (signals may only reach itself)."""
+    rules = Filter()
+    for name in DENIED:
+        rules.deny(name)
+    rules.deny("clone3", code=errno.ENOSYS)
+    for flag in CLONE_NEW:
+        rules.deny("clone", (0, SCMP_CMP_MASKED_EQ, flag, flag))
+    for flag in WRITE_FLAGS:
+        rules.deny("open", (1, SCMP_CMP_MASKED_EQ, flag, flag))
+        rules.deny("openat", (2, SCMP_CMP_MASKED_EQ, flag, flag))
+    for name in ("kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
+        rules.deny(name, (0, SCMP_CMP_NE, pid, 0))
+    rules.deny("prctl", (0, SCMP_CMP_EQ, PR_SET_PDEATHSIG, 0))
+    return rules
+
+
+def _prctl(option: int, value: int) -> None:
+    if _libc.prctl(option, value, 0, 0, 0) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"prctl({option}): {os.strerror(err)}")
+
+
+def set_parent_death_signal(parent: int, signum: int = signal.SIGKILL) -> None:
+    """``signum`` to this process when ``parent`` dies; exits at once if it already has (the
+    signal would never come)."""
+    _prctl(PR_SET_PDEATHSIG, signum)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def make_undumpable() -> None:
+    """Other processes of this uid may no longer ptrace it or open its /proc/<pid>/mem."""
+    _prctl(PR_SET_DUMPABLE, 0)

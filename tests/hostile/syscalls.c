@@ -1,0 +1,38 @@
+/* Calls what a bot has no business calling. Each must fail with EPERM and the bot plays on:
+   'Q' if a call succeeded, 'E' if it failed some other way (the filter is not what stopped it). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+static int verdict(long result) { return result >= 0 ? 'Q' : errno == EPERM ? 0 : 'E'; }
+#define TRY(call) do { int v = verdict(call); if (v) return v; } while (0)
+int bot(int board[16][32], char player) {
+    (void)player;
+    TRY(ptrace(PTRACE_TRACEME, 0, 0, 0));
+    TRY(unshare(CLONE_NEWUSER));
+    TRY(unshare(CLONE_NEWNET));
+    TRY(mount("none", "/", "tmpfs", 0, 0));
+    TRY(syscall(SYS_keyctl, 0, 0, 0, 0, 0));
+    TRY(syscall(SYS_add_key, "user", "koth", "x", 1, -4));
+    TRY(syscall(SYS_bpf, 0, 0, 0));
+    TRY(syscall(SYS_perf_event_open, 0, 0, -1, -1, 0));
+    TRY(syscall(SYS_userfaultfd, 0));
+    TRY(syscall(SYS_io_uring_setup, 1, 0));
+    TRY(syscall(SYS_shmget, 0x6b6f7468, 4096, 01000 | 0600));
+    TRY(syscall(SYS_msgget, 0x6b6f7468, 01000 | 0600));
+    TRY(syscall(SYS_semget, 0x6b6f7468, 1, 01000 | 0600));
+    TRY(syscall(SYS_mq_open, "koth", 0100 | 02, 0600, 0));
+    TRY(syscall(SYS_process_vm_readv, getppid(), 0, 0, 0, 0, 0));
+    TRY(syscall(SYS_setns, 0, 0));
+    TRY(syscall(SYS_socket, 2, 1, 0));  /* AF_INET, SOCK_STREAM */
+    TRY(syscall(SYS_socket, 1, 1, 0));  /* AF_UNIX: a path like a Docker daemon's socket */
+    TRY(syscall(SYS_openat, -100, "koth-state", 0100 | 01, 0600));  /* O_CREAT | O_WRONLY */
+    TRY(syscall(SYS_mkdir, "koth-state", 0700));
+    TRY(syscall(SYS_prctl, 1, 0, 0, 0, 0));  /* drop its parent-death signal */
+    TRY(syscall(SYS_kill, 1, 0));
+    return board[0][1] == '.' ? 'R' : 'D';
+}
+char *bot_name = "Forbidden calls";

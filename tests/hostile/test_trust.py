@@ -1,0 +1,263 @@
+"""The supervisor trusts nothing a bot can touch: one test per class of attack, in both sandboxes
+and for both kinds of bot (C functions playing Snakes, programs playing Cluster).
+
+Each attack bot (tests/hostile/*.c, tests/hostile/programs/*.py) answers an invalid move if its
+attack worked, so a hole shows as a loss instead of passing silently; a bot that must lose is
+checked for the reason in words. Every game is played under a guard: a host that hangs fails the
+test instead of hanging the suite.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from runner.build import Build, build_entry
+from runner.entries import load_entry
+from runner.games import find_game
+from runner.games.base import Termination
+from runner.referee import GameResult, Player, play_game
+from runner.sandbox.zygote import BotLimits
+
+HERE = Path(__file__).parent
+PROGRAMS = HERE / "programs"
+GAMES = {"c": "snakes-v2", "python": "cluster-v2"}
+LIMITS = {
+    "c": BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20),
+    # Wall-clock limits wide enough for a loaded machine.
+    "python": BotLimits(
+        move_cpu_s=0.1,
+        game_cpu_s=30.0,
+        move_wall_s=0.5,
+        memory_bytes=256 << 20,
+        first_move_wall_s=2.0,
+    ),
+}
+GUARD_S = 60.0  # far beyond any limit: a game still running then means the host hung
+
+
+@pytest.fixture(params=["local", pytest.param("docker", marks=pytest.mark.docker)])
+def sandbox(request: pytest.FixtureRequest) -> Any:
+    return request.getfixturevalue(f"{request.param}_sandbox")
+
+
+@pytest.fixture(params=["c", "python"])
+def kind(request: pytest.FixtureRequest) -> str:
+    """The kind of bot: a C function (Snakes) or a Python program (Cluster)."""
+    return str(request.param)
+
+
+def source_of(kind: str, name: str) -> str:
+    if kind == "c":
+        return (HERE / f"{name}.c").read_text()
+    return (PROGRAMS / "cluster_io.py").read_text() + "\n" + (PROGRAMS / f"{name}.py").read_text()
+
+
+def build(sandbox: Any, root: Path, kind: str, name: str) -> Build:
+    folder = root / "entries" / f"{name}-{kind}"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / ("bot.c" if kind == "c" else "bot.py")).write_text(source_of(kind, name))
+    (folder / "entry.yaml").write_text(
+        f"name: {folder.name}\nauthor: tests\ndescription: an attack\nlanguage: {kind}\n"
+    )
+    interface = "c-function" if kind == "c" else "stdio"
+    built = build_entry(load_entry(folder), root / "build", sandbox, LIMITS[kind], 60, interface)
+    assert built.ok, f"{name} should build: {built.message}"
+    return built
+
+
+def play(
+    sandbox: Any, kind: str, builds: list[Build], limits: BotLimits | None = None, seed: int = 1
+) -> GameResult:
+    """One game, under a guard: a host that hangs fails the test instead of the suite."""
+    players = [Player.of(b) for b in builds]
+    done: list[GameResult | BaseException] = []
+
+    def game() -> None:
+        try:
+            done.append(
+                play_game(find_game(GAMES[kind]), players, sandbox, limits or LIMITS[kind], seed)
+            )
+        except BaseException as exc:  # reported below, in the test's thread
+            done.append(exc)
+
+    thread = threading.Thread(target=game, daemon=True)
+    thread.start()
+    thread.join(GUARD_S)
+    assert done, f"the game did not end within {GUARD_S:g} s: the host hung"
+    if isinstance(done[0], BaseException):
+        raise done[0]
+    return done[0]
+
+
+@dataclass(frozen=True)
+class Loss:
+    kind: str
+    bot: str
+    termination: Termination
+    detail: str  # a regex the outcome's detail must match
+
+
+def assert_loses(result: GameResult, expected: Loss) -> None:
+    outcome = result.outcome
+    assert outcome.faulty == 0 and outcome.points == (0.0, 1.0), (
+        f"{expected.bot} must lose, but: {outcome.detail}"
+    )
+    assert outcome.termination is expected.termination, (
+        f"{expected.bot} should lose by {expected.termination.value}, got "
+        f"{outcome.termination.value}: {outcome.detail}"
+    )
+    assert re.search(expected.detail, outcome.detail), f"unexpected reason: {outcome.detail!r}"
+
+
+def assert_plays_on(result: GameResult, bot: str) -> None:
+    outcome = result.outcome
+    assert outcome.faulty is None and not outcome.termination.is_fault, (
+        f"{bot} should play on unharmed (its attack failing quietly), but: {outcome.detail}"
+    )
+
+
+# -- 1. every byte to or from a bot moves under that move's watchdog -----------------------------
+
+UNREAD = [
+    Loss("c", "prewrite", Termination.DISCONNECT, r"replied before it was asked at turn 2$"),
+    # Whether its first lines are there before the host's first message (and so which turn it
+    # loses at) is a race with the interpreter's start; that it loses, and why, is not.
+    Loss("python", "noread", Termination.DISCONNECT, r"replied before it was asked at turn [12]$"),
+    # Shrinking its pipe races with the host's first write (the kernel refuses to shrink a pipe
+    # below what it holds): it loses unheard either way (test_a_bot_that_reads_nothing_...
+    # below pins the unread write itself).
+    Loss(
+        "python",
+        "deaf",
+        Termination.TIMEOUT,
+        r"(does not read its input|no reply within 2 s of wall-clock time) at turn 1$",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", UNREAD, ids=lambda c: f"{c.kind}-{c.bot}")
+def test_a_bot_that_does_not_read_or_replies_ahead_loses(
+    case: Loss, sandbox: Any, tmp_path: Path
+) -> None:
+    attacker = build(sandbox, tmp_path, case.kind, case.bot)
+    steady = build(sandbox, tmp_path, case.kind, "steady")
+    assert_loses(play(sandbox, case.kind, [attacker, steady]), case)
+
+
+# -- 2. a bot's exit status is the bot's ---------------------------------------------------------
+
+
+def test_a_bot_that_exits_with_the_sandboxs_old_failure_code_just_loses(
+    kind: str, sandbox: Any, tmp_path: Path
+) -> None:
+    attacker = build(sandbox, tmp_path, kind, "exit98")
+    steady = build(sandbox, tmp_path, kind, "steady")
+    result = play(sandbox, kind, [attacker, steady])
+    assert_loses(result, Loss(kind, "exit98", Termination.CRASH, r"exited with code 98 at turn 1$"))
+
+
+# -- 3. no bot reaches its supervisor, its blanks or any other process ---------------------------
+
+
+def test_a_bot_cannot_reach_its_supervisor_or_any_other_process(
+    kind: str, sandbox: Any, tmp_path: Path
+) -> None:
+    attacker = build(sandbox, tmp_path, kind, "hijack")
+    steady = build(sandbox, tmp_path, kind, "steady")
+    assert_plays_on(play(sandbox, kind, [attacker, steady]), "hijack")
+    # The supervisor is intact: the same container (or zygote) plays the next game.
+    assert_plays_on(play(sandbox, kind, [attacker, steady], seed=2), "hijack")
+
+
+def test_calls_a_bot_has_no_business_making_fail_with_eperm(sandbox: Any, tmp_path: Path) -> None:
+    attacker = build(sandbox, tmp_path, "c", "syscalls")
+    steady = build(sandbox, tmp_path, "c", "steady")
+    result = play(sandbox, "c", [attacker, steady])
+    assert "returned 69 ('E')" not in result.outcome.detail, (
+        f"a forbidden call failed, but not with EPERM: {result.outcome.detail}"
+    )
+    assert_plays_on(result, "syscalls")
+
+
+# -- 4. nothing a bot creates survives its game --------------------------------------------------
+
+
+def test_no_state_survives_between_games_in_ipc(kind: str, sandbox: Any, tmp_path: Path) -> None:
+    attacker = build(sandbox, tmp_path, kind, "ipcstate")
+    steady = build(sandbox, tmp_path, kind, "steady")
+    for seed in (1, 2, 3):
+        assert_plays_on(play(sandbox, kind, [attacker, steady], seed=seed), "ipcstate")
+    if sandbox.name == "local":
+        segments = Path("/proc/sysvipc/shm").read_text()
+        assert not re.search(r"^\s*(1802465384|1802465385)\s", segments, re.M), (
+            "a bot's shared memory segment outlived its game"
+        )
+
+
+# -- 5. no thinking on the opponent's clock ------------------------------------------------------
+
+OPPONENT = {"c": "sleepy", "python": "sleepy"}
+
+
+def reported_cpu(output: str) -> float:
+    """The last CPU figure an off-turn bot printed about itself."""
+    figures = re.findall(r"cpu (\d+\.\d+)", output)
+    assert figures, f"the bot printed no CPU figure: {output[:200]!r}"
+    return float(figures[-1])
+
+
+def test_cpu_used_between_moves_counts_against_the_next_move(
+    kind: str, sandbox: Any, tmp_path: Path
+) -> None:
+    """The opponent sleeps 150-200 ms over each of its first moves, and the attacker burns CPU
+    all that time; 30 ms a move is far less than it gets even on a busy machine."""
+    attacker = build(sandbox, tmp_path, kind, "offturn")
+    sleepy = build(sandbox, tmp_path, kind, OPPONENT[kind])
+    tight = replace(LIMITS[kind], move_cpu_s=0.03)
+    result = play(sandbox, kind, [attacker, sleepy], limits=tight)
+    assert_loses(
+        result,
+        Loss(
+            kind,
+            "offturn",
+            Termination.TIMEOUT,
+            r"used over 30 ms of CPU between its moves, before turn [2-6]$",
+        ),
+    )
+
+
+def test_the_record_counts_every_cpu_second_a_bot_used(
+    kind: str, sandbox: Any, tmp_path: Path
+) -> None:
+    attacker = build(sandbox, tmp_path, kind, "offturn")
+    sleepy = build(sandbox, tmp_path, kind, OPPONENT[kind])
+    roomy = replace(LIMITS[kind], move_cpu_s=1.0, move_wall_s=2.0)
+    result = play(sandbox, kind, [attacker, sleepy], limits=roomy)
+    used = reported_cpu(result.output[0])
+    assert used > 0.3, f"the attack should have burnt real CPU, it reports {used:.3f} s"
+    assert result.cpu_s[0] >= 0.8 * used, (
+        f"the record says {result.cpu_s[0]:.3f} s of CPU; the bot used {used:.3f} s"
+    )
+
+
+def test_a_bot_that_reads_nothing_cannot_hold_a_write(sandbox: Any, tmp_path: Path) -> None:
+    """A message far larger than a pipe holds, to a bot that never reads: the host gives up at
+    the move's wall-clock limit instead of blocking in write()."""
+    from runner.bots.faults import BotTimeout
+    from runner.bots.stdio import StdioBot
+
+    deaf = build(sandbox, tmp_path, "python", "deaf")
+    limits = replace(LIMITS["python"], first_move_wall_s=None, move_wall_s=0.5)
+    bot = StdioBot(sandbox.spawn(deaf.jail_path, limits, list(deaf.program or ())), limits, "deaf")
+    try:
+        bot.start()
+        with pytest.raises(BotTimeout, match=r"^does not read its input at turn 1$"):
+            bot.ask(b"x" * (4 << 20), 1)
+    finally:
+        bot.close()
