@@ -128,10 +128,14 @@ def changed_entries(
     names: set[str] = set()
     for raw in out.split(b"\0"):
         path = os.fsdecode(raw)
-        if "/" in path:  # a file directly in entries/ belongs to no entry
+        if "/" in path:  # a file directly in entries/ belongs to no entry...
             names.add(path.split("/", 1)[0])
+        elif path and (entries_dir / path).is_symlink():  # ...but a link there is one, refused
+            names.add(path)
     names = {n for n in names if not n.startswith((".", "_"))}
-    present = sorted(n for n in names if (entries_dir / n).is_dir())
+    present = sorted(
+        n for n in names if (entries_dir / n).is_dir() or (entries_dir / n).is_symlink()
+    )
     removed = sorted(names - set(present))
     return present, removed
 

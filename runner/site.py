@@ -36,9 +36,10 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from runner import ratings, results
 from runner import standings as ranking
 from runner.config import Config, ConfigError
-from runner.entries import discover
+from runner.entries import discover, read_source
 from runner.games import find_game
 from runner.replay import board_html, move_items, page_data, presentation, replay
+from runner.safefiles import UnsafeFileError
 from runner.standings import Row
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "site_templates"
@@ -379,10 +380,10 @@ def entries_info_from(entries_dir: Path, build_dir: Path | None = None) -> dict[
     """EntryInfo for every entry folder: manifest, source, and the cached build/check verdict."""
     found = {}
     for entry in discover(entries_dir):
-        try:
-            source = entry.source.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            source = ""
+        try:  # never follows a link, never reads past the cap (runner/safefiles.py)
+            source = read_source(entry).decode("utf-8", errors="replace")
+        except (UnsafeFileError, OSError):
+            source = ""  # the entry is refused, and entry.problem says why
         verdict = []
         for stage, name in (("build", "build.json"), ("check", "check.json")):
             try:
