@@ -315,11 +315,25 @@ def _read_artefact(name: str, cap: int) -> tuple[bytes | None, str]:
         os.close(fd)
 
 
+# How running out of room reads in a tool's messages: the kernel's EFBIG (the file-size limit,
+# when SIGXFSZ is ignored, as Python leaves it for its children), ENOSPC (a full tmpfs), or the
+# SIGXFSZ signal's own words (when it is not ignored, as in the Docker build).
+ROOM_WORDS = (
+    os.strerror(errno.EFBIG),
+    os.strerror(errno.ENOSPC),
+    signal.strsignal(signal.SIGXFSZ) or "File size limit exceeded",
+)
+
+
+def ran_out_of_room(output: str) -> bool:
+    """Whether a build's messages say that it ran out of room."""
+    return any(words in output for words in ROOM_WORDS)
+
+
 def _out_of_room(output: bytes | bytearray, folder: str) -> bool:
-    """Whether a step ran out of room: the kernel's EFBIG (the file-size limit; this program's
-    children inherit SIGXFSZ ignored, as Python sets it) or ENOSPC in the step's messages, a file
-    at the file-size limit, or a full scratch mount."""
-    if any(os.strerror(code).encode() in output for code in (errno.EFBIG, errno.ENOSPC)):
+    """Whether a step ran out of room: its messages say so, a file is at the file-size limit, or
+    a scratch mount is full."""
+    if ran_out_of_room(output.decode("utf-8", errors="replace")):
         return True
     try:
         space = os.statvfs(folder)
