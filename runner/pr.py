@@ -44,7 +44,7 @@ from runner import __version__, results, season
 from runner.build import Sandbox
 from runner.config import Config
 from runner.site import entries_info_from, render_site
-from runner.standings import Row, document, rank
+from runner.standings import Row, check_document, document, rank
 from runner.standings import write as write_standings
 
 PREVIEW_FILE = "preview.json"
@@ -508,6 +508,8 @@ def read_preview(folder: Path) -> tuple[dict[str, Any] | None, dict[str, Any] | 
 
     doc = load(folder / PREVIEW_FILE)
     standings = load(folder / str(doc.get("standings", STANDINGS_FILE))) if doc else None
+    if standings is not None and check_document(standings) is not None:
+        standings = None  # the report then shows the verdicts without the preview standings
     return doc, standings
 
 

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,6 +29,10 @@ from types import TracebackType
 from typing import Any
 
 from runner import __version__
+from runner.entries import NAME_PATTERN
+from runner.games import GAMES
+from runner.games.base import Termination
+from runner.games.spec import placement_from_order, points_for
 
 Record = dict[str, Any]
 MAIN_FILE = "games.jsonl"
@@ -74,21 +80,124 @@ def _encode(record: Mapping[str, Any]) -> bytes:
     return (json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
 
 
-def _problem(record: Any) -> str | None:
-    """Why a parsed line is not a record, or None."""
+HEX64 = re.compile(r"[0-9a-f]{64}")
+TERMINATIONS = {t.value: t for t in Termination}
+
+
+def _number(value: Any) -> bool:
+    """A finite JSON number (not a bool, not NaN or infinity)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _points_problem(points: list[float], termination: Termination, faulty: Any) -> str | None:
+    """Whether the rules can give these points with this ending (see runner/games/spec.py)."""
+    shown = "[" + ", ".join(f"{p:g}" for p in points) + "]"
+    if faulty is not None:
+        if not _integer(faulty) or not 0 <= faulty < len(points):
+            return f"its `faulty` seat {faulty!r} is not a seat of the game"
+        if points[faulty] != 0:
+            return f"its points {shown} give the faulty seat {faulty} more than 0"
+    if len(points) == 2:
+        if termination.is_fault != (faulty is not None):
+            return f"its termination `{termination.value}` and its `faulty` {faulty!r} disagree"
+        if faulty is not None and points[1 - faulty] != 1:
+            return f"its points {shown} are not a loss for the faulty seat and a win for the other"
+        if (points[0], points[1]) not in ((1, 0), (0, 1), (0.5, 0.5)):
+            return f"its points {shown} are none of win 1 / loss 0 or a draw of 0.5 each"
+        return None
+    if tuple(points) != points_for(placement_from_order(points)):
+        return f"its points {shown} are not points the rules give for any placement"
+    return None
+
+
+def check_record(record: Any) -> str | None:
+    """Why a parsed line is not a record this host could have written, or None.
+
+    Every reader of records uses this (results files, shards, the cache a workflow restores,
+    merges, and through them standings, the site and a PR's preview): a record travels through
+    caches and artefacts, so it is input from a stranger. Checked: the shape and types; a known
+    game; the seat count that game allows; finite numbers; a known termination; points the
+    rules can give with that termination (two seats: 1/0, 0/1 or ½/½, and a fault is the faulty
+    seat's loss); and the key, recomputed from the game, the seats and the seed.
+    """
     if not isinstance(record, dict):
         return "it is not a JSON object"
-    if not isinstance(record.get("key"), str) or not isinstance(record.get("round"), int):
+    key = record.get("key")
+    if not isinstance(key, str) or not _integer(record.get("round")):
         return "it has no `key` or `round`"
+    if not HEX64.fullmatch(key) or record["round"] < 0:
+        return "its `key` or `round` is malformed"
+    game_id = record.get("game")
+    if not isinstance(game_id, str) or game_id not in GAMES:
+        return f"its game {game_id!r} is not a known game"
+    info = GAMES[game_id].info
+    if not _integer(record.get("seed")) or not _integer(record.get("season_seed")):
+        return "its `seed` or `season_seed` is not a whole number"
+    if not isinstance(record.get("host_version"), str):
+        return "its `host_version` is not text"
     seats = record.get("seats")
     if not isinstance(seats, list) or not all(
-        isinstance(s, dict) and isinstance(s.get("entry"), str) for s in seats
+        isinstance(s, dict)
+        and isinstance(s.get("entry"), str)
+        and NAME_PATTERN.match(s["entry"])
+        and isinstance(s.get("hash"), str)
+        and HEX64.fullmatch(s["hash"])
+        and isinstance(s.get("name", ""), str)
+        for s in seats
     ):
         return "its `seats` are malformed"
+    if not info.min_players <= len(seats) <= info.max_players:
+        allowed = f"{info.min_players}" + (
+            f" to {info.max_players}" if info.max_players != info.min_players else ""
+        )
+        return f"it has {len(seats)} seat(s), but {game_id} is played by {allowed}"
+    moves = record.get("moves")
+    if isinstance(moves, str):
+        moves = list(moves)
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        return "its `moves` are malformed"
+    if len(moves) > info.max_moves * len(seats):
+        return f"it has more moves ({len(moves)}) than a game of {game_id} can"
     outcome = record.get("outcome")
     if not isinstance(outcome, dict) or not isinstance(outcome.get("points"), list):
         return "its `outcome` is malformed"
+    points = outcome["points"]
+    if len(points) != len(seats) or not all(_number(p) for p in points):
+        return "its points are not one finite number per seat"
+    scores = outcome.get("scores", [])
+    if not isinstance(scores, list) or not all(_number(p) for p in scores):
+        return "its scores are not finite numbers"
+    if scores and len(scores) != len(seats):
+        return "its scores are not one number per seat"
+    termination = TERMINATIONS.get(outcome.get("termination"))  # type: ignore[arg-type]
+    if termination is None:
+        return f"its termination {outcome.get('termination')!r} is not a known ending"
+    if not isinstance(outcome.get("detail", ""), str):
+        return "its `detail` is not text"
+    problem = _points_problem([float(p) for p in points], termination, outcome.get("faulty"))
+    if problem:
+        return problem
+    measured = record.get("measured", {})
+    if not isinstance(measured, dict) or not _measured_ok(measured):
+        return "its `measured` part is malformed"
+    if key != record_key(game_id, [(s["entry"], s["hash"]) for s in seats], record["seed"]):
+        return "its `key` is not the key of its game, seats and seed"
     return None
+
+
+def _measured_ok(measured: dict[str, Any]) -> bool:
+    if not isinstance(measured.get("when", ""), str):
+        return False
+    if not _number(measured.get("wall_s", 0)):
+        return False
+    cpu, output = measured.get("cpu_s", []), measured.get("output", [])
+    if not isinstance(cpu, list) or not all(_number(c) for c in cpu):
+        return False
+    return isinstance(output, list) and all(isinstance(o, str) for o in output)
 
 
 def read_records(path: Path) -> tuple[list[Record], list[str]]:
@@ -111,7 +220,7 @@ def read_records(path: Path) -> tuple[list[Record], list[str]]:
         last = number == len(lines)
         try:
             record = json.loads(line)
-            problem = _problem(record)
+            problem = check_record(record)
         except ValueError:
             problem = "it is not valid JSON"
         if problem is None:
@@ -165,7 +274,7 @@ class ResultsWriter:
             return False
         start = data.rfind(b"\n") + 1
         try:
-            complete = _problem(json.loads(data[start:])) is None
+            complete = check_record(json.loads(data[start:])) is None
         except ValueError:
             complete = False
         with open(self.path, "r+b") as handle:
