@@ -50,7 +50,7 @@ UID_BASE = 1_000_000  # as runner/bots/worker.py: UID_BASE + a live pid is uniqu
 PROCESSES = 16  # RLIMIT_NPROC on the build's own uid: the compiler driver and its passes
 ADDRESS_SPACE = 2 << 30
 FILE_SIZE = 64 << 20  # any one file the compiler writes
-SCRATCH = "64m"  # each of the /build and /tmp tmpfs mounts
+SCRATCH = 64 << 20  # each of the /build and /tmp tmpfs mounts
 FILES = 256  # RLIMIT_NOFILE
 ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWNET = 0x20000, 0x4000000, 0x8000000, 0x40000000
@@ -279,14 +279,16 @@ def _step(
             output += chunk[: max(0, cap - len(output))]
     finally:
         os.close(read_end)
-    if timed_out or uid is not None:
-        if uid is not None:
-            _sweep(uid)
-        else:
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+    # Whatever is left of the step dies now (a process that has closed its end of the pipe is
+    # exiting, and its status is already set): every process of the build's uid, or without
+    # root the step's process group.
+    if uid is not None:
+        _sweep(uid)
+    else:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
     _, status = os.waitpid(pid, 0)
     if os.WIFSIGNALED(status):
         return -os.WTERMSIG(status), timed_out
@@ -385,10 +387,8 @@ def _build(spec: dict[str, Any]) -> dict[str, Any]:
     if timed_out:
         notes += f"koth: the build ran longer than {float(spec['wall_s']):g} s\n"
     elif failed is not None and any(_out_of_room(output, folder) for folder in scratch):
-        notes += (
-            f"koth: the build ran out of room: a file may be at most {FILE_SIZE >> 20} MiB, and "
-            f"the build's folders hold {SCRATCH}B each\n"
-        )
+        notes += f"koth: the build ran out of room: a file may be at most {FILE_SIZE >> 20} MiB"
+        notes += f", and /build and /tmp hold {SCRATCH >> 20} MiB each\n" if namespaces else "\n"
     copied = []
     for name in spec["artefacts"]:
         data, note = _read_artefact(name, artefact_cap)
