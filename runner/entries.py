@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from runner.safefiles import UnsafeFileError, read_beneath, read_tree, tree_hash
+from runner.safefiles import UnsafeFileError, read_beneath, read_tree, shown, tree_hash
 
 MANIFEST = "entry.yaml"
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -105,24 +105,28 @@ def _manifest(folder: str, files: Mapping[str, bytes]) -> Manifest:
     return Manifest(**values)
 
 
+def entry_name(folder_name: str) -> str:
+    """An entry's name: its folder's, escaped when that is not printable text (any bytes may name
+    a folder; the name travels into messages, pages and JSON)."""
+    return shown(folder_name)
+
+
 def load_entry(folder: Path) -> Entry:
     """The entry in ``folder``, read once by runner.safefiles' rules; never raises for a bad one."""
-    name = folder.name
-    files: dict[str, bytes] | None = None
-    problem: str | None = None
-    try:
-        files = read_tree(folder)
-        digest = tree_hash(files)
-    except UnsafeFileError as exc:
-        problem = str(exc)
-        digest = tree_hash({"refused": problem.encode()})  # fixing the folder changes the key
+    name = entry_name(folder.name)
     if not NAME_PATTERN.match(name):
         problem = (
             f"entry folder {name!r} is not a valid entry name. Fix: rename it with lowercase "
             "letters, digits, '-' or '_' (at most 40 characters)."
         )
-    if problem is not None or files is None:
+        return Entry(name, folder, None, tree_hash({"refused": problem.encode()}), problem)
+    try:
+        files = read_tree(folder)
+    except UnsafeFileError as exc:
+        problem = str(exc)
+        digest = tree_hash({"refused": problem.encode()})  # fixing the folder changes the key
         return Entry(name, folder, None, digest, problem)
+    digest = tree_hash(files)
     try:
         manifest = _manifest(name, files)
     except ValueError as exc:

@@ -41,6 +41,12 @@ class UnsafeFileError(ValueError):
     """A file or folder that breaks the rules above; the message is one sentence with the fix."""
 
 
+def shown(name: str) -> str:
+    """A name as it may appear in a one-line message: itself when printable, else escaped (a
+    name need not be UTF-8, nor free of newlines)."""
+    return name if name.isprintable() else ascii(name)
+
+
 def _kind(mode: int) -> str:
     if stat.S_ISLNK(mode):
         return "a symbolic link"
@@ -130,7 +136,7 @@ def _open_folder(name: str, where: str, dir_fd: int | None) -> int:
 def _folder(path: Path) -> Iterator[int]:
     """The folder ``path`` opened without following its last name (its parents are the
     host's own: the entries folder from tournament.yaml)."""
-    fd = _open_folder(str(path), path.name, None)
+    fd = _open_folder(str(path), shown(path.name), None)
     try:
         yield fd
     finally:
@@ -148,12 +154,13 @@ def read_beneath(folder: Path, relative: str, cap: int = FILE_CAP) -> bytes:
     """The file ``folder/relative`` where no part of ``relative`` (nor ``folder`` itself) may be a
     link: every folder on the way is opened relative to the one above it, with O_NOFOLLOW."""
     parts = _parts(relative)
-    where = f"{folder.name}/{relative}"
+    where = shown(f"{folder.name}/{relative}")
     with _folder(folder) as top:
         fds = [top]
         try:
             for i, part in enumerate(parts[:-1]):
-                fds.append(_open_folder(part, f"{folder.name}/{'/'.join(parts[: i + 1])}", fds[-1]))
+                on_the_way = shown(f"{folder.name}/{'/'.join(parts[: i + 1])}")
+                fds.append(_open_folder(part, on_the_way, fds[-1]))
             fd = _open_file(parts[-1], where, cap, fds[-1])
             try:
                 return _read_fd(fd, where, cap)
@@ -181,11 +188,15 @@ def read_tree(folder: Path) -> dict[str, bytes]:
             names = sorted(entry.name for entry in listing)
         for name in names:
             relative = prefix + name
-            where = f"{folder.name}/{relative}"
+            where = shown(f"{folder.name}/{relative}")
+            if not name.isprintable():  # it could not be hashed, shown or committed sanely
+                raise UnsafeFileError(
+                    f"{where} has a name that is not printable text. Fix: rename it."
+                )
             count += 1
             if count > MAX_FILES:
                 raise UnsafeFileError(
-                    f"{folder.name}/ holds more than {MAX_FILES} files and folders. "
+                    f"{shown(folder.name)}/ holds more than {MAX_FILES} files and folders. "
                     f"Fix: keep an entry to a few source files."
                 )
             mode = os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode
@@ -210,7 +221,7 @@ def read_tree(folder: Path) -> dict[str, bytes]:
             total += len(data)
             if total > TOTAL_CAP:
                 raise UnsafeFileError(
-                    f"{folder.name}/ holds more than {TOTAL_CAP} bytes. "
+                    f"{shown(folder.name)}/ holds more than {TOTAL_CAP} bytes. "
                     f"Fix: keep an entry under {TOTAL_CAP} bytes."
                 )
             found[relative] = data

@@ -261,3 +261,31 @@ def test_a_pull_request_adding_a_link_as_an_entry_has_it_checked(tmp_path: Path)
     git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "change")
     present, removed = pr.changed_entries(repo / "entries", "main")
     assert present == ["root"] and removed == []
+
+
+@pytest.mark.parametrize("raw", [b"new\nline", b"bad-\xff-utf8", b"tab\tname"])
+def test_any_bytes_may_name_an_entry_folder_and_it_is_refused_readably(
+    raw: bytes, tmp_path: Path
+) -> None:
+    entries = tmp_path / "entries"
+    entries.mkdir()
+    os.mkdir(os.path.join(os.fsencode(entries), raw))
+    (found,) = discover(entries)
+    assert found.name.isprintable() and found.name.encode("utf-8")
+    assert found.problem is not None and "not a valid entry name" in found.problem
+    assert "\n" not in found.problem
+    box = LocalSandbox()
+    try:
+        build = build_entry(found, tmp_path / "b", box, LIMITS, 60)
+    finally:
+        box.close()
+    assert not build.ok and build.stage == "entry"
+
+
+def test_a_file_name_that_is_not_printable_text_is_refused(tmp_path: Path) -> None:
+    folder = entry(tmp_path, "oddfile")
+    with open(os.path.join(os.fsencode(folder), b"x\xff\n.h"), "wb") as handle:
+        handle.write(b"int x;\n")
+    (found,) = discover(tmp_path / "entries")
+    assert found.problem is not None and "not printable text" in found.problem
+    assert found.problem.isprintable()
