@@ -17,18 +17,22 @@ re-reading, merging shards or re-running never duplicates a game.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import math
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+import stat
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, BinaryIO
 
 from runner import __version__
+from runner.config import ConfigError
 from runner.entries import NAME_PATTERN
 from runner.games import GAMES
 from runner.games.base import Termination
@@ -36,6 +40,7 @@ from runner.games.spec import placement_from_order, points_for
 
 Record = dict[str, Any]
 MAIN_FILE = "games.jsonl"
+LINE_CAP = 1 << 20  # one record's line; a 2048-move game with its output excerpts is ~40 KiB
 
 
 def record_key(game_id: str, seats: Sequence[tuple[str, str]], seed: int) -> str:
@@ -200,38 +205,80 @@ def _measured_ok(measured: dict[str, Any]) -> bool:
     return isinstance(output, list) and all(isinstance(o, str) for o in output)
 
 
+def _open_regular(path: Path, flags: int) -> int:
+    """A results file, opened without following a link; a ConfigError for anything but a regular
+    file (a results folder may come from a cache: a link or FIFO there is a stranger's)."""
+    fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file")
+    return fd
+
+
+def _results_error(path: Path, exc: OSError) -> ConfigError:
+    what = "a symbolic link" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
+    return ConfigError(
+        str(path),
+        "",
+        f"cannot be used as a results file: {what}.",
+        "results files must be regular files koth wrote; remove it and run again.",
+    )
+
+
+def _lines(handle: BinaryIO) -> Iterator[tuple[bytes | None, bool]]:
+    """Each line without its newline (None: longer than LINE_CAP; it was skipped, never held)
+    and whether it ended with a newline."""
+    while True:
+        line = handle.readline(LINE_CAP + 1)
+        if not line:
+            return
+        ended = line.endswith(b"\n")
+        if len(line) - ended <= LINE_CAP:
+            yield (line[:-1] if ended else line), ended
+            continue
+        while not ended:
+            rest = handle.readline(1 << 16)
+            if not rest:
+                break
+            ended = rest.endswith(b"\n")
+        yield None, ended
+
+
 def read_records(path: Path) -> tuple[list[Record], list[str]]:
     """The records of one file, in file order, and a sentence for each line that was skipped.
 
-    A missing file has no records. A line that is not a valid record is skipped, never fatal;
-    the last line is expected to be torn after a kill.
+    A missing file has no records. A line that is not a valid record (check_record) is skipped,
+    never fatal; the last line is expected to be torn after a kill. The file is read a line at a
+    time, at most LINE_CAP bytes of a line are held, and a path that is not a regular file (a
+    link, a FIFO) is refused without being read.
     """
     try:
-        data = path.read_bytes()
+        fd = _open_regular(path, os.O_RDONLY)
     except FileNotFoundError:
         return [], []
+    except OSError as exc:
+        return [], [str(_results_error(path, exc))]
     records: list[Record] = []
     problems: list[str] = []
-    lines = data.split(b"\n")
-    torn_tail = lines[-1] != b""
-    if not torn_tail:
-        lines.pop()
-    for number, line in enumerate(lines, 1):
-        last = number == len(lines)
-        try:
-            record = json.loads(line)
-            problem = check_record(record)
-        except ValueError:
-            problem = "it is not valid JSON"
-        if problem is None:
-            records.append(record)
-        elif last and torn_tail:
-            problems.append(
-                f"{path}: the last line is incomplete (a write was interrupted); it "
-                "is ignored and its game will be played again."
-            )
-        else:
-            problems.append(f"{path}: line {number} is skipped because {problem}.")
+    with os.fdopen(fd, "rb") as handle:
+        for number, (line, ended) in enumerate(_lines(handle), 1):
+            if line is None:
+                problem: str | None = f"it is longer than {LINE_CAP} bytes"
+            else:
+                try:
+                    record = json.loads(line)
+                    problem = check_record(record)
+                except (ValueError, RecursionError):
+                    problem = "it is not valid JSON"
+            if problem is None:
+                records.append(record)
+            elif not ended:
+                problems.append(
+                    f"{path}: the last line is incomplete (a write was interrupted); it "
+                    "is ignored and its game will be played again."
+                )
+            else:
+                problems.append(f"{path}: line {number} is skipped because {problem}.")
     return records, problems
 
 
@@ -261,30 +308,36 @@ class ResultsWriter:
     def __init__(self, path: Path) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._fd = _open_regular(path, os.O_RDWR | os.O_APPEND | os.O_CREAT)
+        except OSError as exc:
+            raise _results_error(path, exc) from None
         self.repaired = self._cut_torn_tail()
-        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
 
     def _cut_torn_tail(self) -> bool:
         """Drop an incomplete last line, so the next record starts on a line of its own."""
-        try:
-            data = self.path.read_bytes()
-        except FileNotFoundError:
+        size = os.fstat(self._fd).st_size
+        if not size or os.pread(self._fd, 1, size - 1) == b"\n":
             return False
-        if not data or data.endswith(b"\n"):
-            return False
-        start = data.rfind(b"\n") + 1
-        try:
-            complete = check_record(json.loads(data[start:])) is None
-        except ValueError:
-            complete = False
-        with open(self.path, "r+b") as handle:
-            if complete:  # only the newline is missing
-                handle.seek(0, os.SEEK_END)
-                handle.write(b"\n")
-            else:
-                handle.truncate(start)
-            handle.flush()
-            os.fsync(handle.fileno())
+        start = size
+        while start > 0:  # back to the newline before the torn line
+            chunk = os.pread(self._fd, min(1 << 16, start), start - min(1 << 16, start))
+            cut = chunk.rfind(b"\n")
+            if cut >= 0:
+                start = start - len(chunk) + cut + 1
+                break
+            start -= len(chunk)
+        complete = False
+        if size - start <= LINE_CAP:
+            try:
+                complete = check_record(json.loads(os.pread(self._fd, size - start, start))) is None
+            except (ValueError, RecursionError):
+                pass
+        if complete:  # only the newline is missing
+            os.write(self._fd, b"\n")
+        else:
+            os.ftruncate(self._fd, start)
+        os.fsync(self._fd)
         return True
 
     def append(self, record: Mapping[str, Any]) -> None:
@@ -311,13 +364,18 @@ class ResultsWriter:
 def write_atomic(path: Path, records: Iterable[Mapping[str, Any]]) -> None:
     """Write a whole JSONL file at once: a temporary file, fsync, then os.replace."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as handle:
-        for record in records:
-            handle.write(_encode(record))
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:  # a new file of its own (O_EXCL), never a name a cache could have planted a link at
+        with os.fdopen(fd, "wb") as handle:
+            for record in records:
+                handle.write(_encode(record))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def merge(inputs: Sequence[Path], out: Path) -> tuple[int, list[str]]:

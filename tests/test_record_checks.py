@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 
 from runner import cli, results
+from runner.config import ConfigError
 from runner.results import check_record, merge, read_all, read_records, record_key
 from runner.standings import Entrant, rank
 
@@ -242,3 +244,55 @@ def test_a_well_formed_record_that_does_not_replay_gets_no_page(
     assert code == 0
     assert f"game {bad['key']}: " in capsys.readouterr().err
     assert not (tmp_path / "site" / "games" / f"{bad['key'][:12]}.html").exists()
+
+
+# -- the files themselves come from a cache too ----------------------------------------------
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "/proc/self/environ", "/etc/passwd"])
+def test_a_results_file_that_is_a_link_is_refused_unread(target: str, tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    path.symlink_to(target)
+    records, problems = read_records(path)
+    assert records == [] and len(problems) == 1
+    assert "a symbolic link" in problems[0] and "Fix:" in problems[0]
+
+
+def test_a_results_file_that_is_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    os.mkfifo(path)
+    records, problems = read_records(path)  # would block for a writer if it were opened to read
+    assert records == [] and "not a regular file" in problems[0]
+
+
+def test_the_writer_never_appends_through_a_link(tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    path = tmp_path / "results" / "games.jsonl"
+    path.parent.mkdir()
+    path.symlink_to(victim)
+    with pytest.raises(ConfigError, match="a symbolic link"):
+        results.ResultsWriter(path)
+    assert victim.read_text() == "precious\n"
+
+
+def test_an_overlong_or_deeply_nested_line_is_skipped_and_reading_goes_on(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    record = fixture_records()[0]
+    with open(path, "wb") as handle:
+        handle.write(b'{"pad": "' + b"x" * (results.LINE_CAP + 10) + b'"}\n')
+        handle.write(b"[" * 100_000 + b"\n")
+        handle.write(json.dumps(record).encode() + b"\n")
+    records, problems = read_records(path)
+    assert records == [record]
+    assert f"line 1 is skipped because it is longer than {results.LINE_CAP} bytes" in problems[0]
+    assert "line 2 is skipped because it is not valid JSON" in problems[1]
+
+
+def test_a_torn_overlong_last_line_is_cut_off(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    record = fixture_records()[0]
+    path.write_bytes(json.dumps(record).encode() + b"\n" + b"x" * (results.LINE_CAP + 5))
+    with results.ResultsWriter(path) as writer:
+        assert writer.repaired
+    assert read_records(path) == ([record], [])
