@@ -5,6 +5,7 @@ at load. Each bypass is a real gcc-compiled bot in tests/hostile/, built in both
 from __future__ import annotations
 
 import re
+import struct
 import subprocess
 from pathlib import Path
 
@@ -131,8 +132,16 @@ def test_the_library_check_refuses_what_the_loader_would_run_or_load(
     assert any(expected in p for p in problems), problems
 
 
-def test_garbage_is_a_problem_not_a_crash() -> None:
-    for data in (b"", b"\x7fELF", b"\x7fELF\x02\x01" + b"\0" * 10 + b"\x03\x00" + b"\xff" * 64):
+def test_garbage_is_a_problem_not_a_crash(tmp_path: Path) -> None:
+    library = bytearray(link(tmp_path, ["-nostartfiles"]))
+    zero_entsize = bytearray(library)
+    (shoff,) = struct.unpack_from("<Q", library, 40)
+    (shnum,) = struct.unpack_from("<H", library, 60)
+    for i in range(shnum):  # every section's entry size 0: a division by zero for a symbol table
+        struct.pack_into("<Q", zero_entsize, shoff + i * 64 + 56, 0)
+    truncated = library[: len(library) // 2]
+    garbage = b"\x7fELF\x02\x01" + b"\0" * 10 + b"\x03\x00" + b"\xff" * 64
+    for data in (b"", b"\x7fELF", garbage, bytes(zero_entsize), bytes(truncated)):
         assert objcheck.check_file(data), data
         assert objcheck.check_library(data) and objcheck.check_object(data)
 

@@ -216,7 +216,7 @@ def check_object(data: bytes) -> list[str]:
         elf = read_elf(data)
         if elf.kind != ET_REL:
             raise ObjectFormatError("not a relocatable object file")
-    except (ObjectFormatError, struct.error, IndexError, ValueError) as exc:
+    except (ObjectFormatError, struct.error, IndexError, ValueError, ArithmeticError) as exc:
         return [f"the compiled object could not be read: {exc}"]
     return _interface(elf.symbols)
 
@@ -350,7 +350,7 @@ def check_library(data: bytes) -> list[str]:
             raise ObjectFormatError("not a shared library")
         problems = _interface(elf.symbols)
         problems += _loader_problems(elf)
-    except (ObjectFormatError, struct.error, IndexError, ValueError) as exc:
+    except (ObjectFormatError, struct.error, IndexError, ValueError, ArithmeticError) as exc:
         return [f"the linked library could not be read: {exc}"]
     writable = writable_ranges(elf)
     name = next(
