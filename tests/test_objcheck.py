@@ -16,6 +16,7 @@ from runner.build import Build, build_entry
 from runner.entries import load_entry
 from runner.games import find_game
 from runner.games.base import Termination
+from runner.games.snakes import Snakes
 from runner.referee import GameResult, Player, play_game
 from runner.sandbox.local import COMPILE, LINK, LocalSandbox
 from runner.sandbox.zygote import BotLimits
@@ -58,7 +59,7 @@ def build(sandbox: LocalSandbox, root: Path, name: str) -> Build:
 
 def play(sandbox: LocalSandbox, x: Build, o: Build) -> GameResult:
     players = [Player(b.entry, b.content_hash, b.jail_path) for b in (x, o)]
-    return play_game(find_game("snakes-v1"), players, sandbox, LIMITS, seed=1)
+    return play_game(find_game(Snakes.id), players, sandbox, LIMITS, seed=1)
 
 
 @pytest.mark.parametrize("bot", sorted(REFUSED))

@@ -16,6 +16,7 @@ import pytest
 
 from runner import cli, results
 from runner.config import ConfigError
+from runner.games.snakes import Snakes
 from runner.results import check_record, merge, read_all, read_records, record_key
 from runner.standings import Entrant, rank
 
@@ -96,7 +97,7 @@ BAD: dict[str, tuple[Edit, str]] = {
     "unknown-termination": (setter("outcome", "termination", value="forfeit"), "not a known"),
     "three-seats": (
         rekeyed(lambda r: r["seats"].append(dict(r["seats"][0]))),
-        "it has 3 seat(s), but snakes-v1 is played by 2",
+        f"it has 3 seat(s), but {Snakes.id} is played by 2",
     ),
     "one-seat": (rekeyed(lambda r: r["seats"].pop()), "it has 1 seat(s)"),
     "unknown-game": (setter("game", value="chess-v1"), "is not a known game"),
@@ -190,7 +191,7 @@ def test_merge_says_how_many_lines_it_rejected(
 def koth_site(tmp_path: Path, results_source: Path, standings: Path) -> int:
     """`koth site` over the fixture's entries, with these results and standings."""
     shutil.copytree(FIXTURE / "entries", tmp_path / "entries")
-    (tmp_path / "tournament.yaml").write_text("game: snakes-v1\nseed: 2034\n")
+    (tmp_path / "tournament.yaml").write_text(f"game: {Snakes.id}\n")
     config = str(tmp_path / "tournament.yaml")
     out = str(tmp_path / "site")
     return cli.main(
