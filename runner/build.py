@@ -19,12 +19,13 @@ from typing import Protocol
 
 from runner.bots.cabi import CFunctionBot
 from runner.bots.faults import BotFault
-from runner.bots.objcheck import check_object
+from runner.bots.objcheck import check_library, check_object
 from runner.entries import Entry
-from runner.sandbox.local import Compiled
+from runner.safefiles import read_capped
+from runner.sandbox.local import ARTIFACT_CAP, Compiled
 from runner.sandbox.zygote import BotLimits, BotProcess
 
-RECIPE = "c11-O2-v1"  # change when the flags or checks change: every entry is rebuilt
+RECIPE = "c11-O2-v2"  # change when the flags or checks change: every entry is rebuilt
 # How a program bot is started, in its jail, by language (stdio games).
 PROGRAMS = {"c": ["./bot"], "cpp": ["./bot"], "python": ["/usr/bin/python3", "-I", "-B", "bot.py"]}
 LANGUAGES = {"c-function": ("c",), "stdio": ("c", "cpp", "python")}
@@ -181,8 +182,11 @@ def _build_entry(
     output = compiled.output
     if not compiled.ok and compiled.stage == "compile":
         return verdict(False, "compile", f"bot.c does not compile:\n{output}".rstrip())
-    # The object is checked here, on the host, whatever checked it in the sandbox before.
-    problems = check_object((folder / "bot.o").read_bytes())
+    # The object and the linked library are checked here, on the host, whatever checked them in
+    # the sandbox before (the sandbox's artefacts are regular files under its cap).
+    problems = check_object(read_capped(folder / "bot.o", ARTIFACT_CAP))
+    if not problems and compiled.ok:
+        problems = check_library(read_capped(folder / "jail" / "bot.so", ARTIFACT_CAP))
     if not problems and not compiled.ok and compiled.stage == "check":
         problems = [output.strip() or "refused by the sandbox's check"]
     if problems:

@@ -324,7 +324,10 @@ def cmd_merge(args: argparse.Namespace) -> int:
         ) from None
     for problem in problems:
         _say(f"warning: {problem}")
-    print(f"merged {count} record(s) from {len(args.inputs)} file(s) into {args.out}")
+    rejected = (
+        f"; rejected {len(problems)} line(s) (the warnings above say why)" if problems else ""
+    )
+    print(f"merged {count} record(s) from {len(args.inputs)} file(s) into {args.out}{rejected}")
     return 0
 
 

@@ -3,24 +3,27 @@
 A malformed entry is not an error of the season: it becomes an Entry with a ``problem`` (one
 sentence naming the file, the field and the fix), which the build stage reports and the
 standings show. Content hashes cover every file of the folder, so results are keyed by what
-was actually played.
+was actually played. The folder is read by runner.safefiles' rules (regular files and folders
+only, nothing followed, every read capped): an entry that breaks them is refused here.
 """
 
 from __future__ import annotations
 
-import hashlib
+import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from runner.safefiles import UnsafeFileError, read_beneath, read_tree, shown, tree_hash
+
 MANIFEST = "entry.yaml"
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 LANGUAGES = ("c", "cpp", "python")
 SOURCES = {"c": "bot.c", "cpp": "bot.cpp", "python": "bot.py"}
-MAX_ENTRY_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -50,29 +53,20 @@ class Entry:
 
 
 def content_hash(folder: Path) -> str:
-    """sha256 over every regular file's relative path and bytes, in sorted order."""
-    digest = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file() or p.is_symlink()):
-        relative = path.relative_to(folder).as_posix()
-        digest.update(relative.encode() + b"\0")
-        if path.is_symlink():  # hashed as the link, never followed: it may point anywhere
-            digest.update(b"link:" + str(path.readlink()).encode())
-        else:
-            digest.update(path.read_bytes())
-        digest.update(b"\0")
-    return digest.hexdigest()
+    """sha256 over every regular file's relative path and bytes, in sorted order (raises
+    UnsafeFileError for a folder that breaks runner.safefiles' rules)."""
+    return tree_hash(read_tree(folder))
 
 
-def _manifest(folder: Path) -> Manifest:
+def _manifest(folder: str, files: Mapping[str, bytes]) -> Manifest:
     """Parse entry.yaml; raises ValueError with one plain sentence naming file, field and fix."""
-    where = f"{folder.name}/{MANIFEST}"
-    path = folder / MANIFEST
-    if not path.is_file():
+    where = f"{folder}/{MANIFEST}"
+    if MANIFEST not in files:
         raise ValueError(
             f"{where} is missing. Fix: add it with the fields name, author, description, language."
         )
     try:
-        data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data: Any = yaml.safe_load(files[MANIFEST].decode("utf-8"))
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise ValueError(
             f"{where} is not valid YAML ({exc}). Fix: see the entry template."
@@ -93,9 +87,9 @@ def _manifest(folder: Path) -> Manifest:
                 f"{where}: field `{key}` must be a non-empty string. Fix: add `{key}: …`."
             )
         values[key] = value.strip()
-    if values["name"] != folder.name:
+    if values["name"] != folder:
         raise ValueError(
-            f"{where}: field `name` is {values['name']!r} but the folder is {folder.name!r}. "
+            f"{where}: field `name` is {values['name']!r} but the folder is {folder!r}. "
             f"Fix: make them equal."
         )
     if values["language"] not in LANGUAGES:
@@ -103,45 +97,66 @@ def _manifest(folder: Path) -> Manifest:
             f"{where}: field `language` is {values['language']!r}. "
             f"Fix: use one of {', '.join(LANGUAGES)}."
         )
-    if not (folder / SOURCES[values["language"]]).is_file():
+    if SOURCES[values["language"]] not in files:
         raise ValueError(
-            f"{folder.name}/{SOURCES[values['language']]} is missing. "
+            f"{folder}/{SOURCES[values['language']]} is missing. "
             f"Fix: a {values['language']} entry's source is {SOURCES[values['language']]}."
         )
     return Manifest(**values)
 
 
+def entry_name(folder_name: str) -> str:
+    """An entry's name: its folder's, escaped when that is not printable text (any bytes may name
+    a folder; the name travels into messages, pages and JSON)."""
+    return shown(folder_name)
+
+
 def load_entry(folder: Path) -> Entry:
-    name = folder.name
-    digest = content_hash(folder)
+    """The entry in ``folder``, read once by runner.safefiles' rules; never raises for a bad one."""
+    name = entry_name(folder.name)
     if not NAME_PATTERN.match(name):
         problem = (
             f"entry folder {name!r} is not a valid entry name. Fix: rename it with lowercase "
             "letters, digits, '-' or '_' (at most 40 characters)."
         )
-        return Entry(name, folder, None, digest, problem)
-    size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
-    if size > MAX_ENTRY_BYTES:
-        problem = f"{name}/ holds {size} bytes. Fix: keep an entry under {MAX_ENTRY_BYTES} bytes."
-        return Entry(name, folder, None, digest, problem)
+        return Entry(name, folder, None, tree_hash({"refused": problem.encode()}), problem)
     try:
-        manifest = _manifest(folder)
+        files = read_tree(folder)
+    except UnsafeFileError as exc:
+        problem = str(exc)
+        digest = tree_hash({"refused": problem.encode()})  # fixing the folder changes the key
+        return Entry(name, folder, None, digest, problem)
+    digest = tree_hash(files)
+    try:
+        manifest = _manifest(name, files)
     except ValueError as exc:
         return Entry(name, folder, None, digest, str(exc))
     return Entry(name, folder, manifest, digest)
+
+
+def read_source(entry: Entry) -> bytes:
+    """The entry's source file, read by runner.safefiles' rules (UnsafeFileError otherwise)."""
+    return read_beneath(entry.path, entry.source.name)
 
 
 def discover(entries_dir: Path) -> list[Entry]:
     """Every entry folder under ``entries_dir``, sorted by name. Hidden folders are skipped."""
     if not entries_dir.is_dir():
         return []
-    folders = [p for p in entries_dir.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))]
-    return [load_entry(folder) for folder in sorted(folders, key=lambda p: p.name)]
+    with os.scandir(entries_dir) as listing:
+        # A link among the folders is an entry too, and refused as one (never followed).
+        names = [
+            e.name
+            for e in listing
+            if (e.is_dir(follow_symlinks=False) or e.is_symlink())
+            and not e.name.startswith((".", "_"))
+        ]
+    return [load_entry(entries_dir / name) for name in sorted(names)]
 
 
 def find(entries_dir: Path, name: str) -> Entry:
     folder = entries_dir / name
-    if not folder.is_dir():
+    if not (folder.is_dir() or folder.is_symlink()):
         known = ", ".join(e.name for e in discover(entries_dir)) or "none"
         raise LookupError(f"no entry {name!r} in {entries_dir}/ (entries: {known})")
     return load_entry(folder)

@@ -45,8 +45,9 @@ from urllib.parse import quote, unquote
 from runner import __version__, results, season
 from runner.build import Sandbox
 from runner.config import Config
+from runner.entries import entry_name
 from runner.site import entries_info_from, render_site
-from runner.standings import Row, document, rank
+from runner.standings import Row, check_document, document, rank
 from runner.standings import write as write_standings
 
 PREVIEW_FILE = "preview.json"
@@ -127,14 +128,18 @@ def changed_entries(
         "--",
         ".",
     )
-    names: set[str] = set()
+    folders: set[str] = set()
     for raw in out.split(b"\0"):
         path = os.fsdecode(raw)
-        if "/" in path:  # a file directly in entries/ belongs to no entry
-            names.add(path.split("/", 1)[0])
-    names = {n for n in names if not n.startswith((".", "_"))}
-    present = sorted(n for n in names if (entries_dir / n).is_dir())
-    removed = sorted(names - set(present))
+        if "/" in path:  # a file directly in entries/ belongs to no entry...
+            folders.add(path.split("/", 1)[0])
+        elif path and (entries_dir / path).is_symlink():  # ...but a link there is one, refused
+            folders.add(path)
+    folders = {f for f in folders if not f.startswith((".", "_"))}
+    there = {f for f in folders if (entries_dir / f).is_dir() or (entries_dir / f).is_symlink()}
+    # Named as runner.entries names them (a folder name need not be printable text).
+    present = sorted(entry_name(f) for f in there)
+    removed = sorted(entry_name(f) for f in folders - there)
     return present, removed
 
 
@@ -537,6 +542,8 @@ def read_preview(folder: Path) -> tuple[dict[str, Any] | None, dict[str, Any] | 
 
     doc = load(folder / PREVIEW_FILE)
     standings = load(folder / str(doc.get("standings", STANDINGS_FILE))) if doc else None
+    if standings is not None and check_document(standings) is not None:
+        standings = None  # the report then shows the verdicts without the preview standings
     return doc, standings
 
 

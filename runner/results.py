@@ -17,21 +17,32 @@ re-reading, merging shards or re-running never duplicates a game.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import json
+import math
 import os
+import re
+import stat
+import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, BinaryIO
 
 from runner import __version__
+from runner.config import ConfigError
+from runner.entries import NAME_PATTERN
+from runner.games import GAMES
+from runner.games.base import Termination
+from runner.games.spec import placement_from_order, points_for
 
 Record = dict[str, Any]
 MAIN_FILE = "games.jsonl"
+LINE_CAP = 1 << 20  # one record's line; a 2048-move game with its output excerpts is ~40 KiB
 
 
 def record_key(game_id: str, seats: Sequence[tuple[str, str]], seed: int) -> str:
@@ -76,55 +87,200 @@ def _encode(record: Mapping[str, Any]) -> bytes:
     return (json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
 
 
-def _problem(record: Any) -> str | None:
-    """Why a parsed line is not a record, or None."""
+HEX64 = re.compile(r"[0-9a-f]{64}")
+TERMINATIONS = {t.value: t for t in Termination}
+
+
+def _number(value: Any) -> bool:
+    """A finite JSON number (not a bool, not NaN or infinity)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _points_problem(points: list[float], termination: Termination, faulty: Any) -> str | None:
+    """Whether the rules can give these points with this ending (see runner/games/spec.py)."""
+    shown = "[" + ", ".join(f"{p:g}" for p in points) + "]"
+    if faulty is not None:
+        if not _integer(faulty) or not 0 <= faulty < len(points):
+            return f"its `faulty` seat {faulty!r} is not a seat of the game"
+        if points[faulty] != 0:
+            return f"its points {shown} give the faulty seat {faulty} more than 0"
+    if len(points) == 2:
+        if termination.is_fault != (faulty is not None):
+            return f"its termination `{termination.value}` and its `faulty` {faulty!r} disagree"
+        if faulty is not None and points[1 - faulty] != 1:
+            return f"its points {shown} are not a loss for the faulty seat and a win for the other"
+        if (points[0], points[1]) not in ((1, 0), (0, 1), (0.5, 0.5)):
+            return f"its points {shown} are none of win 1 / loss 0 or a draw of 0.5 each"
+        return None
+    if tuple(points) != points_for(placement_from_order(points)):
+        return f"its points {shown} are not points the rules give for any placement"
+    return None
+
+
+def check_record(record: Any) -> str | None:
+    """Why a parsed line is not a record this host could have written, or None.
+
+    Every reader of records uses this (results files, shards, the cache a workflow restores,
+    merges, and through them standings, the site and a PR's preview): a record travels through
+    caches and artefacts, so it is input from a stranger. Checked: the shape and types; a known
+    game; the seat count that game allows; finite numbers; a known termination; points the
+    rules can give with that termination (two seats: 1/0, 0/1 or ½/½, and a fault is the faulty
+    seat's loss); and the key, recomputed from the game, the seats and the seed.
+    """
     if not isinstance(record, dict):
         return "it is not a JSON object"
-    if not isinstance(record.get("key"), str) or not isinstance(record.get("round"), int):
+    key = record.get("key")
+    if not isinstance(key, str) or not _integer(record.get("round")):
         return "it has no `key` or `round`"
+    if not HEX64.fullmatch(key) or record["round"] < 0:
+        return "its `key` or `round` is malformed"
+    game_id = record.get("game")
+    if not isinstance(game_id, str) or game_id not in GAMES:
+        return f"its game {game_id!r} is not a known game"
+    info = GAMES[game_id].info
+    if not _integer(record.get("seed")) or not _integer(record.get("season_seed")):
+        return "its `seed` or `season_seed` is not a whole number"
+    if not isinstance(record.get("host_version"), str):
+        return "its `host_version` is not text"
     seats = record.get("seats")
     if not isinstance(seats, list) or not all(
-        isinstance(s, dict) and isinstance(s.get("entry"), str) for s in seats
+        isinstance(s, dict)
+        and isinstance(s.get("entry"), str)
+        and NAME_PATTERN.match(s["entry"])
+        and isinstance(s.get("hash"), str)
+        and HEX64.fullmatch(s["hash"])
+        and isinstance(s.get("name", ""), str)
+        for s in seats
     ):
         return "its `seats` are malformed"
+    if not info.min_players <= len(seats) <= info.max_players:
+        allowed = f"{info.min_players}" + (
+            f" to {info.max_players}" if info.max_players != info.min_players else ""
+        )
+        return f"it has {len(seats)} seat(s), but {game_id} is played by {allowed}"
+    moves = record.get("moves")
+    if isinstance(moves, str):
+        moves = list(moves)
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        return "its `moves` are malformed"
+    if len(moves) > info.max_moves * len(seats):
+        return f"it has more moves ({len(moves)}) than a game of {game_id} can"
     outcome = record.get("outcome")
     if not isinstance(outcome, dict) or not isinstance(outcome.get("points"), list):
         return "its `outcome` is malformed"
+    points = outcome["points"]
+    if len(points) != len(seats) or not all(_number(p) for p in points):
+        return "its points are not one finite number per seat"
+    scores = outcome.get("scores", [])
+    if not isinstance(scores, list) or not all(_number(p) for p in scores):
+        return "its scores are not finite numbers"
+    if scores and len(scores) != len(seats):
+        return "its scores are not one number per seat"
+    termination = TERMINATIONS.get(outcome.get("termination"))  # type: ignore[arg-type]
+    if termination is None:
+        return f"its termination {outcome.get('termination')!r} is not a known ending"
+    if not isinstance(outcome.get("detail", ""), str):
+        return "its `detail` is not text"
+    problem = _points_problem([float(p) for p in points], termination, outcome.get("faulty"))
+    if problem:
+        return problem
+    measured = record.get("measured", {})
+    if not isinstance(measured, dict) or not _measured_ok(measured):
+        return "its `measured` part is malformed"
+    if key != record_key(game_id, [(s["entry"], s["hash"]) for s in seats], record["seed"]):
+        return "its `key` is not the key of its game, seats and seed"
     return None
+
+
+def _measured_ok(measured: dict[str, Any]) -> bool:
+    if not isinstance(measured.get("when", ""), str):
+        return False
+    if not _number(measured.get("wall_s", 0)):
+        return False
+    cpu, output = measured.get("cpu_s", []), measured.get("output", [])
+    if not isinstance(cpu, list) or not all(_number(c) for c in cpu):
+        return False
+    return isinstance(output, list) and all(isinstance(o, str) for o in output)
+
+
+def _open_regular(path: Path, flags: int) -> int:
+    """A results file, opened without following a link; a ConfigError for anything but a regular
+    file (a results folder may come from a cache: a link or FIFO there is a stranger's)."""
+    fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file")
+    return fd
+
+
+def _results_error(path: Path, exc: OSError) -> ConfigError:
+    what = "a symbolic link" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
+    return ConfigError(
+        str(path),
+        "",
+        f"cannot be used as a results file: {what}.",
+        "results files must be regular files koth wrote; remove it and run again.",
+    )
+
+
+def _lines(handle: BinaryIO) -> Iterator[tuple[bytes | None, bool]]:
+    """Each line without its newline (None: longer than LINE_CAP; it was skipped, never held)
+    and whether it ended with a newline."""
+    while True:
+        line = handle.readline(LINE_CAP + 1)
+        if not line:
+            return
+        ended = line.endswith(b"\n")
+        if len(line) - ended <= LINE_CAP:
+            yield (line[:-1] if ended else line), ended
+            continue
+        while not ended:
+            rest = handle.readline(1 << 16)
+            if not rest:
+                break
+            ended = rest.endswith(b"\n")
+        yield None, ended
 
 
 def read_records(path: Path) -> tuple[list[Record], list[str]]:
     """The records of one file, in file order, and a sentence for each line that was skipped.
 
-    A missing file has no records. A line that is not a valid record is skipped, never fatal;
-    the last line is expected to be torn after a kill.
+    A missing file has no records. A line that is not a valid record (check_record) is skipped,
+    never fatal; the last line is expected to be torn after a kill. The file is read a line at a
+    time, at most LINE_CAP bytes of a line are held, and a path that is not a regular file (a
+    link, a FIFO) is refused without being read.
     """
     try:
-        data = path.read_bytes()
+        fd = _open_regular(path, os.O_RDONLY)
     except FileNotFoundError:
         return [], []
+    except OSError as exc:
+        return [], [str(_results_error(path, exc))]
     records: list[Record] = []
     problems: list[str] = []
-    lines = data.split(b"\n")
-    torn_tail = lines[-1] != b""
-    if not torn_tail:
-        lines.pop()
-    for number, line in enumerate(lines, 1):
-        last = number == len(lines)
-        try:
-            record = json.loads(line)
-            problem = _problem(record)
-        except ValueError:
-            problem = "it is not valid JSON"
-        if problem is None:
-            records.append(record)
-        elif last and torn_tail:
-            problems.append(
-                f"{path}: the last line is incomplete (a write was interrupted); it "
-                "is ignored and its game will be played again."
-            )
-        else:
-            problems.append(f"{path}: line {number} is skipped because {problem}.")
+    with os.fdopen(fd, "rb") as handle:
+        for number, (line, ended) in enumerate(_lines(handle), 1):
+            if line is None:
+                problem: str | None = f"it is longer than {LINE_CAP} bytes"
+            else:
+                try:
+                    record = json.loads(line)
+                    problem = check_record(record)
+                except (ValueError, RecursionError):
+                    problem = "it is not valid JSON"
+            if problem is None:
+                records.append(record)
+            elif not ended:
+                problems.append(
+                    f"{path}: the last line is incomplete (a write was interrupted); it "
+                    "is ignored and its game will be played again."
+                )
+            else:
+                problems.append(f"{path}: line {number} is skipped because {problem}.")
     return records, problems
 
 
@@ -184,30 +340,36 @@ class ResultsWriter:
     def __init__(self, path: Path) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._fd = _open_regular(path, os.O_RDWR | os.O_APPEND | os.O_CREAT)
+        except OSError as exc:
+            raise _results_error(path, exc) from None
         self.repaired = self._cut_torn_tail()
-        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
 
     def _cut_torn_tail(self) -> bool:
         """Drop an incomplete last line, so the next record starts on a line of its own."""
-        try:
-            data = self.path.read_bytes()
-        except FileNotFoundError:
+        size = os.fstat(self._fd).st_size
+        if not size or os.pread(self._fd, 1, size - 1) == b"\n":
             return False
-        if not data or data.endswith(b"\n"):
-            return False
-        start = data.rfind(b"\n") + 1
-        try:
-            complete = _problem(json.loads(data[start:])) is None
-        except ValueError:
-            complete = False
-        with open(self.path, "r+b") as handle:
-            if complete:  # only the newline is missing
-                handle.seek(0, os.SEEK_END)
-                handle.write(b"\n")
-            else:
-                handle.truncate(start)
-            handle.flush()
-            os.fsync(handle.fileno())
+        start = size
+        while start > 0:  # back to the newline before the torn line
+            chunk = os.pread(self._fd, min(1 << 16, start), start - min(1 << 16, start))
+            cut = chunk.rfind(b"\n")
+            if cut >= 0:
+                start = start - len(chunk) + cut + 1
+                break
+            start -= len(chunk)
+        complete = False
+        if size - start <= LINE_CAP:
+            try:
+                complete = check_record(json.loads(os.pread(self._fd, size - start, start))) is None
+            except (ValueError, RecursionError):
+                pass
+        if complete:  # only the newline is missing
+            os.write(self._fd, b"\n")
+        else:
+            os.ftruncate(self._fd, start)
+        os.fsync(self._fd)
         return True
 
     def append(self, record: Mapping[str, Any]) -> None:
@@ -234,13 +396,18 @@ class ResultsWriter:
 def write_atomic(path: Path, records: Iterable[Mapping[str, Any]]) -> None:
     """Write a whole JSONL file at once: a temporary file, fsync, then os.replace."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as handle:
-        for record in records:
-            handle.write(_encode(record))
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:  # a new file of its own (O_EXCL), never a name a cache could have planted a link at
+        with os.fdopen(fd, "wb") as handle:
+            for record in records:
+                handle.write(_encode(record))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def merge(inputs: Sequence[Path], out: Path) -> tuple[int, list[str]]:

@@ -44,9 +44,17 @@ from markupsafe import Markup
 from runner import ratings, results
 from runner import standings as ranking
 from runner.config import Config, ConfigError
-from runner.entries import discover
+from runner.entries import discover, read_source
 from runner.games import find_game
-from runner.replay import board_html, move_items, page_data, presentation, replay
+from runner.replay import (
+    ReplayError,
+    board_html,
+    move_items,
+    page_data,
+    presentation,
+    replay,
+)
+from runner.safefiles import UnsafeFileError
 from runner.standings import Row
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "site_templates"
@@ -340,6 +348,7 @@ def render_site(
     standings: Mapping[str, Any] | None,
     entries_info: Mapping[str, EntryInfo],
     out_dir: Path,
+    warn: Callable[[str], None] = lambda text: print(f"warning: {text}", file=sys.stderr),
 ) -> SiteReport:
     """Render the site into ``out_dir``, replacing a site rendered there before.
 
@@ -385,7 +394,12 @@ def render_site(
                 **_entry_page(row, season),
             )
         for game in season["games"]:
-            write(f"games/{game['page']}.html", "game.html", page="game", **_game_page(game))
+            try:  # a record from a cache may be well formed and still not replay
+                shown = _game_page(game)
+            except ReplayError as exc:
+                warn(f"game {game['record'].get('key', game['number'])}: {exc}; no page for it")
+                continue
+            write(f"games/{game['page']}.html", "game.html", page="game", **shown)
         _swap(tmp, out_dir)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -413,10 +427,10 @@ def entries_info_from(entries_dir: Path, build_dir: Path | None = None) -> dict[
     """EntryInfo for every entry folder: manifest, source, and the cached build/check verdict."""
     found = {}
     for entry in discover(entries_dir):
-        try:
-            source = entry.source.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            source = ""
+        try:  # never follows a link, never reads past the cap (runner/safefiles.py)
+            source = read_source(entry).decode("utf-8", errors="replace")
+        except (UnsafeFileError, OSError):
+            source = ""  # the entry is refused, and entry.problem says why
         verdict = []
         for stage, name in (("build", "build.json"), ("check", "check.json")):
             try:
@@ -471,10 +485,17 @@ def render_from_config(
             f"is not valid JSON ({exc}).",
             "run `koth standings` again to rewrite it.",
         ) from None
+    wrong = ranking.check_document(standings) if standings is not None else None
+    if wrong:
+        warn(
+            f"{standings_path}: {wrong}; it is ignored and the records are ranked directly "
+            "(run `koth standings` again to rewrite it)"
+        )
+        standings = None
     out = out or config.output.site
     try:
         report = render_site(
-            records, standings, entries_info_from(config.entries, config.output.build), out
+            records, standings, entries_info_from(config.entries, config.output.build), out, warn
         )
     except SiteError:
         raise ConfigError(

@@ -18,6 +18,7 @@ rank, with 0 games and the reason they did not play.
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -126,6 +127,48 @@ def rank(entrants: Sequence[Entrant], records: Iterable[Mapping[str, Any]]) -> l
 def document(rows: Sequence[Row], meta: Mapping[str, Any]) -> dict[str, Any]:
     """standings.json's content: ``meta`` (game, seed, games counts, ...) then the rows."""
     return {**meta, "tie_break": TIE_BREAK, "entries": [asdict(r) for r in rows]}
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def check_document(doc: Any) -> str | None:
+    """Why ``doc`` is not a standings.json this host could have written, or None (it is read
+    back by the site and a PR's report, and may have travelled as an artefact)."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("entries"), list):
+        return "it is not a standings document (no `entries` list)"
+    for key in ("game", "format", "host_version", "tie_break"):
+        if key in doc and not isinstance(doc[key], str):
+            return f"its `{key}` is not text"
+    for key in ("season_seed", "rounds", "games_scheduled", "games_played"):
+        if key in doc and not (isinstance(doc[key], int) and not isinstance(doc[key], bool)):
+            return f"its `{key}` is not a whole number"
+    for number, row in enumerate(doc["entries"], 1):
+        where = f"row {number} of `entries`"
+        if not isinstance(row, dict):
+            return f"{where} is not an object"
+        for key in ("entry", "name", "content_hash", "detail"):
+            if not isinstance(row.get(key, ""), str) or key == "entry" and key not in row:
+                return f"{where}: `{key}` is not text"
+        if not isinstance(row.get("excluded"), str | None):
+            return f"{where}: `excluded` is neither text nor null"
+        rank_ = row.get("rank")
+        if rank_ is not None and not (_count(rank_) and rank_ > 0):
+            return f"{where}: `rank` is not a place"
+        points = row.get("points", 0.0)
+        if not isinstance(points, int | float) or isinstance(points, bool):
+            return f"{where}: `points` is not a number"
+        if not math.isfinite(points) or points < 0:
+            return f"{where}: `points` is not a finite number of points"
+        if not all(_count(row.get(key, 0)) for key in ("games", "wins", "draws", "losses")):
+            return f"{where}: `games`, `wins`, `draws` and `losses` must be counts"
+        faults = row.get("faults", {})
+        if not isinstance(faults, dict) or not all(
+            isinstance(k, str) and _count(v) for k, v in faults.items()
+        ):
+            return f"{where}: `faults` is not a count per kind"
+    return None
 
 
 def write(path: Path, doc: Mapping[str, Any]) -> None:

@@ -20,7 +20,7 @@ from runner.games import find_game
 from runner.games.base import Termination
 from runner.referee import Player, play_game
 from runner.sandbox import docker as docker_sandbox_module
-from runner.sandbox.docker import LABEL, SESSION_LABEL, DockerSandbox, _accept_file, image_tag
+from runner.sandbox.docker import LABEL, SESSION_LABEL, DockerSandbox, image_tag
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits
 
@@ -84,16 +84,6 @@ def test_the_compiler_cannot_read_host_files(docker_sandbox: DockerSandbox, tmp_
     assert not build.ok and build.stage == "compile"
     assert "No such file or directory" in build.message, build.message
     assert "leaked_host_secret_4711" not in build.message, "the host's file reached the compiler"
-
-
-def test_only_regular_files_under_the_cap_are_accepted(tmp_path: Path) -> None:
-    (tmp_path / "real").write_bytes(b"ok")
-    (tmp_path / "link").symlink_to("/etc/passwd")
-    (tmp_path / "big").write_bytes(b"x" * (docker_sandbox_module.ARTIFACT_CAP + 1))
-    assert _accept_file(tmp_path / "real") == b"ok"
-    assert _accept_file(tmp_path / "link") is None, "a symlink must never be followed"
-    assert _accept_file(tmp_path / "big") is None, "an oversized artefact must be refused"
-    assert _accept_file(tmp_path / "missing") is None
 
 
 def test_no_state_survives_between_games(docker_sandbox: DockerSandbox, tmp_path: Path) -> None:

@@ -33,6 +33,7 @@ def fake(
     points: tuple[float, float] = (1, 0),
     when: str = "2024-01-01T00:00:00Z",
 ) -> dict[str, Any]:
+    seed += round_  # a game's seed differs by round (runner/schedule.py), and so does its key
     result = {
         "game": "snakes-v2",
         "seed": seed,
@@ -50,7 +51,7 @@ def fake(
         },
         "measured": {"cpu_s": [0.1, 0.2], "wall_s": 0.5},
     }
-    key = record_key("snakes-v2", [(x, HASH_A), (o, HASH_B)], seed + round_)
+    key = record_key("snakes-v2", [(x, HASH_A), (o, HASH_B)], seed)
     return make_record(result, key=key, season_seed=9, round_=round_, when=when)
 
 

@@ -1,35 +1,82 @@
-"""The static check of a compiled C bot (an ELF64 relocatable object). Standalone: stdlib only.
+"""The static check of a compiled C bot, as the linker and the loader see it. Standalone: stdlib
+only (it is copied into the Docker image and run there too).
 
-The Snakes rules allow a bot's object to define the function ``bot``, other functions, read-only
-constants and ``char *bot_name`` — no other writable data: no globals, no static locals, no
-thread-locals. The object file is checked (not the linked library, whose start-up code has data
-of its own). Writable means a section with SHF_WRITE, except ``.data.rel.ro*``, which the linker
-makes read-only after relocation (tables of pointers to constants land there under -fPIC).
+The Snakes rules allow a bot to define the function ``bot``, other functions, read-only
+constants and ``char *bot_name`` — no other writable data (no globals, no static locals, no
+thread-locals), and no code that runs before ``bot`` is called.
 
-Run as ``python3 objcheck.py bot.o``: prints one problem per line, exits 1 if there are any.
+Two objects are checked:
+
+- **bot.o** (``check_object``): the interface — ``bot`` is a function, ``bot_name`` a pointer.
+- **bot.so**, the linked library that is loaded (``check_library``), decides everything else the
+  way the loader will: writable memory is what the PT_LOAD program headers map with PF_W, minus
+  what PT_GNU_RELRO makes read-only after relocation (page-rounded down at both ends, as glibc's
+  ``_dl_protect_relro`` does), whatever the sections are called. Every symbol and every section
+  with bytes there must be ``bot_name``'s. Refused as code that runs at load or lookup: DT_INIT,
+  DT_FINI, init/fini/preinit arrays (and sections of those names), IFUNC symbols
+  (STT_GNU_IFUNC) and R_X86_64_IRELATIVE relocations, thread-local storage (PT_TLS, TLS
+  symbols and relocations, static TLS), text relocations, writable-and-executable segments, an
+  executable stack, an interpreter, audit and filter libraries, run paths, and any library
+  needed besides libc and libm. (Section names decide nothing: ``.data.rel.rostate`` is as
+  writable as ``.data``, and a genuine ``.data.rel.ro`` table lies inside RELRO.)
+
+The build links with ``-nostartfiles -z relro -z now -z noexecstack`` (runner/sandbox/local.py,
+build.sh): without the C runtime's start files a clean bot has none of the above, so anything
+found was put there by the bot.
+
+Run as ``python3 objcheck.py FILE`` (an object or a library): prints one problem per line, exits
+1 if there are any.
 """
 
 from __future__ import annotations
 
 import struct
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-SHF_WRITE = 0x1
-SHF_ALLOC = 0x2
-SHN_UNDEF = 0
-SHN_COMMON = 0xFFF2
-STT_OBJECT, STT_FUNC, STT_SECTION, STT_FILE, STT_TLS = 1, 2, 3, 4, 6
-SHT_SYMTAB = 2
-RUNS_AT_LOAD = (
-    ".init_array",
-    ".fini_array",
-    ".ctors",
-    ".dtors",
-    ".preinit_array",
-    ".init",
-    ".fini",
+SHF_WRITE, SHF_ALLOC = 0x1, 0x2
+SHN_UNDEF, SHN_ABS, SHN_COMMON = 0, 0xFFF1, 0xFFF2
+STT_NOTYPE, STT_OBJECT, STT_FUNC, STT_SECTION, STT_FILE, STT_TLS, STT_GNU_IFUNC = (
+    0,
+    1,
+    2,
+    3,
+    4,
+    6,
+    10,
 )
+SHT_SYMTAB, SHT_NOBITS, SHT_DYNSYM = 2, 8, 11
+ET_REL, ET_DYN = 1, 3
+PT_LOAD, PT_DYNAMIC, PT_INTERP, PT_TLS = 1, 2, 3, 7
+PT_GNU_STACK, PT_GNU_RELRO = 0x6474E551, 0x6474E552
+PF_X, PF_W = 1, 2
+PAGE = 4096  # x86-64: the granule the loader protects RELRO in
+ALLOWED_LIBRARIES = ("libc.so.6", "libm.so.6")
+# Dynamic tags (elf.h) and what each would make the loader do.
+DT_NULL, DT_NEEDED, DT_STRTAB, DT_STRSZ = 0, 1, 5, 10
+DT_RELA, DT_RELASZ, DT_RELAENT, DT_PLTRELSZ, DT_JMPREL, DT_REL, DT_RELSZ = 7, 8, 9, 2, 23, 17, 18
+DT_FLAGS, DF_TEXTREL, DF_STATIC_TLS = 30, 0x4, 0x10
+RUNS_CODE_TAGS = {
+    12: "DT_INIT (an _init function the loader calls)",
+    13: "DT_FINI (a _fini function the loader calls at unload)",
+    25: "DT_INIT_ARRAY (constructors)",
+    26: "DT_FINI_ARRAY (destructors)",
+    32: "DT_PREINIT_ARRAY (pre-initialisers)",
+}
+FORBIDDEN_TAGS = {
+    15: "DT_RPATH (a library search path)",
+    29: "DT_RUNPATH (a library search path)",
+    22: "DT_TEXTREL (relocations that write into code)",
+    0x6FFFFEFC: "DT_AUDIT (an audit library the loader runs)",
+    0x6FFFFEFB: "DT_DEPAUDIT (an audit library the loader runs)",
+    0x7FFFFFFD: "DT_AUXILIARY (a filter library)",
+    0x7FFFFFFF: "DT_FILTER (a filter library)",
+}
+R_X86_64_COPY, R_X86_64_IRELATIVE = 5, 37
+TLS_RELOCATIONS = {16, 17, 18, 36}  # DTPMOD64, DTPOFF64, TPOFF64, TLSDESC
+WRITABLE_RULE = "the rules allow no writable global or static data other than bot_name"
+AT_LOAD_RULE = "the bot's code may run only when `bot` is called"
 
 
 class ObjectFormatError(ValueError):
@@ -39,7 +86,9 @@ class ObjectFormatError(ValueError):
 @dataclass(frozen=True)
 class Section:
     name: str
+    kind: int  # SHT_*
     flags: int
+    address: int
     size: int
 
 
@@ -50,40 +99,60 @@ class Symbol:
     is_global: bool
     section: Section | None  # None: undefined, absolute or common
     common: bool
+    value: int
     size: int
 
 
-def read_object(data: bytes) -> tuple[list[Section], list[Symbol]]:
-    """Sections and defined symbols of an x86-64 ELF relocatable object."""
+@dataclass(frozen=True)
+class Segment:
+    kind: int  # PT_*
+    flags: int  # PF_*
+    offset: int
+    address: int
+    file_size: int
+    memory_size: int
+
+
+@dataclass(frozen=True)
+class Elf:
+    kind: int  # ET_REL or ET_DYN
+    sections: list[Section]
+    symbols: list[Symbol]  # defined ones, from .symtab and .dynsym
+    segments: list[Segment]
+    data: bytes
+
+
+def read_elf(data: bytes) -> Elf:
+    """Sections, defined symbols and program headers of an x86-64 ELF object or library."""
     if data[:4] != b"\x7fELF" or len(data) < 64:
         raise ObjectFormatError("not an ELF file")
     if data[4] != 2 or data[5] != 1:
         raise ObjectFormatError("not a 64-bit little-endian ELF file")
     e_type, e_machine = struct.unpack_from("<HH", data, 16)
-    if e_type != 1:
-        raise ObjectFormatError("not a relocatable object file")
+    if e_type not in (ET_REL, ET_DYN):
+        raise ObjectFormatError("neither an object file nor a shared library")
     if e_machine != 62:
         raise ObjectFormatError("not an x86-64 object file")
-    (e_shoff,) = struct.unpack_from("<Q", data, 40)
-    e_shentsize, e_shnum, e_shstrndx = struct.unpack_from("<HHH", data, 58)
-    raw = []
-    for i in range(e_shnum):
-        raw.append(struct.unpack_from("<IIQQQQIIQQ", data, e_shoff + i * e_shentsize))
-    names_offset = raw[e_shstrndx][4]
+    e_phoff, e_shoff = struct.unpack_from("<QQ", data, 32)
+    e_phentsize, e_phnum, e_shentsize, e_shnum, e_shstrndx = struct.unpack_from("<HHHHH", data, 54)
+    raw = [
+        struct.unpack_from("<IIQQQQIIQQ", data, e_shoff + i * e_shentsize) for i in range(e_shnum)
+    ]
+    names_offset = raw[e_shstrndx][4] if raw else 0
 
     def string(table_offset: int, index: int) -> str:
         end = data.index(b"\0", table_offset + index)
         return data[table_offset + index : end].decode("utf-8", errors="replace")
 
-    sections = [Section(string(names_offset, r[0]), r[2], r[5]) for r in raw]
+    sections = [Section(string(names_offset, r[0]), r[1], r[2], r[3], r[5]) for r in raw]
     symbols: list[Symbol] = []
     for r in raw:
-        if r[1] != SHT_SYMTAB:
+        if r[1] not in (SHT_SYMTAB, SHT_DYNSYM):
             continue
         offset, size, link, entsize = r[4], r[5], r[6], r[9]
         strings_offset = raw[link][4]
         for j in range(1, size // entsize):
-            st_name, st_info, _, st_shndx, _, st_size = struct.unpack_from(
+            st_name, st_info, _, st_shndx, st_value, st_size = struct.unpack_from(
                 "<IBBHQQ", data, offset + j * entsize
             )
             kind, binding = st_info & 0xF, st_info >> 4
@@ -92,16 +161,14 @@ def read_object(data: bytes) -> tuple[list[Section], list[Symbol]]:
             common = st_shndx == SHN_COMMON
             section = sections[st_shndx] if st_shndx < len(sections) else None
             name = string(strings_offset, st_name)
-            symbols.append(Symbol(name, kind, binding != 0, section, common, st_size))
-    return sections, symbols
-
-
-def _writable(section: Section | None) -> bool:
-    if section is None:
-        return False
-    if section.name.startswith(".data.rel.ro"):
-        return False
-    return bool(section.flags & SHF_WRITE) and bool(section.flags & SHF_ALLOC)
+            symbols.append(Symbol(name, kind, binding != 0, section, common, st_value, st_size))
+    segments = []
+    for i in range(e_phnum):
+        p_type, p_flags, p_offset, p_vaddr, _, p_filesz, p_memsz, _ = struct.unpack_from(
+            "<IIQQQQQQ", data, e_phoff + i * e_phentsize
+        )
+        segments.append(Segment(p_type, p_flags, p_offset, p_vaddr, p_filesz, p_memsz))
+    return Elf(e_type, sections, symbols, segments, data)
 
 
 def _describe(symbol: Symbol) -> str:
@@ -109,20 +176,18 @@ def _describe(symbol: Symbol) -> str:
     base, dot, suffix = symbol.name.partition(".")
     if dot and suffix.isdigit():
         return f"static local variable `{base}` (symbol {symbol.name} in {where})"
+    if symbol.kind == STT_FUNC:
+        return f"function `{symbol.name}` (in writable {where})"
     kind = "thread-local" if symbol.kind == STT_TLS else "global" if symbol.is_global else "static"
     return f"{kind} variable `{symbol.name}` (in {where})"
 
 
-def check_object(data: bytes) -> list[str]:
-    """Every rule the object breaks, one sentence each (empty: it may play)."""
-    try:
-        sections, symbols = read_object(data)
-    except (ObjectFormatError, struct.error, IndexError, ValueError) as exc:
-        return [f"the compiled object could not be read: {exc}"]
+def _interface(symbols: Iterable[Symbol]) -> list[str]:
+    """``bot`` a function, ``bot_name`` a pointer (both global)."""
     problems = []
     by_name = {s.name: s for s in symbols if s.is_global}
     bot = by_name.get("bot")
-    if bot is None or bot.kind != STT_FUNC:
+    if bot is None or bot.kind not in (STT_FUNC, STT_GNU_IFUNC):
         problems.append(
             "no function `bot` is defined: define `int bot(int board[16][32], char player)`"
         )
@@ -134,38 +199,207 @@ def check_object(data: bytes) -> list[str]:
             f"`bot_name` is {name.size} bytes, not a pointer: declare it as "
             '`char *bot_name = "My bot";` (not an array)'
         )
-    holders = set()
-    for symbol in symbols:
-        if symbol.name == "bot_name" and symbol.is_global:
-            holders.add(symbol.section.name if symbol.section else "")
-            continue
-        if symbol.common or symbol.kind == STT_TLS or _writable(symbol.section):
-            problems.append(
-                f"{_describe(symbol)}: the rules allow no writable global or static data "
-                "other than bot_name; keep state in local variables, or make constants `const`"
-            )
-    for section in sections:
-        if section.name in RUNS_AT_LOAD and section.size:
-            problems.append(
-                f"{section.name}: constructors and destructors (__attribute__((constructor))) "
-                "are not allowed: the bot's code may run only when `bot` is called"
-            )
-            continue
-        named = any(s.section == section for s in symbols)
-        if _writable(section) and section.size and section.name not in holders and not named:
-            problems.append(
-                f"writable section {section.name} ({section.size} bytes) holds unnamed data: "
-                "the rules allow no writable data other than bot_name"
-            )
     return problems
+
+
+def _refuse_ifunc(symbol: Symbol) -> str:
+    return (
+        f"`{symbol.name}` is an indirect function (IFUNC): its resolver runs when the library "
+        f"is loaded; {AT_LOAD_RULE}"
+    )
+
+
+def check_object(data: bytes) -> list[str]:
+    """What the compiled object breaks of the interface, one sentence each (empty: it may be
+    linked; the linked library is checked by ``check_library``)."""
+    try:
+        elf = read_elf(data)
+        if elf.kind != ET_REL:
+            raise ObjectFormatError("not a relocatable object file")
+    except (ObjectFormatError, struct.error, IndexError, ValueError, ArithmeticError) as exc:
+        return [f"the compiled object could not be read: {exc}"]
+    return _interface(elf.symbols)
+
+
+Ranges = list[tuple[int, int]]
+
+
+def _subtract(ranges: Ranges, holes: Ranges) -> Ranges:
+    for low, high in holes:
+        cut: Ranges = []
+        for a, b in ranges:
+            if b <= low or a >= high:
+                cut.append((a, b))
+                continue
+            if a < low:
+                cut.append((a, low))
+            if b > high:
+                cut.append((high, b))
+        ranges = cut
+    return ranges
+
+
+def _overlap(ranges: Ranges, low: int, high: int) -> int:
+    return sum(max(0, min(b, high) - max(a, low)) for a, b in ranges)
+
+
+def writable_ranges(elf: Elf) -> Ranges:
+    """The address ranges the loader leaves writable once relocation is done."""
+    writable = [
+        (s.address, s.address + s.memory_size)
+        for s in elf.segments
+        if s.kind == PT_LOAD and s.flags & PF_W and s.memory_size
+    ]
+    protected = [
+        (s.address // PAGE * PAGE, (s.address + s.memory_size) // PAGE * PAGE)
+        for s in elf.segments
+        if s.kind == PT_GNU_RELRO
+    ]
+    return _subtract(writable, protected)
+
+
+def _file_offset(elf: Elf, address: int) -> int:
+    for s in elf.segments:
+        if s.kind == PT_LOAD and s.address <= address < s.address + s.file_size:
+            return s.offset + address - s.address
+    raise ObjectFormatError(f"address {address:#x} is in no loaded segment")
+
+
+def _dynamic(elf: Elf) -> list[tuple[int, int]]:
+    entries = []
+    for s in elf.segments:
+        if s.kind != PT_DYNAMIC:
+            continue
+        for i in range(s.file_size // 16):
+            tag, value = struct.unpack_from("<qQ", elf.data, s.offset + i * 16)
+            if tag == DT_NULL:
+                break
+            entries.append((tag, value))
+    return entries
+
+
+def _loader_problems(elf: Elf) -> list[str]:
+    """What the loader would run, load or allow beyond mapping the library."""
+    problems = []
+    kinds = {s.kind for s in elf.segments}
+    if PT_DYNAMIC not in kinds:
+        problems.append("the library has no dynamic section: it is not a plain shared library")
+    if PT_INTERP in kinds:
+        problems.append("the library names a program interpreter: it must be a plain library")
+    if PT_TLS in kinds:
+        problems.append(f"thread-local storage (a PT_TLS segment): {WRITABLE_RULE}")
+    for s in elf.segments:
+        if s.kind == PT_LOAD and s.flags & PF_W and s.flags & PF_X:
+            problems.append(
+                f"a segment at {s.address:#x} is both writable and executable: code may not "
+                "be written at run time"
+            )
+        if s.kind == PT_GNU_STACK and s.flags & PF_X:
+            problems.append("the library asks for an executable stack: that is not allowed")
+    dynamic = _dynamic(elf)
+    values = dict(dynamic)
+    strings = _file_offset(elf, values[DT_STRTAB]) if DT_STRTAB in values else None
+    for tag, value in dynamic:
+        if tag in RUNS_CODE_TAGS:
+            problems.append(
+                f"{RUNS_CODE_TAGS[tag]}: constructors and destructors "
+                f"(__attribute__((constructor)), _init, _fini) are not allowed: {AT_LOAD_RULE}"
+            )
+        elif tag in FORBIDDEN_TAGS:
+            problems.append(f"{FORBIDDEN_TAGS[tag]}: not allowed in a bot's library")
+        elif tag == DT_FLAGS and value & (DF_TEXTREL | DF_STATIC_TLS):
+            problems.append(
+                "the library needs text relocations or static thread-local storage: not allowed"
+            )
+        elif tag == DT_NEEDED:
+            if strings is None:
+                raise ObjectFormatError("DT_NEEDED without a string table")
+            end = elf.data.index(b"\0", strings + value)
+            needed = elf.data[strings + value : end].decode("utf-8", errors="replace")
+            if needed not in ALLOWED_LIBRARIES:
+                problems.append(
+                    f"the library needs `{needed}`: only the standard C library "
+                    f"({', '.join(ALLOWED_LIBRARIES)}) may be used"
+                )
+        elif tag in (DT_REL, DT_RELSZ):
+            problems.append("the library has REL relocations, which x86-64 never uses")
+    for where, size_tag in ((DT_RELA, DT_RELASZ), (DT_JMPREL, DT_PLTRELSZ)):
+        if where not in values:
+            continue
+        start = _file_offset(elf, values[where])
+        for i in range(values.get(size_tag, 0) // 24):
+            (info,) = struct.unpack_from("<Q", elf.data, start + i * 24 + 8)
+            kind = info & 0xFFFFFFFF
+            if kind == R_X86_64_IRELATIVE:
+                problems.append(
+                    "an R_X86_64_IRELATIVE relocation: an indirect function's resolver would "
+                    f"run when the library is loaded; {AT_LOAD_RULE}"
+                )
+            elif kind in TLS_RELOCATIONS:
+                problems.append(f"a thread-local storage relocation: {WRITABLE_RULE}")
+            elif kind == R_X86_64_COPY:
+                problems.append("a copy relocation, which a library never has")
+    return list(dict.fromkeys(problems))
+
+
+def check_library(data: bytes) -> list[str]:
+    """Every rule the linked library breaks, one sentence each (empty: it may play)."""
+    try:
+        elf = read_elf(data)
+        if elf.kind != ET_DYN:
+            raise ObjectFormatError("not a shared library")
+        problems = _interface(elf.symbols)
+        problems += _loader_problems(elf)
+    except (ObjectFormatError, struct.error, IndexError, ValueError, ArithmeticError) as exc:
+        return [f"the linked library could not be read: {exc}"]
+    writable = writable_ranges(elf)
+    name = next(
+        (s for s in elf.symbols if s.name == "bot_name" and s.is_global and s.size == 8), None
+    )
+    allowed = [(name.value, name.value + 8)] if name is not None else []
+    named: set[Section] = set()
+    for symbol in dict.fromkeys(elf.symbols):  # .symtab and .dynsym list the globals twice
+        if symbol.kind == STT_GNU_IFUNC:
+            problems.append(_refuse_ifunc(symbol))
+            continue
+        if symbol.kind == STT_TLS:
+            problems.append(f"{_describe(symbol)}: {WRITABLE_RULE}")
+            continue
+        if symbol.section is None or (symbol.kind == STT_NOTYPE and not symbol.size):
+            continue  # an absolute value, or the name of an address (_edata, __bss_start, ...)
+        low, high = symbol.value, symbol.value + max(symbol.size, 1)
+        if _overlap(_subtract(writable, allowed), low, high):
+            problems.append(
+                f"{_describe(symbol)}: {WRITABLE_RULE}; keep state in local variables, or make "
+                "constants `const`"
+            )
+            named.add(symbol.section)
+    for section in elf.sections:
+        if not section.flags & SHF_ALLOC or not section.size or section in named:
+            continue
+        extra = _overlap(
+            _subtract(writable, allowed), section.address, section.address + section.size
+        )
+        if extra:
+            problems.append(
+                f"writable section {section.name} holds {extra} bytes of data besides bot_name: "
+                f"{WRITABLE_RULE}"
+            )
+    return list(dict.fromkeys(problems))
+
+
+def check_file(data: bytes) -> list[str]:
+    """``check_object`` or ``check_library``, by the file's ELF type."""
+    is_library = len(data) > 17 and data[:4] == b"\x7fELF" and data[16] == ET_DYN
+    return check_library(data) if is_library else check_object(data)
 
 
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
-        print("usage: objcheck.py OBJECT", file=sys.stderr)
+        print("usage: objcheck.py OBJECT_OR_LIBRARY", file=sys.stderr)
         return 2
     with open(argv[1], "rb") as f:
-        problems = check_object(f.read())
+        problems = check_file(f.read())
     for problem in problems:
         print(problem)
     return 1 if problems else 0

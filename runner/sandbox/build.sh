@@ -1,20 +1,34 @@
 #!/bin/sh
-# Build one entry inside the build container: /src (read-only) holds the entry, /out (the only
-# writable mount) receives the artefacts and log.txt. The one argument names a fixed recipe.
-exec >/out/log.txt 2>&1
-cd /src || exit 9
+# Build one entry inside the build container. /src (read-only) holds a private copy of the
+# entry; /out, /tmp and /koth are size-capped tmpfs mounts, the only writable places. The one
+# argument names a fixed recipe. Everything the host gets back leaves through the container's
+# stdout as one tar stream, which the host reads up to a cap: log.txt (the compiler's messages,
+# capped), status (this script's verdict, a number) and the artefacts in /out. The compiler's
+# passes never hold that stdout (3>&-).
+exec 3>&1 >/koth/log.txt 2>&1
+finish() {
+    truncate -s '<65536' /koth/log.txt  # frees room in /koth if the messages filled it
+    echo "$1" >/koth/status
+    tar -cf - -C /koth log.txt status -C /out . >&3
+    exit 0
+}
+cd /src || finish 9
 case "$1" in
     c-function)
-        gcc -std=c11 -O2 -fPIC -Wall -c bot.c -o /out/bot.o || exit 10
-        python3 /opt/koth/objcheck.py /out/bot.o || exit 11
-        gcc -shared -o /out/bot.so /out/bot.o -lm || exit 12 ;;
+        gcc -std=c11 -O2 -fPIC -Wall -c bot.c -o /out/bot.o 3>&- || finish 10
+        python3 /opt/koth/objcheck.py /out/bot.o 3>&- || finish 11
+        gcc -shared -nostartfiles -Wl,-z,relro,-z,now,-z,noexecstack \
+            -o /out/bot.so /out/bot.o -lm 3>&- || finish 12
+        python3 /opt/koth/objcheck.py /out/bot.so 3>&- || finish 11 ;;
     c)
-        gcc -std=c11 -O2 -Wall -static -o /out/bot bot.c -lm || exit 10 ;;
+        gcc -std=c11 -O2 -Wall -static -o /out/bot bot.c -lm 3>&- || finish 10 ;;
     cpp)
-        g++ -std=c++17 -O2 -Wall -static -o /out/bot bot.cpp || exit 10 ;;
+        g++ -std=c++17 -O2 -Wall -static -o /out/bot bot.cpp 3>&- || finish 10 ;;
     python)
-        python3 -I -c 'import ast; ast.parse(open("bot.py", "rb").read(), "bot.py")' || exit 10
-        cp bot.py /out/bot.py || exit 12 ;;
+        python3 -I -c 'import ast; ast.parse(open("bot.py", "rb").read(), "bot.py")' 3>&- \
+            || finish 10
+        cp bot.py /out/bot.py || finish 12 ;;
     *)
-        echo "unknown build recipe: $1"; exit 9 ;;
+        echo "unknown build recipe: $1"; finish 9 ;;
 esac
+finish 0

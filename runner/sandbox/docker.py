@@ -5,9 +5,12 @@
   (the workflows pin it by digest; default debian:bookworm-slim). Its tag is a hash of the base
   and all the files: a change rebuilds it, nothing else does. ``save_image`` and ``load_image``
   carry it to another machine as a ``docker save`` archive (the season workflow builds it once).
-- **Build**: one container per compile, with no network, a fixed command (build.sh), the entry
-  read-only at /src and a fresh folder at /out as the only writable mount. Its output is
-  accepted only as regular files under a size cap; the host checks the object again itself.
+- **Build**: one container per compile, with no network, a fixed command (build.sh), a private
+  copy of the entry's regular files read-only at /src, and size-capped tmpfs mounts (/out, /tmp)
+  as the only writable places: nothing it writes reaches the host's disk. The artefacts come back
+  as a tar stream on the container's stdout, read through the attach API up to a cap (the
+  container is killed past it); only regular files with the expected names under the cap are
+  accepted, and the host checks the object again itself.
 - **Play**: containers are started once per entry per job slot and reused for the whole run.
   Each runs the same zygote as the local sandbox (runner/bots/worker.py), which forks a fresh
   bot process per game and kills it after; with no writable filesystem, and System V IPC and
@@ -31,13 +34,15 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import shutil
 import socket
-import stat
 import struct
 import sys
+import tarfile
 import tempfile
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -45,7 +50,9 @@ from pathlib import Path
 from typing import Any
 
 from runner.bots import objcheck, walls, worker
-from runner.sandbox.local import COMPILER_OUTPUT_CAP, Compiled
+from runner.safefiles import UnsafeFileError, copy_tree
+from runner.sandbox.buildjail import ran_out_of_room
+from runner.sandbox.local import ARTIFACT_CAP, COMPILER_OUTPUT_CAP, Compiled
 from runner.sandbox.zygote import BotLimits, BotProcess, SandboxError, Zygote, ZygoteBroken
 
 HERE = Path(__file__).parent
@@ -65,7 +72,8 @@ BUILD_USER = "10001:10001"  # the image's non-root user
 ZYGOTE_USER = "0:0"  # with SETUID, SETGID and KILL only: it gives each bot a uid of its own
 ZYGOTE_CAPABILITIES = ["SETUID", "SETGID", "KILL"]
 ZYGOTE_OVERHEAD = 64 << 20  # the zygote and its pre-forked children, inside the memory limit
-ARTIFACT_CAP = 16 << 20
+BUILD_OUT_SIZE = 32 << 20  # the build container's /out tmpfs: every artefact together
+BUILD_STREAM_CAP = 40 << 20  # what the host reads of a build's stdout: /out, the log, tar headers
 CONTAINER_BOT_ROOT = "/bot"
 
 
@@ -223,17 +231,6 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _accept_file(path: Path) -> bytes | None:
-    """A regular file (not a link) under the cap, from a folder a container could write."""
-    try:
-        info = os.lstat(path)
-    except FileNotFoundError:
-        return None
-    if not stat.S_ISREG(info.st_mode) or info.st_size > ARTIFACT_CAP:
-        return None
-    return path.read_bytes()
-
-
 def _oom_counter(host_pid: int) -> Callable[[], int] | None:
     """Reads the OOM-kill count of the memory cgroup ``host_pid`` is in (v1 or v2)."""
     try:
@@ -263,6 +260,99 @@ def _oom_counter(host_pid: int) -> Callable[[], int] | None:
         return 0
 
     return count
+
+
+def _run_build(
+    sandbox: DockerSandbox, src: Path, recipe: str, wall_s: float
+) -> tuple[dict[str, bytes], int] | str:
+    """Run build.sh in a fresh container on ``src``; the files it sent back by name and its
+    status, or what went wrong in words. Nothing the container writes touches the host's disk:
+    its only writable places are size-capped tmpfs mounts, and its stdout is read here up to
+    BUILD_STREAM_CAP bytes, then the container is killed."""
+    container = sandbox.client.containers.create(
+        sandbox.tag,
+        ["/bin/sh", "/opt/koth/build.sh", recipe],
+        volumes={str(src): {"bind": "/src", "mode": "ro"}},
+        tmpfs={
+            "/out": f"rw,nosuid,nodev,noexec,size={BUILD_OUT_SIZE},mode=1777",
+            "/tmp": "rw,nosuid,nodev,noexec,size=64m,mode=1777",
+            "/koth": "rw,nosuid,nodev,noexec,size=1m,mode=1777",
+        },
+        ulimits=[_ulimit("fsize", ARTIFACT_CAP)],
+        labels=sandbox.labels,
+        **{**_hardening(1 << 30, pids=64), "detach": False},
+    )
+    attached = container.attach_socket(params={"stdout": 1, "stderr": 0, "stream": 1})
+    connection: socket.socket = attached._sock
+    try:
+        container.start()
+        stream = _read_stream(connection, BUILD_STREAM_CAP, wall_s)
+    finally:
+        connection.close()  # first: the engine waits on an attached reader before a kill ends
+        attached.close()
+        _remove(container)
+    return stream if isinstance(stream, str) else _unpack(stream)
+
+
+def _ulimit(name: str, value: int) -> Any:
+    from docker.types import Ulimit
+
+    return Ulimit(name=name, soft=value, hard=value)
+
+
+def _read_stream(connection: socket.socket, cap: int, wall_s: float) -> bytes | str:
+    """The container's stdout from an attach socket (the engine's multiplexed frames: a stream
+    byte, three zeros, a big-endian length, the payload), to its end. Stops reading as soon as
+    more than ``cap`` bytes came, or after ``wall_s``, and says so in words instead."""
+    deadline = time.monotonic() + wall_s
+    data = bytearray()
+    pending = bytearray()
+    while True:
+        left = deadline - time.monotonic()
+        try:
+            if left <= 0:
+                raise TimeoutError
+            connection.settimeout(left)
+            chunk = connection.recv(1 << 16)
+        except TimeoutError:
+            return f"the compiler ran longer than {wall_s:g} s"
+        if not chunk:
+            return bytes(data)
+        pending += chunk
+        while len(pending) >= 8:
+            (size,) = struct.unpack(">I", pending[4:8])
+            if len(pending) < 8 + size:
+                break
+            if pending[0] == 1:  # stdout; nothing else was asked for
+                data += pending[8 : 8 + size]
+            del pending[: 8 + size]
+        if len(data) + len(pending) > cap + 8:
+            return (
+                f"the build's output is larger than the {cap >> 20} MiB cap: refused (reading "
+                "stopped there and the build was killed)"
+            )
+
+
+def _unpack(stream: bytes) -> tuple[dict[str, bytes], int] | str:
+    """The regular files of build.sh's tar stream, each under its cap, and its status."""
+    caps = {name: ARTIFACT_CAP for name in ("bot.o", "bot.so", "bot", "bot.py")}
+    caps.update({"log.txt": COMPILER_OUTPUT_CAP, "status": 16})
+    files: dict[str, bytes] = {}
+    try:
+        with tarfile.open(fileobj=io.BytesIO(stream), mode="r:") as archive:
+            for member in archive:
+                name = member.name.removeprefix("./")
+                if name not in caps or not member.isreg() or member.size > caps[name]:
+                    continue  # a link, a folder, an unexpected name, too large: never accepted
+                handle = archive.extractfile(member)
+                if handle is not None:
+                    files[name] = handle.read(caps[name] + 1)[: caps[name]]
+    except (tarfile.TarError, EOFError) as exc:
+        return f"the build's output could not be read ({exc})"
+    status = files.pop("status", b"").strip()
+    if not status.isdigit():
+        return "the build ended without a verdict (the container was stopped)"
+    return files, int(status)
 
 
 class _PlayContainer:
@@ -336,50 +426,45 @@ class DockerSandbox:
     def compile(
         self, source: Path, out: Path, wall_s: float, recipe: str = "c-function"
     ) -> Compiled:
-        """Build in a fresh container (build.sh's recipe); accept only regular files back."""
-        import requests
-
+        """Build in a fresh container (build.sh's recipe) on a private copy of the entry; what
+        comes back is read from the container's stdout, at most BUILD_STREAM_CAP bytes, and only
+        regular files with the expected names under the cap are accepted."""
         scratch = Path(tempfile.mkdtemp(prefix="build-", dir=self.workdir))
-        scratch.chmod(0o777)  # the container's user writes here, and only here
-        container = self.client.containers.run(
-            self.tag,
-            ["/bin/sh", "/opt/koth/build.sh", recipe],
-            volumes={
-                str(source.resolve()): {"bind": "/src", "mode": "ro"},
-                str(scratch): {"bind": "/out", "mode": "rw"},
-            },
-            tmpfs={"/tmp": "rw,nosuid,nodev,size=64m"},
-            labels=self.labels,
-            **_hardening(1 << 30, pids=64),
-        )
         try:
-            code = int(container.wait(timeout=wall_s)["StatusCode"])
-        except (requests.exceptions.ReadTimeout, requests.exceptions.ConnectionError):
-            code = -1
+            try:
+                copy_tree(source, scratch / "src")
+            except UnsafeFileError as exc:
+                return Compiled(False, "compile", str(exc))
+            (scratch / "src").chmod(0o755)
+            received = _run_build(self, scratch / "src", recipe, wall_s)
         finally:
-            _remove(container)
-        log = _accept_file(scratch / "log.txt") or b""
-        output = log[:COMPILER_OUTPUT_CAP].decode("utf-8", errors="replace")
-        obj, library = _accept_file(scratch / "bot.o"), _accept_file(scratch / "bot.so")
-        program_name = "bot.py" if recipe == "python" else "bot"
-        program = _accept_file(scratch / program_name)
-        shutil.rmtree(scratch, ignore_errors=True)
-        if code == -1:
-            return Compiled(False, "compile", f"the compiler ran longer than {wall_s:g} s")
+            shutil.rmtree(scratch, ignore_errors=True)
+        if isinstance(received, str):
+            return Compiled(False, "compile", received)
+        files, status = received
+        output = files.pop("log.txt", b"")[:COMPILER_OUTPUT_CAP].decode("utf-8", errors="replace")
+        if status in (10, 12) and ran_out_of_room(output):
+            output += (
+                f"koth: the build ran out of room: its output may be at most "
+                f"{BUILD_OUT_SIZE >> 20} MiB in all ({ARTIFACT_CAP >> 20} MiB a file)\n"
+            )
         if recipe != "c-function":
-            if code != 0 or program is None:
-                return Compiled(False, "compile", output or f"the build exited with {code}")
+            program_name = "bot.py" if recipe == "python" else "bot"
+            program = files.get(program_name)
+            if status != 0 or program is None:
+                return Compiled(False, "compile", output or f"the build ended with status {status}")
             jail = out / "jail"
             jail.mkdir(exist_ok=True)
             (jail / program_name).write_bytes(program)
             (jail / program_name).chmod(0o555)
             return Compiled(True, "ok", output)
-        if obj is None:
-            return Compiled(False, "compile", output or f"the build container exited with {code}")
+        obj, library = files.get("bot.o"), files.get("bot.so")
+        if obj is None or status in (9, 10):  # build.sh: 10 the compiler failed, 9 no recipe
+            return Compiled(False, "compile", output or f"the build ended with status {status}")
         (out / "bot.o").write_bytes(obj)
-        if code == 11:
+        if status == 11:
             return Compiled(False, "check", output)
-        if code != 0 or library is None:
+        if status != 0 or library is None:
             return Compiled(False, "link", output)
         jail = out / "jail"
         jail.mkdir(exist_ok=True)

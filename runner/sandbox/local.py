@@ -1,6 +1,7 @@
-"""The local sandbox: compiles with the machine's gcc under rlimits; runs every bot in a fresh
-process forked from a warm zygote that is a child of the host (runner/bots/worker.py documents
-the walls: rlimits always; namespaces, chroot, a private uid and a memory cgroup when root).
+"""The local sandbox: compiles with the machine's gcc in a jail (runner/sandbox/buildjail.py
+documents its walls); runs every bot in a fresh process forked from a warm zygote that is a child
+of the host (runner/bots/worker.py documents the walls: rlimits always; namespaces, chroot, a
+private uid and a memory cgroup when root).
 
 One zygote per host process, kept for the whole run: a game's bots are forked from it in ~2 ms,
 against ~60 ms for a fresh interpreter that imports cffi.
@@ -13,19 +14,34 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from runner.bots import worker
-from runner.sandbox.zygote import BotLimits, BotProcess, Zygote
+from runner.safefiles import UnsafeFileError, copy_tree
+from runner.sandbox import buildjail
+from runner.sandbox.zygote import BotLimits, BotProcess, SandboxError, Zygote
 
-COMPILE = ["gcc", "-std=c11", "-O2", "-fPIC", "-Wall", "-c", "bot.c", "-o"]
-LINK = ["gcc", "-shared", "-o"]
+COMPILE = ["gcc", "-std=c11", "-O2", "-fPIC", "-Wall", "-c", "bot.c", "-o", "bot.o"]
+# No start files (crti/crtbegin bring .init, .fini and init/fini arrays of their own), relocations
+# read-only before any bot code runs (RELRO, BIND_NOW), no executable stack: what runs at load is
+# then only what the bot put there, and runner/bots/objcheck.py refuses that.
+LINK = [
+    "gcc",
+    "-shared",
+    "-nostartfiles",
+    "-Wl,-z,relro,-z,now,-z,noexecstack",
+    "-o",
+    "bot.so",
+    "bot.o",
+    "-lm",
+]
 # Program bots (stdio games): static binaries, so they run in a jail with no libraries; Python
 # is checked by the interpreter that will run it (Debian's).
 PROGRAM_BUILDS = {
-    "c": ["gcc", "-std=c11", "-O2", "-Wall", "-static", "bot.c", "-lm", "-o"],
-    "cpp": ["g++", "-std=c++17", "-O2", "-Wall", "-static", "bot.cpp", "-o"],
+    "c": ["gcc", "-std=c11", "-O2", "-Wall", "-static", "bot.c", "-lm", "-o", "bot"],
+    "cpp": ["g++", "-std=c++17", "-O2", "-Wall", "-static", "bot.cpp", "-o", "bot"],
     "python": [
         "/usr/bin/python3",
         "-I",
@@ -34,6 +50,7 @@ PROGRAM_BUILDS = {
     ],
 }
 COMPILER_OUTPUT_CAP = 64 * 1024
+ARTIFACT_CAP = 16 << 20  # an artefact a build hands back (bot.o, bot.so, a program)
 
 
 @dataclass(frozen=True)
@@ -43,17 +60,6 @@ class Compiled:
     ok: bool
     stage: str  # "compile" or "link" when not ok
     output: str  # the compiler's messages, verbatim (capped)
-
-
-def _compiler_limits(wall_s: float) -> None:
-    """Runs in the compiler's child process before exec."""
-    import resource
-
-    cpu = max(1, int(wall_s))
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 20, 64 << 20))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
 def start_local_zygote() -> Zygote:
@@ -96,6 +102,7 @@ class LocalSandbox:
 
     def __init__(self) -> None:
         self._zygote: Zygote | None = None
+        self._warned = False
 
     @property
     def zygote(self) -> Zygote:
@@ -103,53 +110,53 @@ class LocalSandbox:
             self._zygote = start_local_zygote()
         return self._zygote
 
-    def _run(self, command: list[str], cwd: Path, wall_s: float) -> tuple[int, str]:
-        try:
-            done = subprocess.run(
-                command,
-                cwd=cwd,
-                env={"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"},
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                timeout=wall_s,
-                preexec_fn=lambda: _compiler_limits(wall_s),
-                start_new_session=True,
-            )
-        except subprocess.TimeoutExpired:
-            return -1, f"the compiler ran longer than {wall_s:g} s"
-        except FileNotFoundError:
-            return 127, f"{command[0]} is not installed on this machine"
-        return done.returncode, done.stdout[:COMPILER_OUTPUT_CAP].decode("utf-8", errors="replace")
-
     def compile(
         self, source: Path, out: Path, wall_s: float, recipe: str = "c-function"
     ) -> Compiled:
         """``c-function``: compile ``source/bot.c`` to ``out/bot.o`` and link ``out/jail/bot.so``.
-        ``c``, ``cpp``, ``python``: a program in ``out/jail`` (``bot`` or ``bot.py``)."""
-        jail = out / "jail"
-        if recipe != "c-function":
-            jail.mkdir(exist_ok=True)
-            if recipe == "python":
-                code, output = self._run(PROGRAM_BUILDS["python"], source, wall_s)
-                if code == 0:
-                    shutil.copyfile(source / "bot.py", jail / "bot.py")
-            else:
-                code, output = self._run(
-                    [*PROGRAM_BUILDS[recipe], str(jail / "bot")], source, wall_s
+        ``c``, ``cpp``, ``python``: a program in ``out/jail`` (``bot`` or ``bot.py``).
+
+        The build runs in runner/sandbox/buildjail.py on a private copy of the entry's regular
+        files; only regular files under ARTIFACT_CAP come back."""
+        if recipe == "c-function":
+            steps, artefacts = [COMPILE, LINK], ["bot.o", "bot.so"]
+        else:
+            steps = [PROGRAM_BUILDS[recipe]]
+            artefacts = ["bot.py" if recipe == "python" else "bot"]
+        work = Path(tempfile.mkdtemp(prefix="koth-build-"))
+        try:
+            try:
+                copy_tree(source, work / "src")
+            except UnsafeFileError as exc:
+                return Compiled(False, "compile", str(exc))
+            try:
+                run = buildjail.run_build(
+                    work, steps, artefacts, wall_s, COMPILER_OUTPUT_CAP, ARTIFACT_CAP
                 )
-            return Compiled(code == 0, "ok" if code == 0 else "compile", output)
-        code, output = self._run([*COMPILE, str(out / "bot.o")], source, wall_s)
-        if code != 0:
-            return Compiled(False, "compile", output)
-        jail.mkdir(exist_ok=True)
-        code, link_output = self._run(
-            [*LINK, str(jail / "bot.so"), str(out / "bot.o"), "-lm"], out, wall_s
-        )
-        if code != 0:
-            shutil.rmtree(jail)
-            return Compiled(False, "link", link_output)
-        return Compiled(True, "ok", output)
+            except buildjail.BuildJailError as exc:
+                raise SandboxError(str(exc)) from None
+            if os.geteuid() == 0 and not run.namespaces and not self._warned:
+                self._warned = True
+                print(
+                    "koth: warning: running as root but the kernel refused new namespaces (an "
+                    "unprivileged container?); entries are built with their own uid and rlimits "
+                    "but see the host's filesystem",
+                    file=sys.stderr,
+                )
+            for name in run.artefacts:
+                target = out / "jail" / name if name != "bot.o" else out / "bot.o"
+                target.parent.mkdir(exist_ok=True)
+                shutil.move(work / "out" / name, target)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        output = run.output
+        if run.failed_step is None:
+            if recipe not in ("c-function", "python"):
+                (out / "jail" / "bot").chmod(0o555)
+            return Compiled(True, "ok", output)
+        shutil.rmtree(out / "jail", ignore_errors=True)
+        stage = "link" if recipe == "c-function" and run.failed_step == 1 else "compile"
+        return Compiled(False, stage, output or "the build failed without a message")
 
     def spawn(self, jail: Path, limits: BotLimits, program: list[str] | None = None) -> BotProcess:
         root = jail.parent / "root"  # made empty by the build: where a program's view is built

@@ -1,0 +1,425 @@
+"""The local sandbox's compiler jail: an entry is built behind the walls a bot plays behind.
+Standalone: stdlib only (it runs as its own program, ``python3 -I buildjail.py SPEC``).
+
+The host makes a work folder holding ``src/`` (a private copy of the entry's regular files,
+runner/safefiles.py) and runs this program on it. The program runs the build's steps (compile,
+link, ...) one after the other, stopping at the first that fails, and copies the artefacts named
+in the spec into ``work/out/``: only regular files (never a link), each under the cap. It prints
+one JSON line: the failed step (or null), the compiler's messages (capped) and what it copied.
+
+The walls, when the host is root:
+
+- a uid no other live process has (``UID_BASE`` + this program's pid, the scheme the bots' uids
+  follow too), no supplementary groups; RLIMIT_NPROC on that uid limits the build to
+  ``PROCESSES`` processes (gcc must fork cc1, as, collect2, ld) and, when a step ends, every
+  process of that uid is killed;
+- new network, IPC, UTS and mount namespaces: no network at all, no shared memory or semaphores
+  of the host;
+- a filesystem view that is empty but for the toolchain: a tmpfs root holding Debian's ``/usr``
+  read-only (with the ``/bin``, ``/lib``... links or read-only binds), ``/dev/null``, a ``/tmp``
+  tmpfs and a ``/build`` tmpfs holding the private copy of the entry — nothing else of the host,
+  no other entry, no ``/etc``, no ``/proc``. ``#include "/etc/hostname"`` and
+  ``.incbin "../greedy/bot.c"`` find nothing;
+- rlimits: CPU, address space, file size, descriptors, no core dumps; a wall-clock limit for the
+  whole build; a parent-death signal, so the build dies with the host.
+
+Without root: the same program, the private copy (so nothing but the entry's regular files is in
+its folder) and the rlimits (no NPROC limit: the uid is the host's), with TMPDIR inside the work
+folder; it can still name host files by absolute path. As root where the kernel refuses new
+namespaces (an unprivileged container): the private copy, the build's own uid and the rlimits.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import json
+import os
+import resource
+import select
+import signal
+import stat
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+UID_BASE = 1_000_000  # as runner/bots/worker.py: UID_BASE + a live pid is unique to that process
+PROCESSES = 16  # RLIMIT_NPROC on the build's own uid: the compiler driver and its passes
+ADDRESS_SPACE = 2 << 30
+FILE_SIZE = 64 << 20  # any one file the compiler writes
+SCRATCH = 64 << 20  # each of the /build and /tmp tmpfs mounts
+FILES = 256  # RLIMIT_NOFILE
+ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWNET = 0x20000, 0x4000000, 0x8000000, 0x40000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC = 1, 2, 4, 32, 4096, 16384
+MS_PRIVATE = 1 << 18
+PR_SET_PDEATHSIG = 1
+TOOLCHAIN = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32")
+EXIT_SETUP_FAILED = 125  # a step's child could not be walled in: the host's fault
+
+
+class BuildJailError(RuntimeError):
+    """The jail itself failed (the host's fault, not the entry's)."""
+
+
+@dataclass(frozen=True)
+class JailedBuild:
+    """What a jailed build gave: ``artefacts`` are in ``work/out``."""
+
+    failed_step: int | None  # the index of the step that failed; None: every step succeeded
+    output: str  # the compiler's messages (capped), then koth's own notes
+    artefacts: tuple[str, ...]  # the names copied into work/out: regular files under the cap
+    timed_out: bool = False
+    namespaces: bool = False  # the namespaces and the chroot were up (root, and the kernel let us)
+
+
+def run_build(
+    work: Path,
+    steps: list[list[str]],
+    artefacts: list[str],
+    wall_s: float,
+    output_cap: int,
+    artefact_cap: int,
+) -> JailedBuild:
+    """Build the private copy ``work/src`` by ``steps`` in the jail; artefacts land in
+    ``work/out``. ``work`` is the host's own new folder, and ``src`` in it holds only the entry's
+    regular files. A failing build never raises; a failing jail raises BuildJailError."""
+    spec = {
+        "work": str(work.resolve()),
+        "steps": steps,
+        "artefacts": artefacts,
+        "wall_s": wall_s,
+        "output_cap": output_cap,
+        "artefact_cap": artefact_cap,
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-I", "-S", __file__, json.dumps(spec)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+        start_new_session=True,
+    )
+    try:  # the jail keeps its own clock; this is the backstop if the jail itself hangs
+        stdout, stderr = process.communicate(timeout=wall_s + 30)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise BuildJailError(f"the build jail did not end within {wall_s + 30:g} s") from None
+    try:
+        report: dict[str, Any] = json.loads(stdout)
+    except ValueError:
+        lines = stderr.decode("utf-8", errors="replace").strip().splitlines() or ["no message"]
+        raise BuildJailError(f"the build jail failed: {lines[-1]}") from None
+    return JailedBuild(
+        report["failed_step"],
+        report["output"],
+        tuple(report["artefacts"]),
+        bool(report["timed_out"]),
+        bool(report["namespaces"]),
+    )
+
+
+# -- inside: the program the host runs -------------------------------------------------------
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str = "") -> None:
+    def encoded(text: str | None) -> bytes | None:
+        return text.encode() if text is not None else None
+
+    result = _libc.mount(encoded(source), target.encode(), encoded(fstype), flags, data.encode())
+    _check(result, f"mount {source} on {target}")
+
+
+def _jail(src: str, root: str, uid: int) -> None:
+    """Unshare, build the empty view on ``root``, copy the entry into /build, chroot."""
+    if _libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS) != 0:
+        err = ctypes.get_errno()
+        kind = PermissionError if err == errno.EPERM else OSError
+        raise kind(err, f"unshare: {os.strerror(err)}")
+    _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    _mount("koth-build", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
+    for name in TOOLCHAIN:
+        source = "/" + name
+        if os.path.islink(source):
+            os.symlink(os.readlink(source), f"{root}/{name}")
+        elif os.path.isdir(source):
+            os.mkdir(f"{root}/{name}")
+            _mount(source, f"{root}/{name}", None, MS_BIND | MS_REC)
+            _mount(None, f"{root}/{name}", None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID)
+    os.mkdir(f"{root}/dev")
+    open(f"{root}/dev/null", "w").close()
+    _mount("/dev/null", f"{root}/dev/null", None, MS_BIND)
+    for name, mode in (("tmp", "1777"), ("build", "0755")):
+        os.mkdir(f"{root}/{name}")
+        _mount(
+            "koth-" + name,
+            f"{root}/{name}",
+            "tmpfs",
+            MS_NOSUID | MS_NODEV,
+            f"size={SCRATCH},mode={mode}",
+        )
+    _copy_in(src, f"{root}/build", uid)
+    _mount(None, root, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+    os.chroot(root)
+    os.chdir("/build")
+
+
+def _chown_tree(folder: str, uid: int) -> None:
+    os.chown(folder, uid, uid)
+    for parent, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            os.chown(f"{parent}/{name}", uid, uid, follow_symlinks=False)
+
+
+def _copy_in(src: str, dest: str, uid: int) -> None:
+    """The host's private copy (its own files) into the jail's /build, owned by the build."""
+    os.chown(dest, uid, uid)
+    for folder, dirs, files in os.walk(src):
+        inside = dest + folder[len(src) :]
+        for name in dirs:
+            os.mkdir(f"{inside}/{name}", 0o755)
+            os.chown(f"{inside}/{name}", uid, uid)
+        for name in files:
+            with open(f"{folder}/{name}", "rb") as source, open(f"{inside}/{name}", "xb") as copy:
+                copy.write(source.read())
+            os.chown(f"{inside}/{name}", uid, uid)
+
+
+def _limits(wall_s: float, uid: int | None) -> None:
+    cpu = max(1, int(wall_s))
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE, FILE_SIZE))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (FILES, FILES))
+    if uid is not None:  # counts the processes of the build's own uid only
+        resource.setrlimit(resource.RLIMIT_NPROC, (PROCESSES, PROCESSES))
+
+
+def _child(argv: list[str], log: int, wall_s: float, uid: int | None, env: dict[str, str]) -> None:
+    """The forked step: drop to the build's uid, limits, exec. Never returns."""
+    try:
+        os.setsid()
+        if uid is not None:
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+        _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
+        _limits(wall_s, uid)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(log, 1)
+        os.dup2(log, 2)
+        os.closerange(3, 1 << 16)
+    except BaseException as exc:
+        os.write(log, f"koth: the build sandbox could not start: {exc}\n".encode())
+        os._exit(EXIT_SETUP_FAILED)
+    try:
+        os.execvpe(argv[0], argv, env)
+    except OSError as exc:
+        os.write(2, f"koth: cannot run {argv[0]}: {exc.strerror}\n".encode())
+    os._exit(127)
+
+
+def _sweep(uid: int) -> None:
+    """Kill every process of the build's uid (a forked child as that uid: kill(-1) reaches
+    exactly the processes it could signal, which are the build's)."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setresuid(uid, uid, uid)
+            os.kill(-1, signal.SIGKILL)
+        except OSError:
+            pass
+        os._exit(0)
+    os.waitpid(pid, 0)
+
+
+def _step(
+    argv: list[str],
+    deadline: float,
+    uid: int | None,
+    env: dict[str, str],
+    output: bytearray,
+    cap: int,
+) -> tuple[int, bool]:
+    """Run one step; its messages are appended to ``output`` up to ``cap`` (the rest is read and
+    dropped). Returns (exit code, or -signal; whether the deadline passed)."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        _child(argv, write_end, max(1.0, deadline - time.monotonic()), uid, env)
+    os.close(write_end)
+    timed_out = False
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                timed_out = True
+                break
+            ready, _, _ = select.select([read_end], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(read_end, 1 << 16)
+            if not chunk:  # every writer is gone
+                break
+            output += chunk[: max(0, cap - len(output))]
+    finally:
+        os.close(read_end)
+    # Whatever is left of the step dies now (a process that has closed its end of the pipe is
+    # exiting, and its status is already set): every process of the build's uid, or without
+    # root the step's process group.
+    if uid is not None:
+        _sweep(uid)
+    else:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        return -os.WTERMSIG(status), timed_out
+    return os.WEXITSTATUS(status), timed_out
+
+
+def _read_artefact(name: str, cap: int) -> tuple[bytes | None, str]:
+    """A file the build wrote: only a regular file (never followed), at most ``cap`` bytes."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None, ""
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return None, f"koth: {name} is a symbolic link: refused\n"
+        return None, f"koth: {name} cannot be read: {exc.strerror}\n"
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None, f"koth: {name} is not a regular file: refused\n"
+        if info.st_size > cap:
+            return None, f"koth: {name} is larger than the {cap >> 20} MiB cap on artefacts\n"
+        data = os.read(fd, cap + 1)
+        return (data, "") if len(data) <= cap else (None, f"koth: {name} grew past the cap\n")
+    finally:
+        os.close(fd)
+
+
+# How running out of room reads in a tool's messages: the kernel's EFBIG (the file-size limit,
+# when SIGXFSZ is ignored, as Python leaves it for its children), ENOSPC (a full tmpfs), or the
+# SIGXFSZ signal's own words (when it is not ignored, as in the Docker build).
+ROOM_WORDS = (
+    os.strerror(errno.EFBIG),
+    os.strerror(errno.ENOSPC),
+    signal.strsignal(signal.SIGXFSZ) or "File size limit exceeded",
+)
+
+
+def ran_out_of_room(output: str) -> bool:
+    """Whether a build's messages say that it ran out of room."""
+    return any(words in output for words in ROOM_WORDS)
+
+
+def _out_of_room(output: bytes | bytearray, folder: str) -> bool:
+    """Whether a step ran out of room: its messages say so, a file is at the file-size limit, or
+    a scratch mount is full."""
+    if ran_out_of_room(output.decode("utf-8", errors="replace")):
+        return True
+    try:
+        space = os.statvfs(folder)
+        if space.f_bavail * space.f_frsize < (1 << 20) and space.f_blocks:
+            return True
+        return any(
+            os.stat(f"{folder}/{n}", follow_symlinks=False).st_size >= FILE_SIZE
+            for n in os.listdir(folder)
+        )
+    except OSError:
+        return False
+
+
+def _build(spec: dict[str, Any]) -> dict[str, Any]:
+    work = spec["work"]
+    src = f"{work}/src"
+    cap, artefact_cap = int(spec["output_cap"]), int(spec["artefact_cap"])
+    deadline = time.monotonic() + float(spec["wall_s"])
+    os.mkdir(f"{work}/out", 0o700)
+    out_fd = os.open(f"{work}/out", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    env = dict(ENV)
+    uid: int | None = None
+    namespaces = False
+    if os.geteuid() == 0:
+        _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
+        uid = UID_BASE + os.getpid()
+        os.mkdir(f"{work}/root", 0o755)
+        try:
+            _jail(src, f"{work}/root", uid)
+            namespaces = True
+        except PermissionError:  # root in a container that may not unshare: uid + rlimits
+            os.chmod(work, 0o755)
+            _chown_tree(src, uid)
+    if not namespaces:
+        env["TMPDIR"] = f"{work}/tmp"
+        os.mkdir(env["TMPDIR"], 0o700)
+        if uid is not None:
+            os.chown(env["TMPDIR"], uid, uid)
+        os.chdir(src)
+    scratch = ["/build", "/tmp"] if namespaces else [src, env["TMPDIR"]]
+    output = bytearray()
+    failed, timed_out = None, False
+    for index, argv in enumerate(spec["steps"]):
+        code, timed_out = _step(argv, deadline, uid, env, output, cap)
+        if code != 0 or timed_out:
+            failed = index
+            break
+    notes = ""
+    if timed_out:
+        notes += f"koth: the build ran longer than {float(spec['wall_s']):g} s\n"
+    elif failed is not None and any(_out_of_room(output, folder) for folder in scratch):
+        notes += f"koth: the build ran out of room: a file may be at most {FILE_SIZE >> 20} MiB"
+        notes += f", and /build and /tmp hold {SCRATCH >> 20} MiB each\n" if namespaces else "\n"
+    copied = []
+    for name in spec["artefacts"]:
+        data, note = _read_artefact(name, artefact_cap)
+        notes += note
+        if note and failed is None:
+            failed = len(spec["steps"]) - 1
+        if data is not None:
+            fd = os.open(
+                name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=out_fd
+            )
+            with os.fdopen(fd, "wb") as copy:
+                copy.write(data)
+            copied.append(name)
+    text = output.decode("utf-8", errors="replace")
+    return {
+        "failed_step": failed,
+        "output": text + notes,
+        "artefacts": copied,
+        "timed_out": timed_out,
+        "namespaces": namespaces,
+    }
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        print("usage: buildjail.py SPEC_JSON", file=sys.stderr)
+        return 2
+    report = _build(json.loads(argv[1]))
+    sys.stdout.write(json.dumps(report) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

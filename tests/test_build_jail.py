@@ -1,0 +1,256 @@
+"""The local build is walled in (runner/sandbox/buildjail.py): a private copy of the entry, an
+empty filesystem view but the toolchain, its own uid, no network, rlimits and a wall clock.
+
+The attacks come through the compiler (``#include`` and ``.incbin`` of host files and of other
+entries, an assembler ``.fill`` of a gigabyte); the walls themselves are checked by running
+shell steps in the jail, as a compiler pass could if it were subverted."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from runner.bots import worker
+from runner.build import build_entry
+from runner.entries import load_entry
+from runner.sandbox import buildjail
+from runner.sandbox.buildjail import JailedBuild, run_build
+from runner.sandbox.local import ARTIFACT_CAP, LocalSandbox
+from runner.sandbox.zygote import BotLimits
+
+ROOT = os.geteuid() == 0
+root_only = pytest.mark.skipif(not ROOT, reason="the namespaces, chroot and uid need root")
+LIMITS = BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20)
+SECRET = "leaked_secret_4711"
+TAIL = (
+    "int bot(int board[16][32], char player) { (void)board; (void)player; return 'R'; }\n"
+    'char *bot_name = "Jail";\n'
+)
+
+
+@pytest.fixture(scope="module")
+def sandbox() -> Iterator[LocalSandbox]:
+    box = LocalSandbox()
+    yield box
+    box.close()
+
+
+def entry(root: Path, name: str, source: str) -> Path:
+    folder = root / "entries" / name
+    folder.mkdir(parents=True)
+    (folder / "bot.c").write_text(source)
+    (folder / "entry.yaml").write_text(
+        f"name: {name}\nauthor: tests\ndescription: a test bot\nlanguage: c\n"
+    )
+    return folder
+
+
+def build(sandbox: LocalSandbox, root: Path, name: str, source: str) -> tuple[bool, str, str]:
+    """Build an entry next to a neighbour whose source holds the secret; (ok, stage, message)."""
+    if not (root / "entries" / "greedy").exists():
+        entry(root, "greedy", f"/* {SECRET} */\n" + TAIL)
+    result = build_entry(load_entry(entry(root, name, source)), root / "b", sandbox, LIMITS, 60)
+    return result.ok, result.stage, result.message
+
+
+@pytest.fixture
+def host_secret(tmp_path: Path) -> Path:
+    path = tmp_path / "secret.h"
+    path.write_text(f"int {SECRET} = 1 +;\n")  # a syntax error: the compiler would quote it
+    return path
+
+
+def incbin(path: str) -> str:
+    return (
+        '__asm__(".section .rodata\\n.globl stolen\\nstolen: .incbin \\"'
+        + path
+        + '\\"\\n.byte 0\\n.text");\n'
+    )
+
+
+@pytest.mark.parametrize(
+    "attack",
+    [
+        "include-host-file",
+        "include-etc-hostname",
+        "include-other-entry",
+        "incbin-other-entry",
+        "incbin-host-file",
+        "incbin-etc-shadow",
+        "incbin-proc",
+    ],
+)
+def test_the_compiler_finds_nothing_outside_the_entry(
+    attack: str, sandbox: LocalSandbox, tmp_path: Path, host_secret: Path
+) -> None:
+    source = {
+        "include-host-file": f'#include "{host_secret}"\n',
+        "include-etc-hostname": '#include "/etc/hostname"\n',
+        "include-other-entry": '#include "../greedy/bot.c"\n',
+        "incbin-other-entry": incbin("../greedy/bot.c"),
+        "incbin-host-file": incbin(str(host_secret)),
+        "incbin-etc-shadow": incbin("/etc/shadow"),
+        "incbin-proc": incbin("/proc/self/environ"),
+    }[attack] + TAIL
+    if ROOT or "other-entry" in attack:
+        ok, stage, message = build(sandbox, tmp_path, "thief", source)
+        assert not ok and stage == "compile", message
+        assert "No such file or directory" in message or "file not found" in message, message
+        assert SECRET not in message
+        if "hostname" in attack:
+            hostname = Path("/etc/hostname").read_text().strip()
+            assert f"\n{hostname}" not in message and f"'{hostname}'" not in message, message
+    else:
+        pytest.skip("without root the compiler can still name host files by absolute path")
+
+
+def test_a_clean_entry_still_builds_and_loads(sandbox: LocalSandbox, tmp_path: Path) -> None:
+    ok, stage, message = build(sandbox, tmp_path, "clean", "#include <stdlib.h>\n" + TAIL)
+    assert ok and stage == "ok", message
+
+
+def test_a_gigabyte_fill_stops_at_the_file_size_limit(
+    sandbox: LocalSandbox, tmp_path: Path
+) -> None:
+    source = '__asm__(".section .rodata\\n.fill 1 << 30, 1, 0x41\\n.text");\n' + TAIL
+    ok, stage, message = build(sandbox, tmp_path, "filler", source)
+    assert not ok and stage == "compile", message
+    assert "ran out of room" in message, message
+    written = sum(p.stat().st_size for p in (tmp_path / "b").rglob("*") if p.is_file())
+    assert written < ARTIFACT_CAP, f"{written} bytes reached the build folder"
+
+
+# -- the walls, tried directly ------------------------------------------------------------------
+
+
+def jailed(
+    tmp_path: Path, script: str, wall_s: float = 30, artefacts: tuple[str, ...] = ()
+) -> JailedBuild:
+    """Run a shell step in the jail on a private copy holding ``bot.c``."""
+    work = tmp_path / "work"
+    (work / "src").mkdir(parents=True)
+    (work / "src" / "bot.c").write_text(TAIL)
+    return run_build(work, [["/bin/sh", "-c", script]], list(artefacts), wall_s, 1 << 16, 1 << 20)
+
+
+@root_only
+def test_the_build_sees_only_the_toolchain_and_its_copy(tmp_path: Path) -> None:
+    done = jailed(tmp_path, "ls -A /; echo; ls -A /build; echo; ls -A /dev; echo; id -u; id -G")
+    assert done.failed_step is None, done.output
+    view, build_dir, dev, ids = done.output.split("\n\n")
+    names = set(view.split())
+    assert names <= {"bin", "build", "dev", "lib", "lib32", "lib64", "libx32", "sbin", "tmp", "usr"}
+    assert {"usr", "build", "tmp", "dev"} <= names
+    assert build_dir.split() == ["bot.c"] and dev.split() == ["null"]
+    uid, groups = ids.split("\n")[:2]
+    assert int(uid) >= worker.UID_BASE and groups.strip() == uid.strip()
+
+
+@root_only
+def test_the_build_has_its_own_uid_scheme_shared_with_the_bots() -> None:
+    assert buildjail.UID_BASE == worker.UID_BASE, "a build's uid must never be a live bot's"
+
+
+@root_only
+def test_the_build_has_no_network(tmp_path: Path) -> None:
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    port = server.getsockname()[1]
+    try:
+        script = (
+            '/usr/bin/python3 -c \'import socket; socket.create_connection(("127.0.0.1", '
+            f"{port}), timeout=2)' && echo CONNECTED"
+        )
+        done = jailed(tmp_path, script)
+    finally:
+        server.close()
+    assert "CONNECTED" not in done.output and done.failed_step == 0, done.output
+
+
+@root_only
+def test_the_usr_view_is_read_only_and_the_copy_is_private(tmp_path: Path) -> None:
+    done = jailed(tmp_path, "echo x > /usr/koth-probe; echo changed > bot.c; echo tmp > /tmp/t")
+    assert "Read-only file system" in done.output, done.output
+    assert not Path("/usr/koth-probe").exists()
+    assert (tmp_path / "work" / "src" / "bot.c").read_text() == TAIL, "the copy must be private"
+
+
+@root_only
+def test_the_number_of_processes_is_limited(tmp_path: Path) -> None:
+    done = jailed(
+        tmp_path,
+        "for i in $(seq 40); do sleep 30.25 >/dev/null 2>&1 & done; echo started",
+    )
+    assert "fork" in done.output.lower() or "resource" in done.output.lower(), done.output
+    assert marked_processes("30.25") == [], "the sleepers must be killed with the step"
+
+
+def marked_processes(marker: str) -> list[int]:
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            if marker.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(int(pid))
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+@root_only
+def test_no_build_process_outlives_its_step(tmp_path: Path) -> None:
+    done = jailed(tmp_path, "setsid sleep 987.654 </dev/null >/dev/null 2>&1 & echo started")
+    assert done.failed_step is None and "started" in done.output, done.output
+    assert marked_processes("987.654") == [], "a process of the build survived it"
+
+
+def test_the_wall_clock_limit_ends_the_build(tmp_path: Path) -> None:
+    done = jailed(tmp_path, "sleep 120.5", wall_s=2)
+    assert done.failed_step == 0 and done.timed_out
+    assert "ran longer than 2 s" in done.output
+    assert marked_processes("120.5") == []
+
+
+def test_the_file_size_limit_stops_a_large_write(tmp_path: Path) -> None:
+    done = jailed(tmp_path, f"yes | head -c {buildjail.FILE_SIZE + (1 << 20)} > big")
+    assert done.failed_step == 0 and "ran out of room" in done.output, done.output
+
+
+@pytest.mark.parametrize(
+    ("script", "note"),
+    [
+        ("ln -s /etc/passwd bot.o", "bot.o is a symbolic link"),
+        ("mkfifo bot.o", "bot.o is not a regular file"),
+        (f"yes | head -c {(1 << 20) + 1} > bot.o", "bot.o is larger than the 1 MiB cap"),
+    ],
+)
+def test_only_regular_artefacts_under_the_cap_come_back(
+    script: str, note: str, tmp_path: Path
+) -> None:
+    done = jailed(tmp_path, script, artefacts=("bot.o",))
+    assert done.artefacts == () and note in done.output, done.output
+    assert done.failed_step is not None
+    assert list((tmp_path / "work" / "out").iterdir()) == []
+
+
+def test_an_artefact_comes_back_as_a_regular_file(tmp_path: Path) -> None:
+    done = jailed(tmp_path, "printf ok > bot.o", artefacts=("bot.o", "bot.so"))
+    assert done.failed_step is None and done.artefacts == ("bot.o",)
+    assert (tmp_path / "work" / "out" / "bot.o").read_bytes() == b"ok"
+
+
+def test_the_jail_program_is_standalone() -> None:
+    """It runs as its own program (`python3 -I`): nothing but the standard library."""
+    done = subprocess.run(
+        ["/usr/bin/python3", "-I", "-S", buildjail.__file__],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2 and "usage" in done.stderr, done.stderr
