@@ -269,9 +269,12 @@ def _run_build(
     status, or what went wrong in words. Nothing the container writes touches the host's disk:
     its only writable places are size-capped tmpfs mounts, and its stdout is read here up to
     BUILD_STREAM_CAP bytes, then the container is killed."""
+    # The container ends itself at the wall limit and the engine removes it, so a build
+    # outlives a koth that died (kill -9) by the limit at most, and leaves nothing behind.
+    deadline = ["timeout", "-s", "KILL", str(int(wall_s) + 5)]
     container = sandbox.client.containers.create(
         sandbox.tag,
-        ["/bin/sh", "/opt/koth/build.sh", recipe],
+        [*deadline, "/bin/sh", "/opt/koth/build.sh", recipe],
         volumes={str(src): {"bind": "/src", "mode": "ro"}},
         tmpfs={
             "/out": f"rw,nosuid,nodev,noexec,size={BUILD_OUT_SIZE},mode=1777",
@@ -280,6 +283,7 @@ def _run_build(
         },
         ulimits=[_ulimit("fsize", ARTIFACT_CAP)],
         labels=sandbox.labels,
+        auto_remove=True,
         **{**_hardening(1 << 30, pids=64), "detach": False},
     )
     attached = container.attach_socket(params={"stdout": 1, "stderr": 0, "stream": 1})
