@@ -15,12 +15,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol, cast
 
 from runner.bots.cabi import CFunctionBot
 from runner.bots.faults import BotFault
 from runner.bots.objcheck import check_library, check_object
 from runner.entries import Entry
+from runner.games.spec import CFunctionCodec, GameSpec
 from runner.safefiles import read_capped
 from runner.sandbox.local import ARTIFACT_CAP, Compiled
 from runner.sandbox.zygote import BotLimits, BotProcess
@@ -28,7 +29,6 @@ from runner.sandbox.zygote import BotLimits, BotProcess
 RECIPE = "c11-O2-v2"  # change when the flags or checks change: every entry is rebuilt
 # How a program bot is started, in its jail, by language (stdio games).
 PROGRAMS = {"c": ["./bot"], "cpp": ["./bot"], "python": ["/usr/bin/python3", "-I", "-B", "bot.py"]}
-LANGUAGES = {"c-function": ("c",), "stdio": ("c", "cpp", "python")}
 
 
 class Sandbox(Protocol):
@@ -39,7 +39,11 @@ class Sandbox(Protocol):
     ) -> Compiled: ...
 
     def spawn(
-        self, jail: Path, limits: BotLimits, program: list[str] | None = None
+        self,
+        jail: Path,
+        limits: BotLimits,
+        program: list[str] | None = None,
+        abi: dict[str, Any] | None = None,
     ) -> BotProcess: ...
 
     def close(self) -> None: ...
@@ -111,12 +115,12 @@ def build_entry(
     sandbox: Sandbox,
     limits: BotLimits,
     wall_s: float,
-    interface: str = "c-function",
+    game: GameSpec,
 ) -> Build:
-    """Build one entry for a game with this bot ``interface`` (or reuse its cached build).
-    Never raises for a bad entry. Safe to call from several koth processes at once."""
+    """Build one entry for ``game``'s kind of bot (or reuse its cached build). Never raises
+    for a bad entry. Safe to call from several koth processes at once."""
     with entry_lock(build_root, entry.name):
-        return _build_entry(entry, build_root, sandbox, limits, wall_s, interface)
+        return _build_entry(entry, build_root, sandbox, limits, wall_s, game)
 
 
 def _build_entry(
@@ -125,7 +129,7 @@ def _build_entry(
     sandbox: Sandbox,
     limits: BotLimits,
     wall_s: float,
-    interface: str,
+    game: GameSpec,
 ) -> Build:
     folder = (build_root / entry.name).resolve()
     cached = _cached(entry, folder, sandbox.name)
@@ -155,15 +159,16 @@ def _build_entry(
     if entry.problem:
         return verdict(False, "entry", entry.problem)
     language = entry.manifest.language if entry.manifest else "c"
-    if language not in LANGUAGES[interface]:
-        allowed = ", ".join(LANGUAGES[interface])
+    if language not in game.languages:
+        allowed = ", ".join(game.languages)
+        kind = "C functions" if game.interface == "c-function" else "programs on stdin/stdout"
         return verdict(
             False,
             "entry",
-            f"{entry.name}/entry.yaml: field `language` is {language!r}, but this game's bots "
-            f"are {interface} bots. Fix: write the bot in one of: {allowed}.",
+            f"{entry.name}/entry.yaml: field `language` is {language!r}, but {game.id}'s bots "
+            f"are {kind}. Fix: write the bot in one of: {allowed}.",
         )
-    if interface == "stdio":
+    if game.interface != "c-function":
         compiled = sandbox.compile(entry.path, folder, wall_s, recipe=language)
         if not compiled.ok:
             source = entry.source.name
@@ -197,16 +202,17 @@ def _build_entry(
     (jail / "bot.so").chmod(0o444)
     jail.chmod(0o555)
     try:
-        name = load_name(entry.name, jail, sandbox, limits)
+        name = load_name(entry.name, jail, sandbox, limits, game)
     except BotFault as fault:
         return verdict(False, "load", f"the bot fails when loaded: {fault}")
     warnings = f"compiled with warnings:\n{output}".rstrip() if output.strip() else "built"
     return verdict(True, "ok", warnings, name)
 
 
-def load_name(entry: str, jail: Path, sandbox: Sandbox, limits: BotLimits) -> str:
-    """Load the bot once in the sandbox and read its bot_name (raises BotFault)."""
-    bot = CFunctionBot(sandbox.spawn(jail, limits), limits, entry)
+def load_name(entry: str, jail: Path, sandbox: Sandbox, limits: BotLimits, game: GameSpec) -> str:
+    """Load the C bot once in the sandbox and read its name (raises BotFault)."""
+    abi = cast(CFunctionCodec[Any, Any], game.codec).abi.to_json()
+    bot = CFunctionBot(sandbox.spawn(jail, limits, abi=abi), limits, entry)
     try:
         return bot.start()
     finally:

@@ -44,86 +44,102 @@ def _print_frame(text: str, header: str) -> None:
     sys.stdout.flush()
 
 
-def cmd_play(args: argparse.Namespace) -> int:
+def _players(config: Config, names: list[str], sandbox: Any, game: Any) -> list[Any]:
+    """Build the named entries (cached) and seat them in order; UsageError for a bad name,
+    a count of seats the game does not allow, or an entry that does not build."""
     from runner import entries
     from runner.build import build_entry
+    from runner.referee import Player
+    from runner.season import bot_limits
+
+    if not game.info.allows(len(names)):
+        allowed = game.info.seat_counts or range(game.info.min_players, game.info.max_players + 1)
+        counts = ", ".join(map(str, allowed))
+        raise UsageError(
+            f"{game.id} is played by {counts} entries, not {len(names)}. Fix: name that many "
+            "entries, e.g. `koth play a b`."
+        )
+    players = []
+    for name in names:
+        try:
+            entry = entries.find(config.entries, name)
+        except LookupError as exc:
+            raise UsageError(str(exc)) from None
+        build = build_entry(
+            entry,
+            config.output.build,
+            sandbox,
+            bot_limits(config),
+            config.limits.build_wall_s,
+            game,
+        )
+        if not build.ok:
+            raise UsageError(f"{name} does not build: {build.message}")
+        players.append(Player.of(build))
+    return players
+
+
+def _watcher(game: Any, delay: float, last: list[Any]) -> Any:
+    """What ``koth play`` does with each state: keep it, and with --watch draw it."""
+
+    def seen(state: Any) -> None:
+        last[:] = [state]
+        if delay < 0:
+            return
+        names = (game.seat_name(s) for s in range(len(game.rules.scores(state))))
+        scores = "  ".join(f"{n} {v}" for n, v in zip(names, game.rules.scores(state), strict=True))
+        header = f"turn {game.rules.turn(state)}   {scores}"
+        _print_frame(game.rules.render_text(state), header)
+        time.sleep(delay)
+
+    return seen
+
+
+def _print_result(game: Any, result: Any, seed: int) -> None:
+    outcome = result.outcome
+    places = outcome.places
+    for seat, (player, name) in enumerate(zip(result.players, result.names, strict=True)):
+        print(
+            f"{game.seat_name(seat)}: {name} ({player.entry})  place {places[seat]}, "
+            f"{outcome.points[seat]:g} point(s), "
+            f"{game.info.score_label.format(result.scores[seat])}, "
+            f"{result.cpu_s[seat] * 1000:.1f} ms CPU"
+        )
+    winners = [s for s, place in enumerate(places) if place == 1]
+    if len(winners) == len(places):
+        verdict = "draw"
+    else:
+        verdict = " and ".join(f"{game.seat_name(s)} ({result.names[s]})" for s in winners)
+        verdict += " wins" if len(winners) == 1 else " share first place"
+    print(f"result: {verdict} — {outcome.termination.value}: {outcome.detail}")
+    for fault in outcome.faults:
+        print(f"fault: {fault.detail}")
+    print(f"{len(result.moves)} moves, seed {seed}")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
     from runner.games import find_game
-    from runner.referee import Player, play_game
+    from runner.referee import play_game
     from runner.season import bot_limits, new_sandbox
 
     config = _config(args)
     game = find_game(config.game)
-    limits = bot_limits(config)
+    seed = args.seed if args.seed is not None else config.seed
+    last: list[Any] = []
     sandbox = new_sandbox(config.sandbox)
     try:
-        players = []
-        for name in (args.x, args.o):
-            try:
-                entry = entries.find(config.entries, name)
-            except LookupError as exc:
-                raise UsageError(str(exc)) from None
-            build = build_entry(
-                entry,
-                config.output.build,
-                sandbox,
-                limits,
-                config.limits.build_wall_s,
-                game.info.interface,
-            )
-            if not build.ok:
-                print(f"{name}: {build.message}", file=sys.stderr)
-                return 1
-            players.append(Player.of(build))
-        seed = args.seed if args.seed is not None else config.seed
-        watch = None
-        if args.watch:
-            delay = args.delay
-
-            def watch(state: Any) -> None:
-                scores = "  ".join(
-                    f"{seat} {score}"
-                    for seat, score in zip(game.info.seat_names, game.scores(state), strict=True)
-                )
-                _print_frame(game.render_text(state), f"turn {game.turn(state)}   {scores}")
-                time.sleep(delay)
-
-        result = play_game(game, players, sandbox, limits, seed, on_state=watch)
+        players = _players(config, args.entries, sandbox, game)
+        seen = _watcher(game, args.delay if args.watch else -1.0, last)
+        result = play_game(game, players, sandbox, bot_limits(config), seed, on_state=seen)
     finally:
         sandbox.close()
     if args.json:
         print(json.dumps(result.to_dict(), indent=None if args.compact else 2))
         return 0
-    seats = game.info.seat_names
-    outcome = result.outcome
-    for seat, (player, name) in enumerate(zip(result.players, result.names, strict=True)):
-        print(
-            f"{seats[seat]}: {name} ({player.entry})  {outcome.points[seat]:g} point(s), "
-            f"{game.info.score_label.format(result.scores[seat])}, "
-            f"{result.cpu_s[seat] * 1000:.1f} ms CPU"
-        )
-    if all(p == outcome.points[0] for p in outcome.points):
-        verdict = "draw"
-    else:
-        best = max(range(len(outcome.points)), key=lambda s: outcome.points[s])
-        verdict = f"{seats[best]} ({result.names[best]}) wins"
-    print(f"result: {verdict} — {outcome.termination.value}: {outcome.detail}")
-    print(f"{len(result.moves)} moves, seed {seed}")
+    _print_result(game, result, seed)
     if not args.watch:
-        from runner.games import find_game as _find
-
-        print(_final_frame(_find(config.game), result))
+        print(game.rules.render_text(last[0]))
     return 0
-
-
-def _final_frame(game: Any, result: Any) -> str:
-    import random
-
-    state = game.initial_state(random.Random(result.seed))
-    for index, text in enumerate(result.moves):
-        seat = game.to_move(state)[0]
-        state = game.apply(state, {seat: game.parse_move(seat, text)})
-        del index
-    return str(game.render_text(state))
 
 
 # -- the season's stages ---------------------------------------------------------------------------
@@ -781,15 +797,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser(
         "play",
-        help="play one game between two entries and print the result",
+        help="play one game between entries and print the result",
         description=(
-            "Build two entries (cached) and play one game between them: the first takes seat X, "
-            "the second seat O. Prints both bots, the result, why the game ended and the final "
-            "frame."
+            "Build the named entries (cached) and play one game of the config's game between "
+            "them, one entry per seat in the order given (Snakes: the first is X, who moves "
+            "first; a game of more seats takes as many entries as it has seats). Prints each "
+            "seat's bot, place, points and CPU time, the result, why the game ended, any faults "
+            "and the final frame."
         ),
     )
-    play.add_argument("x", metavar="X", help="entry name (a folder under entries/) playing X")
-    play.add_argument("o", metavar="O", help="entry name playing O")
+    play.add_argument(
+        "entries",
+        nargs="+",
+        metavar="ENTRY",
+        help="entry names (folders under entries/), one per seat, the first seat first",
+    )
     play.add_argument("--seed", type=int, help="the game seed (default: the config's seed)")
     play.add_argument("--watch", action="store_true", help="animate the game in the terminal")
     play.add_argument(

@@ -52,9 +52,6 @@ from runner.schedule import Fixture, Shard, game_seed, make_schedule, select_sha
 from runner.standings import Entrant, Row, document, rank
 from runner.standings import write as write_standings
 
-BUILTIN_ROOT = Path(__file__).resolve().parent / "builtin"
-# The check stage's opponent, by game: (folder under runner/builtin/, its language).
-BUILTINS = {"snakes-v2": ("steady", "c"), "cluster-v2": ("cluster-first", "python")}
 CHECK_VERSION = "smoke-v1"
 
 Say = Callable[[str], None]
@@ -326,20 +323,21 @@ def build_all(config: Config, sandbox: Sandbox) -> list[Build]:
             "create it with one sub-folder per bot, or point `entries:` at it.",
         )
     limits = bot_limits(config)
-    interface = find_game(config.game).info.interface
+    game = find_game(config.game)
     return [
-        build_entry(
-            entry, config.output.build, sandbox, limits, config.limits.build_wall_s, interface
-        )
+        build_entry(entry, config.output.build, sandbox, limits, config.limits.build_wall_s, game)
         for entry in discover(config.entries)
     ]
 
 
 def _builtin(config: Config, sandbox: Sandbox) -> Player:
-    folder, language = BUILTINS[config.game]
-    path = BUILTIN_ROOT / folder
-    name = f"builtin-{folder}"
-    manifest = Manifest(name, "koth", "the check stage's opponent", language)
+    """The game's first built-in bot (its package's builtin/ folder), built: the check stage's
+    opponent."""
+    game = find_game(config.game)
+    bot = game.builtins[0]
+    path = bot.folder
+    name = f"builtin-{bot.name}"
+    manifest = Manifest(name, "koth", "the check stage's opponent", bot.language)
     entry = Entry(name, path, manifest, content_hash(path))
     build = build_entry(
         entry,
@@ -347,7 +345,7 @@ def _builtin(config: Config, sandbox: Sandbox) -> Player:
         sandbox,
         bot_limits(config),
         config.limits.build_wall_s,
-        find_game(config.game).info.interface,
+        game,
     )
     if not build.ok:
         raise SeasonError(
@@ -382,8 +380,14 @@ def _saved_check(path: Path, key: str) -> tuple[bool, str] | None:
 def check_all(
     config: Config, builds: Sequence[Build], sandbox: Sandbox, pool: GamePool
 ) -> list[Verdict]:
-    """Each built entry's smoke games against the built-in bot (cached); a verdict per entry."""
-    seats = find_game(config.game).info.seat_names
+    """Each built entry's smoke games against the built-in bot (cached); a verdict per entry.
+
+    Two seats: a game in each seat. More seats (the fewest the game allows): one game, the entry
+    in the first seat and the built-in bot in every other; a fault of the entry's seat there
+    excludes it even where the game went on without it."""
+    game = find_game(config.game)
+    count = min(game.info.seat_counts or (game.info.min_players,))
+    seats = tuple(game.seat_name(s) for s in range(count))
     built = [b for b in builds if b.ok]
     builtin = _builtin(config, sandbox) if built else None
     keys = {b.entry: _check_key(config, b, builtin) for b in built if builtin}
@@ -394,8 +398,8 @@ def check_all(
     for build in built:
         if verdict[build.entry] is None and builtin is not None:
             me = Player.of(build)
-            for seat in range(len(seats)):
-                seating = (me, builtin) if seat == 0 else (builtin, me)
+            for seat in range(len(seats) if count == 2 else 1):
+                seating = tuple(me if s == seat else builtin for s in range(count))
                 seed = game_seed(0, config.game, 0, tuple(p.entry for p in seating))
                 tasks.append(Task(len(tasks), seating, seed))
                 owners.append((build.entry, seat))
@@ -409,10 +413,12 @@ def check_all(
             )
             continue
         outcome = played["outcome"]
+        seat_faults = [f["detail"] for f in outcome.get("faults", []) if f["seat"] == seat]
         if outcome["faulty"] == seat:
+            seat_faults.append(outcome["detail"])
+        for detail in seat_faults[:1]:
             faults.setdefault(entry, []).append(
-                f"fails a smoke game against the built-in bot (playing {seats[seat]}): "
-                f"{outcome['detail']}"
+                f"fails a smoke game against the built-in bot (playing {seats[seat]}): {detail}"
             )
     for entry in {entry for entry, _ in owners}:
         if entry in unchecked:

@@ -8,7 +8,12 @@ A game is three parts, kept apart (STYLE 17):
 - **codecs**: what a bot of one interface is shown and how its reply reads. ``StdioCodec`` for
   programs on stdin/stdout (for the whole game, or started afresh per move). The wire format lives
   here, never in the rules and never in the sandbox's program.
-- **presentation**: ``render_text`` (a text frame; what replays and the terminal show).
+- **presentation**: ``render_text`` (a text frame; what replays and the terminal show) and a
+  ``Presentation`` (how the site colours a frame, labels scores and lists moves).
+
+A game package (``runner/games/<name>/``) exports one ``GameSpec`` holding all of it, plus its
+built-in bots, its default limits and the formats it may be played in; ``runner/games`` keeps the
+one registry of specs.
 
 Faults. In a two-seat game a bot's fault (crash, timeout, invalid reply) ends the game as its loss;
 the referee does that without asking the rules. In a larger game the seat faults alone, as its
@@ -25,17 +30,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import ClassVar, Generic, Protocol, TypeVar
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
-from runner.games.base import GameInfo, Outcome, Termination
+from runner.games.base import GameInfo, Outcome, Setup, Termination
 
 S = TypeVar("S")
 M = TypeVar("M")
 S_in = TypeVar("S_in", contravariant=True)
 M_out = TypeVar("M_out", covariant=True)
-
-Setup = Mapping[str, object]  # a game's per-game settings from tournament.yaml (e.g. a map)
 
 
 class Rules(Protocol, Generic[S, M]):
@@ -118,6 +122,143 @@ class StdioCodec(Protocol, Generic[S_in, M_out]):
         the bot wrote fewer). InvalidMoveError quoting the reply when it is not a move."""
         ...
 
+    def reply(self, move: Any) -> bytes:
+        """What a bot writes to make ``move`` (``decode`` of it gives the move back): what test
+        bots answer and what a replay shows a seat sending."""
+        ...
+
+
+@dataclass(frozen=True)
+class CArg:
+    """One argument of a C bot's function, filled from the request bytes in order.
+
+    ``read``: ``widen`` — ``size`` request bytes, each widened to one C int (``ctype`` an int
+    array of that many elements, e.g. ``int[16][32]``); ``byte`` — one byte as a ``char``;
+    ``int32`` — four bytes, little-endian, as an ``int``.
+    """
+
+    ctype: str
+    size: int
+    read: Literal["widen", "byte", "int32"]
+
+
+@dataclass(frozen=True)
+class CAbi:
+    """A C-function bot's signature, as data the sandbox's worker follows (it knows no game):
+    the declarations for cffi, the function called each move (returning an int), the string
+    global naming the bot, and the arguments."""
+
+    cdef: str
+    function: str
+    name_symbol: str
+    args: tuple[CArg, ...]
+
+    @property
+    def request_size(self) -> int:
+        return sum(arg.size for arg in self.args)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "cdef": self.cdef,
+            "function": self.function,
+            "name_symbol": self.name_symbol,
+            "args": [[a.ctype, a.size, a.read] for a in self.args],
+        }
+
+
+class CFunctionCodec(Protocol, Generic[S_in, M_out]):
+    """How a C-function bot is called: its signature, the request bytes for one call (laid out
+    as ``abi.args``), and what its returned int means."""
+
+    abi: ClassVar[CAbi]
+
+    def request(self, state: S_in, seat: int) -> bytes: ...
+
+    def decode(self, state: S_in, seat: int, value: int) -> M_out:
+        """The move a returned int means; InvalidMoveError naming the value otherwise."""
+        ...
+
+    def reply(self, move: Any) -> int:
+        """The int a bot returns to make ``move``."""
+        ...
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """How the site and the terminal show one game's frames, scores and moves."""
+
+    classes: Mapping[str, str] = field(default_factory=dict)  # frame symbol → CSS class
+    lines: tuple[int | None, int | None] = (None, None)  # the lines coloured, as a slice
+    seat_classes: tuple[str, ...] = ()  # the CSS class of each seat's name
+    board_class: str = ""  # an extra class on the board (e.g. to dim empty cells)
+    score_header: str = "Score"  # the seats table's column of final scores
+    score_prefix: str = "score: "  # the status line: prefix, "seat score" per seat, suffix
+    score_suffix: str = ""
+    by_turn: bool = False  # move list: one line per turn (moves only), or a line per move
+
+    def seat_class(self, seat: int) -> str:
+        return self.seat_classes[seat] if seat < len(self.seat_classes) else ""
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A bot that ships with a game: the check stage's opponent, or a filler for a table."""
+
+    name: str
+    folder: Path
+    language: str
+
+
+Interface = Literal["c-function", "stdio", "stdio-fresh"]
+LANGUAGES: dict[str, tuple[str, ...]] = {
+    "c-function": ("c",),
+    "stdio": ("c", "cpp", "python"),
+    "stdio-fresh": ("c", "cpp", "python"),
+}
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything koth knows about one game, from one package (runner/games/<name>/).
+
+    ``interface``: how its bots are run — ``c-function`` (a function in a shared object, called
+    each move), ``stdio`` (a program on stdin/stdout for the whole game) or ``stdio-fresh`` (a
+    program started afresh for every move). ``builtins[0]`` is the check stage's opponent.
+    ``limits``: defaults for tournament.yaml's ``limits:`` fields the game sets its own way.
+    ``rules_doc``: the page for bot authors, ``docs/rules/<rules_doc>.md``.
+    """
+
+    rules: Rules[Any, Any]
+    interface: Interface
+    codec: CFunctionCodec[Any, Any] | StdioCodec[Any, Any]
+    presentation: Presentation
+    builtins: tuple[Builtin, ...]
+    rules_doc: str
+    limits: Mapping[str, float | int | None] = field(default_factory=dict)
+    formats: tuple[str, ...] = ("round-robin",)
+
+    @property
+    def id(self) -> str:
+        return self.rules.id
+
+    @property
+    def info(self) -> GameInfo:
+        return self.rules.info
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        return LANGUAGES[self.interface]
+
+    @property
+    def records_turns(self) -> bool:
+        """Whether a record lists its moves turn by turn (each seat's move, or None) rather
+        than one after another: every game but two seats taking turns."""
+        return self.info.simultaneous or self.info.max_players > 2
+
+    def seat_name(self, seat: int) -> str:
+        names = self.info.seat_names
+        return names[seat] if seat < len(names) else f"seat {seat + 1}"
+
 
 @dataclass(frozen=True)
 class PointsTable:
@@ -164,6 +305,13 @@ def ranked_outcome(
 
 
 __all__ = [
+    "Builtin",
+    "CAbi",
+    "CArg",
+    "CFunctionCodec",
+    "GameSpec",
+    "Interface",
+    "Presentation",
     "PointsTable",
     "Rules",
     "Setup",

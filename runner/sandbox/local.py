@@ -17,6 +17,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from runner.bots import worker
 from runner.safefiles import UnsafeFileError, copy_tree
@@ -158,9 +159,15 @@ class LocalSandbox:
         stage = "link" if recipe == "c-function" and run.failed_step == 1 else "compile"
         return Compiled(False, stage, output or "the build failed without a message")
 
-    def spawn(self, jail: Path, limits: BotLimits, program: list[str] | None = None) -> BotProcess:
+    def spawn(
+        self,
+        jail: Path,
+        limits: BotLimits,
+        program: list[str] | None = None,
+        abi: dict[str, Any] | None = None,
+    ) -> BotProcess:
         root = jail.parent / "root"  # made empty by the build: where a program's view is built
-        return self.zygote.spawn(str(jail), limits, program, str(root) if program else None)
+        return self.zygote.spawn(str(jail), limits, program, str(root) if program else None, abi)
 
     def close(self) -> None:
         if self._zygote is not None:
