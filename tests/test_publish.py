@@ -74,8 +74,13 @@ def test_restore_takes_the_records_back_under_the_same_key(
 ) -> None:
     out = tmp_path / "results" / "games.jsonl"
     out.parent.mkdir()
-    kept = {**json.loads((site / GAMES).read_text().splitlines()[0]), "key": "k" * 64}
-    out.write_text(json.dumps(kept) + "\n")  # a record restored from the cache stays
+    # A record restored from the cache stays: one the site does not hold (another seed, so
+    # another key, recomputed as every reader of records does).
+    first = json.loads((site / GAMES).read_text().splitlines()[0])
+    seats = [(s["entry"], s["hash"]) for s in first["seats"]]
+    kept = {**first, "seed": first["seed"] + 1}
+    kept["key"] = results.record_key(kept["game"], seats, kept["seed"])
+    out.write_text(json.dumps(kept) + "\n")
     said = restore(tmp_path, served, KEY, capsys)
     assert "restored 6 record(s)" in said
     restored = results.read_records(out)[0]
