@@ -5,7 +5,8 @@ Every stage reads and writes plain files and caches by content hash, so each can
 what changed:
 
 - build: every entry under ``entries/`` is compiled (runner/build.py, cached in build/<entry>/).
-- check: every built entry plays two smoke games against the built-in bot (runner/builtin/),
+- check: every built entry plays smoke games against the game's built-in bot (its package's
+  builtin/ folder),
   once in each seat; an entry at fault in either is excluded. Verdicts are cached in
   build/<entry>/check.json by the entry's hash, the built-in bot's hash, the game and the limits.
 - schedule: the format's pairings of the entries that passed, with derived seeds and result keys

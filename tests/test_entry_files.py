@@ -18,6 +18,7 @@ import pytest
 from runner import pr, safefiles
 from runner.build import build_entry
 from runner.entries import discover, find, load_entry
+from runner.games.snakes import SPEC as SNAKES
 from runner.safefiles import UnsafeFileError, read_beneath, read_capped, read_tree
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits
@@ -110,7 +111,7 @@ def test_a_refused_entry_is_a_build_verdict(tmp_path: Path, secret_file: Path) -
     (folder / "bot.c").symlink_to(secret_file)
     box = LocalSandbox()
     try:
-        build = build_entry(load_entry(folder), tmp_path / "b", box, LIMITS, 60)
+        build = build_entry(load_entry(folder), tmp_path / "b", box, LIMITS, 60, SNAKES)
     finally:
         box.close()
     assert not build.ok and build.stage == "entry"
@@ -276,7 +277,7 @@ def test_any_bytes_may_name_an_entry_folder_and_it_is_refused_readably(
     assert "\n" not in found.problem
     box = LocalSandbox()
     try:
-        build = build_entry(found, tmp_path / "b", box, LIMITS, 60)
+        build = build_entry(found, tmp_path / "b", box, LIMITS, 60, SNAKES)
     finally:
         box.close()
     assert not build.ok and build.stage == "entry"

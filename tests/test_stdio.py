@@ -16,10 +16,11 @@ from runner.build import Build, build_entry
 from runner.entries import load_entry
 from runner.games import find_game
 from runner.games.base import Termination
+from runner.games.cluster import SPEC as CLUSTER
 from runner.referee import GameResult, Player, play_game
 from runner.sandbox.zygote import BotLimits
 
-FIRST = (Path(__file__).parents[1] / "runner" / "builtin" / "cluster-first" / "bot.py").read_text()
+FIRST = (CLUSTER.builtins[0].folder / "bot.py").read_text()
 # Wall-clock limits wide enough for a loaded machine; the slow bot below is far outside them.
 LIMITS = BotLimits(
     move_cpu_s=0.1,
@@ -90,7 +91,7 @@ def build(sandbox: object, root: Path, name: str, source: str, language: str) ->
         sandbox,
         LIMITS,
         60,
-        interface="stdio",  # type: ignore[arg-type]
+        CLUSTER,
     )
     assert result.ok, result.message
     return result
@@ -219,10 +220,7 @@ def test_a_game_can_start_its_program_bots_afresh_for_every_move(
 ) -> None:
     from dataclasses import replace
 
-    from runner.games.cluster import Cluster
-
-    class FreshCluster(Cluster):
-        info = replace(Cluster.info, fresh_process_per_move=True)
+    fresh_cluster = replace(CLUSTER, interface="stdio-fresh")
 
     counter = (
         "seen = 0\n"
@@ -238,7 +236,7 @@ def test_a_game_can_start_its_program_bots_afresh_for_every_move(
         Player(b.entry, b.content_hash, b.jail_path, tuple(b.program or ()))
         for b in (counting, first)
     ]
-    result = play_game(FreshCluster(), players, local_sandbox, LIMITS, seed=3)  # type: ignore[arg-type]
+    result = play_game(fresh_cluster, players, local_sandbox, LIMITS, seed=3)  # type: ignore[arg-type]
     assert result.outcome.termination is Termination.NORMAL, result.outcome.detail
     printed = result.output[0]
     assert printed.count("turns seen by this process: 1") > 5, printed[:300]

@@ -236,7 +236,7 @@ class Exchange:
         self.wall = LOAD_WALL_S if loading else (wall or limits.move_wall_s)
         self.out = memoryview(bot.outbox + request)
         bot.outbox = b""
-        self.data, bot.unread = bot.unread, b""
+        self.data = b""
         self.writing: select.poll | None = None  # the poll the request fd is registered in
         self.start_cpu = 0.0
         self._guard(self._begin)
@@ -270,6 +270,7 @@ class Exchange:
                     f"before turn {self.turn}"
                 )
             bot.ahead(self.turn)
+        self.data, bot.unread = bot.unread, b""
         self.deadline = time.monotonic() + self.wall
         if self.out:
             self.out = self.out[self._write() :]

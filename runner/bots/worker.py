@@ -504,7 +504,9 @@ def _reap(control: socket.socket, children: dict[int, _Blank], groups: _MemoryGr
 def zygote(control: socket.socket) -> None:
     walls.make_undumpable()
     walls.set_parent_death_signal(os.getppid())
-    import cffi  # noqa: F401 - imported once here: every bot forked from this process has it warm
+    # cffi, its backend and its C parser are loaded once, here: a blank walled into a chroot
+    # can no longer import them, and every bot forked from this process has them warm.
+    _ffi_for("int koth_warm_up(int);")
 
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)

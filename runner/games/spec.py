@@ -29,12 +29,12 @@ default table is win 1, draw ½, loss 0.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
-from runner.games.base import GameInfo, Outcome, Setup, Termination
+from runner.games.base import EMPTY, GameInfo, Outcome, Setup, Termination
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -236,6 +236,12 @@ class GameSpec:
     rules_doc: str
     limits: Mapping[str, float | int | None] = field(default_factory=dict)
     formats: tuple[str, ...] = ("round-robin",)
+    samples: Callable[[int], Setup] | None = None  # a setup for a seat count (tests, play)
+
+    def sample_setup(self, seats: int) -> Setup:
+        """A setup the game can be played with at ``seats`` (its package's sample; none by
+        default): what the conformance suite and ``koth play`` use when none is configured."""
+        return self.samples(seats) if self.samples is not None else EMPTY
 
     @property
     def id(self) -> str:

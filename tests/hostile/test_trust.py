@@ -65,8 +65,8 @@ def build(sandbox: Any, root: Path, kind: str, name: str) -> Build:
     (folder / "entry.yaml").write_text(
         f"name: {folder.name}\nauthor: tests\ndescription: an attack\nlanguage: {kind}\n"
     )
-    interface = "c-function" if kind == "c" else "stdio"
-    built = build_entry(load_entry(folder), root / "build", sandbox, LIMITS[kind], 60, interface)
+    game = find_game(GAMES[kind])
+    built = build_entry(load_entry(folder), root / "build", sandbox, LIMITS[kind], 60, game)
     assert built.ok, f"{name} should build: {built.message}"
     return built
 
