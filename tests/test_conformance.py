@@ -4,7 +4,8 @@ count the game allows (STYLE 4).
 The bots here are random legal players: each seat that moves picks one of ``legal_moves`` at
 random, writes it the way a bot of the game's interface would (``codec.reply``), and the codec
 reads it back (``codec.decode``). Nothing is registered here: a new game in ``runner.games.GAMES``
-is checked as it is, with the sample setup its package gives for a seat count.
+is checked as it is, with the sample setup its package gives for a seat count. The toy game of
+tests/toy (simultaneous, 2 to 6 seats) is checked too.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from toy import SPEC as TOY
 
 from runner.games import GAMES
 from runner.games.base import GameInfo, InvalidMoveError, Outcome
@@ -29,7 +31,8 @@ def seat_counts(spec: GameSpec) -> list[int]:
     return list(info.seat_counts) or list(range(info.min_players, min(info.max_players, 8) + 1))[:3]
 
 
-CASES = [(gid, n) for gid in sorted(GAMES) for n in seat_counts(GAMES[gid])]
+REGISTRY = {**GAMES, TOY.id: TOY}
+CASES = [(gid, n) for gid in sorted(REGISTRY) for n in seat_counts(REGISTRY[gid])]
 
 
 @dataclass
@@ -42,7 +45,7 @@ class Playout:
 @pytest.fixture(params=CASES, ids=lambda c: f"{c[0]}-{c[1]}-seats")
 def case(request: pytest.FixtureRequest) -> tuple[GameSpec, int]:
     game_id, seats = request.param
-    return GAMES[game_id], seats
+    return REGISTRY[game_id], seats
 
 
 def wire_round_trip(spec: GameSpec, state: Any, seat: int, move: Any) -> Any:
@@ -109,7 +112,7 @@ def test_the_game_declares_its_shape(case: tuple[GameSpec, int]) -> None:
     spec, seats = case
     info = spec.info
     assert isinstance(info, GameInfo)
-    assert GAMES[spec.id] is spec, "the registry key is the game's id"
+    assert REGISTRY[spec.id] is spec, "the registry key is the game's id"
     assert 1 <= info.min_players <= info.max_players, "player counts are 1 <= min <= max"
     assert info.allows(seats), f"{seats} seats are listed but not allowed"
     assert len(info.seat_names) >= info.min_players, "every seat has a name"

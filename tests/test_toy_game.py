@@ -1,0 +1,111 @@
+"""The N-seat referee with a toy game of 4 seats moving at once (tests/toy: Race to Twenty): every
+seat asked together under its own watchdog, one seat faulting mid-game and the rest playing on,
+the record listing each turn's moves seat by seat, and the record playing back to the same end."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from toy import SPEC
+
+from runner.build import Build, build_entry
+from runner.entries import load_entry
+from runner.games import GAMES
+from runner.games.base import Termination
+from runner.playback import final_state
+from runner.referee import Player, play_game
+from runner.sandbox.zygote import BotLimits
+
+LIMITS = BotLimits(move_cpu_s=0.5, game_cpu_s=10.0, move_wall_s=2.0, memory_bytes=256 << 20)
+RUNNER = """import sys
+seats, me = (int(w) for w in sys.stdin.readline().split()[1::2])
+turn = 0
+while sys.stdin.readline():
+    sys.stdin.readline()
+    turn += 1
+    STEP
+    sys.stdout.write(f"{step}\\n")
+    sys.stdout.flush()
+"""
+BOTS = {
+    "steady": "step = 1 + me % 3",
+    "greedy": "step = 3",
+    "careful": "step = 2 if turn % 2 else 1",
+    "crasher": "step = 3\n    if turn == 3: raise SystemExit(7)",
+}
+
+
+@pytest.fixture
+def registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setitem(GAMES, SPEC.id, SPEC)
+    yield
+
+
+def build(sandbox: Any, root: Path, name: str) -> Build:
+    folder = root / "entries" / name
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "bot.py").write_text(RUNNER.replace("STEP", BOTS[name]))
+    (folder / "entry.yaml").write_text(
+        f"name: {name}\nauthor: tests\ndescription: a racer\nlanguage: python\n"
+    )
+    made = build_entry(load_entry(folder), root / "build", sandbox, LIMITS, 60, SPEC)
+    assert made.ok, made.message
+    return made
+
+
+def test_four_seats_move_at_once_and_a_fault_puts_one_out(
+    registered: None, local_sandbox: Any, tmp_path: Path
+) -> None:
+    names = ["steady", "crasher", "greedy", "careful"]
+    players = [Player.of(build(local_sandbox, tmp_path, n)) for n in names]
+    result = play_game(SPEC, players, local_sandbox, LIMITS, seed=1)
+    outcome = result.outcome
+    assert outcome.termination is Termination.NORMAL, "the others played the game to its end"
+    assert outcome.faulty is None, "no single fault ends a game of four"
+    [fault] = outcome.faults
+    assert (fault.seat, fault.turn, fault.termination) == (1, 3, Termination.CRASH)
+    assert fault.detail == "B (crasher) exited with code 7 at turn 3", fault.detail
+    record = result.to_dict()
+    moves = record["moves"]
+    assert len(moves) > 3 and all(len(turn) == 4 for turn in moves), "a turn lists every seat"
+    assert [turn[1] for turn in moves[:2]] == ["3", "3"], "the crasher ran until it crashed"
+    assert all(turn[1] is None for turn in moves[2:]), "then it is out: it never moves again"
+    assert all(None not in (t[0], t[2], t[3]) for t in moves), "the others move every turn"
+    assert record["outcome"]["faults"][0]["at"] == 2, "retired before the third turn"
+    distances = result.scores
+    assert sorted(record["outcome"]["placement"]) == sorted(
+        1 + sum(o > d for o in distances) for d in distances
+    ), "places go by distance"
+    assert len(record["outcome"]["points"]) == 4
+    end = final_state(SPEC, record)
+    assert end.distance == distances, "the record plays back to the same distances"
+    assert end.out == (False, True, False, False)
+
+
+def test_every_seat_is_asked_at_once(registered: None, local_sandbox: Any, tmp_path: Path) -> None:
+    """Each bot notes when it got its request and when it answered (the system's monotonic
+    clock). Asked one after another, no bot could get its request before the previous one
+    answered; asked at once, in every turn all four are thinking at the same moment."""
+    BOTS["noting"] = (
+        "import time; got = time.monotonic(); time.sleep(0.05); step = 1 + me % 3\n"
+        "    sys.stderr.write(f'{turn} {got} {time.monotonic()}\\n')"
+    )
+    try:
+        players = [Player.of(build(local_sandbox, tmp_path, "noting")) for _ in range(4)]
+    finally:
+        del BOTS["noting"]
+    result = play_game(SPEC, players, local_sandbox, LIMITS, seed=1)
+    assert not result.outcome.faults, [f.detail for f in result.outcome.faults]
+    spans: dict[int, list[tuple[float, float]]] = {}
+    for text in result.output:
+        for line in text.splitlines():
+            turn, got, answered = line.split()
+            spans.setdefault(int(turn), []).append((float(got), float(answered)))
+    assert spans and all(len(s) == 4 for s in spans.values()), spans
+    for turn, seen in spans.items():
+        assert max(g for g, _ in seen) < min(a for _, a in seen), (
+            f"turn {turn}: some bot got its request only after another had answered"
+        )
