@@ -407,12 +407,9 @@ class Exchange:
         )
 
 
-def gather(moves: Sequence[Exchange]) -> None:
-    """Drive every exchange until each has its reply or its fault: all seats of a turn are
-    asked at once, and each is held to its own limits."""
-    pending = [m for m in moves if not m.done]
-    if not pending:
-        return
+def _watched(pending: list[Exchange]) -> tuple[select.poll, dict[int, list[Exchange]]]:
+    """The poll to wait in (a lone move's own, else one for all of them) and, per fd, the
+    moves it concerns (a zygote's socket may serve several bots)."""
     poll = pending[0].bot.poll if len(pending) == 1 else select.poll()
     owners: dict[int, list[Exchange]] = {}
     for move in pending:
@@ -425,14 +422,20 @@ def gather(moves: Sequence[Exchange]) -> None:
             if len(owners[process.zygote.fileno]) == 1:
                 poll.register(process.zygote.fileno, _IN)
         move.watch(poll)
+    return poll, owners
+
+
+def gather(moves: Sequence[Exchange]) -> None:
+    """Drive every exchange until each has its reply or its fault: all seats of a turn are
+    asked at once, and each is held to its own limits."""
+    pending = [m for m in moves if not m.done]
+    if not pending:
+        return
+    poll, owners = _watched(pending)
     try:
         while pending:
-            now = time.monotonic()
-            wait = min(move.check(now) for move in pending)
-            pending = [m for m in pending if not m.done]
-            if not pending:
-                break
-            for fd, events in poll.poll(max(1.0, wait * 1000.0)):
+            wait = min(move.check(time.monotonic()) for move in pending)
+            for fd, events in poll.poll(max(1.0, wait * 1000.0)) if wait > 0 else ():
                 for move in owners.get(fd, ()):
                     if not move.done:
                         move.handle(fd, events)

@@ -501,25 +501,72 @@ def _reap(control: socket.socket, children: dict[int, _Blank], groups: _MemoryGr
         )
 
 
-def zygote(control: socket.socket) -> None:
-    walls.make_undumpable()
-    walls.set_parent_death_signal(os.getppid())
-    # cffi, its backend and its C parser are loaded once, here: a blank walled into a chroot
-    # can no longer import them, and every bot forked from this process has them warm.
-    _ffi_for("int koth_warm_up(int);")
+class _Zygote:
+    """The zygote's bookkeeping: its bots, its pool of blanks, their memory groups."""
 
-    wake_r, wake_w = os.pipe()
-    os.set_blocking(wake_w, False)
-    signal.set_wakeup_fd(wake_w)
-    signal.signal(signal.SIGCHLD, lambda signum, frame: None)
-    groups = _MemoryGroups()
+    def __init__(self, control: socket.socket) -> None:
+        self.control = control
+        self.groups = _MemoryGroups()
+        self.children: dict[int, _Blank] = {}  # bot pid → its blank (group, report channel)
+        self.blanks: list[_Blank] = []
+
+    def refill(self) -> None:
+        self.blanks.append(_Blank(self.control, self.groups.new()))
+
+    def reap(self) -> None:
+        gone = _reap(self.control, self.children, self.groups)
+        for blank in self.blanks:
+            if blank.pid in gone:
+                self.groups.remove(blank.group)
+                blank.channel.close()
+        self.blanks = [b for b in self.blanks if b.pid not in gone]
+
+    def spawn(self, request: dict[str, Any], fds: list[int]) -> None:
+        if request.get("abi"):  # parsed here once: blanks forked later inherit it
+            _ffi_for(str(request["abi"]["cdef"]))
+        blank = self.blanks.pop(0) if self.blanks else _Blank(self.control, self.groups.new())
+        if blank.group:
+            self.groups.set_limit(blank.group, int(request["limits"]["memory_bytes"]))
+            request["cgroup"] = blank.group
+        blank.assign(json.dumps(request).encode(), fds)
+        self.children[blank.pid] = blank
+        _send(self.control, {"event": "spawned", "pid": blank.pid})
+
+    def serve(self) -> bool:
+        """Take one request from the host; False once it has gone."""
+        try:
+            message, fds, _, _ = socket.recv_fds(self.control, 1 << 16, 8)
+        except OSError:
+            return False
+        if not message:
+            return False
+        request = json.loads(message)
+        if request["op"] == "spawn" and len(fds) == 3:
+            self.spawn(request, fds)
+            return True
+        for fd in fds:
+            os.close(fd)
+        if request["op"] == "kill" and request["pid"] in self.children:
+            os.kill(request["pid"], signal.SIGKILL)
+        return True
+
+    def close(self) -> None:
+        for pid in [*self.children, *(b.pid for b in self.blanks)]:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+        self.groups.close()
+
+
+def _find_abilities(groups: _MemoryGroups) -> dict[str, Any]:
+    """What this zygote can wall bots in with (``_Abilities``), as its ready message says."""
     _Abilities.zygote = os.getpid()
     _Abilities.setuid = os.geteuid() == 0
     _Abilities.private = _Abilities.setuid and _can_unshare()
     _Abilities.seccomp = _can_filter()
-    children: dict[int, _Blank] = {}  # bot pid → its blank (memory group, report channel)
-    blanks: list[_Blank] = []
-    ready = {
+    return {
         "event": "ready",
         "pid": os.getpid(),
         "root": _Abilities.setuid,
@@ -527,57 +574,36 @@ def zygote(control: socket.socket) -> None:
         "memory_cgroups": bool(groups.version),
         "seccomp": _Abilities.seccomp,
     }
-    _send(control, ready)
+
+
+def zygote(control: socket.socket) -> None:
+    walls.make_undumpable()
+    walls.set_parent_death_signal(os.getppid())
+    # cffi, its backend and its C parser are loaded once, here: a blank walled into a chroot
+    # can no longer import them, and every bot forked from this process has them warm.
+    _ffi_for("int koth_warm_up(int);")
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_w, False)
+    signal.set_wakeup_fd(wake_w)
+    signal.signal(signal.SIGCHLD, lambda signum, frame: None)
+    state = _Zygote(control)
+    _send(control, _find_abilities(state.groups))
     try:
         while True:
             # Refill the pool of blanks only when no request has come for a moment, so forking
             # never delays a game that is starting (a game spawns its bots back to back).
-            idle = None if len(blanks) >= BLANKS else (0.0 if not blanks else 0.005)
+            idle = None if len(state.blanks) >= BLANKS else (0.0 if not state.blanks else 0.005)
             readable, _, _ = select.select([control.fileno(), wake_r], [], [], idle)
             if not readable:
-                blanks.append(_Blank(control, groups.new()))
+                state.refill()
                 continue
             if wake_r in readable:
                 os.read(wake_r, 4096)
-                gone = _reap(control, children, groups)
-                for blank in blanks:
-                    if blank.pid in gone:
-                        groups.remove(blank.group)
-                        blank.channel.close()
-                blanks = [b for b in blanks if b.pid not in gone]
-            if control.fileno() not in readable:
-                continue
-            try:
-                message, fds, _, _ = socket.recv_fds(control, 1 << 16, 8)
-            except OSError:
+                state.reap()
+            if control.fileno() in readable and not state.serve():
                 break
-            if not message:
-                break
-            request = json.loads(message)
-            if request["op"] == "spawn" and len(fds) == 3:
-                if request.get("abi"):  # parsed here once: blanks forked later inherit it
-                    _ffi_for(str(request["abi"]["cdef"]))
-                blank = blanks.pop(0) if blanks else _Blank(control, groups.new())
-                if blank.group:
-                    groups.set_limit(blank.group, int(request["limits"]["memory_bytes"]))
-                    request["cgroup"] = blank.group
-                    message = json.dumps(request).encode()
-                blank.assign(message, fds)
-                children[blank.pid] = blank
-                _send(control, {"event": "spawned", "pid": blank.pid})
-            else:
-                for fd in fds:
-                    os.close(fd)
-                if request["op"] == "kill" and request["pid"] in children:
-                    os.kill(request["pid"], signal.SIGKILL)
     finally:
-        for pid in [*children, *(b.pid for b in blanks)]:
-            try:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
-        groups.close()
+        state.close()
 
 
 def main(argv: list[str]) -> None:
