@@ -351,7 +351,9 @@ def _read(path: Path, src: _Source) -> dict[Any, Any]:
     return doc
 
 
-def _from_file(doc: Mapping[Any, Any], values: dict[str, Any], src: _Source) -> None:
+def _from_file(
+    doc: Mapping[Any, Any], values: dict[str, Any], src: _Source, given: set[str]
+) -> None:
     top = [k for k in BY_KEY if "." not in k] + list(SECTIONS)
     for key, value in doc.items():
         key = str(key)
@@ -371,8 +373,10 @@ def _from_file(doc: Mapping[Any, Any], values: dict[str, Any], src: _Source) -> 
                 if full not in BY_KEY:
                     raise src.unknown(full, [k for k in BY_KEY if k.startswith(key + ".")])
                 values[full] = _check(BY_KEY[full], subvalue, src)
+                given.add(full)
         elif key in BY_KEY:
             values[key] = _check(BY_KEY[key], value, src)
+            given.add(key)
         else:
             raise src.unknown(key, top)
 
@@ -412,9 +416,10 @@ def load_config(path: Path | None, overrides: Mapping[str, object] | None = None
     explicit = path is not None
     path = Path(path) if path is not None else Path(DEFAULT_FILE)
     values: dict[str, Any] = {s.key: s.default for s in SETTINGS}
+    given: set[str] = set()  # the keys the file or the command line set
     loaded: Path | None = None
     if explicit or path.is_file():
-        _from_file(_read(path, _Source(str(path))), values, _Source(str(path)))
+        _from_file(_read(path, _Source(str(path))), values, _Source(str(path)), given)
         loaded = path.resolve()
     cli = _Source("command line", cli=True)
     for key, value in (overrides or {}).items():
@@ -423,7 +428,20 @@ def load_config(path: Path | None, overrides: Mapping[str, object] | None = None
         if key not in BY_KEY:
             raise cli.unknown(key, list(BY_KEY))
         values[key] = _check(BY_KEY[key], value, cli)
+        given.add(key)
+    _game_limits(values, given)
     return _build(values, loaded.parent if loaded else Path.cwd().resolve(), loaded)
+
+
+def _game_limits(values: dict[str, Any], given: set[str]) -> None:
+    """A game's own defaults for the limits the config leaves unset (Cluster: its referee's
+    wall-clock limits per move)."""
+    from runner.games import GAMES
+
+    game = GAMES.get(values["game"])
+    for name, value in game.limits.items() if game is not None else ():
+        if f"limits.{name}" not in given:
+            values[f"limits.{name}"] = value
 
 
 def default_config(base: Path) -> Config:
@@ -444,7 +462,9 @@ def reference_markdown() -> str:
         "empty file or no file at all gives the defaults below. Paths are relative to the "
         "folder holding the file. Command-line options (`--seed`, `--jobs`, ...) override the "
         "file and are checked the same way. A bad value stops the run with one paragraph "
-        "naming the file, the field and the fix.",
+        "naming the file, the field and the fix. A game may set its own defaults for some "
+        "`limits` (Cluster: `move_wall_s` 0.1 and `first_move_wall_s` 1.0, as its referee "
+        "did): they apply where neither the file nor the command line sets the field.",
     ]
     for section, title in [("", "Top level"), *((s, f"`{s}`") for s in SECTIONS)]:
         lines += ["", f"## {title}", ""]

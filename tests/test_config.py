@@ -37,7 +37,8 @@ def fake_games(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) 
     if "real_games" in request.fixturenames:
         return
     module = types.ModuleType("runner.games")
-    module.GAMES = dict.fromkeys(FAKE_GAMES, object)  # type: ignore[attr-defined]
+    stand_in = types.SimpleNamespace(limits={})  # a game that sets no limits of its own
+    module.GAMES = dict.fromkeys(FAKE_GAMES, stand_in)  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "runner.games", module)
 
 
@@ -350,3 +351,18 @@ def test_the_repository_tournament_yaml_loads_with_the_real_games(real_games: No
         pytest.skip(f"runner.games does not import yet: {e}")
     cfg = load_config(REPO / "tournament.yaml")
     assert cfg.game in GAMES
+
+
+def test_a_game_sets_its_own_default_limits_unless_the_file_does(
+    tmp_path: Path, real_games: None
+) -> None:
+    """Cluster's referee limits a move by wall clock (0.1 s, the first 1 s): its defaults when
+    the file says nothing, while what the file (or the command line) sets wins."""
+    cluster = load_config(write(tmp_path, "game: cluster-v2\n"))
+    assert (cluster.limits.move_wall_s, cluster.limits.first_move_wall_s) == (0.1, 1.0)
+    mine = load_config(write(tmp_path, "game: cluster-v2\nlimits:\n  move_wall_s: 0.5\n"))
+    assert (mine.limits.move_wall_s, mine.limits.first_move_wall_s) == (0.5, 1.0)
+    snakes = load_config(write(tmp_path, "game: snakes-v2\n"))
+    assert (snakes.limits.move_wall_s, snakes.limits.first_move_wall_s) == (1.0, None)
+    told = load_config(write(tmp_path, "game: cluster-v2\n"), {"limits.move_wall_s": 2.0})
+    assert told.limits.move_wall_s == 2.0
