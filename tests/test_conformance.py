@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from toy import SPEC as TOY
 
 from runner.games import GAMES
 from runner.games.base import GameInfo, InvalidMoveError, Outcome
-from runner.games.spec import GameSpec
+from runner.games.spec import CFunctionCodec, GameSpec, StdioCodec
 from runner.playback import playback
 
 SEEDS = range(3)
@@ -52,11 +52,11 @@ def wire_round_trip(spec: GameSpec, state: Any, seat: int, move: Any) -> Any:
     """The move as a bot of this interface would send it, read back by the codec."""
     reply = spec.codec.reply(move)
     if isinstance(reply, int):
-        return spec.codec.decode(state, seat, reply)
+        return cast(CFunctionCodec[Any, Any], spec.codec).decode(state, seat, reply)
     lines = reply.decode("utf-8").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    return spec.codec.decode(state, seat, lines)  # type: ignore[arg-type]
+    return cast(StdioCodec[Any, Any], spec.codec).decode(state, seat, lines)
 
 
 def playout(spec: GameSpec, seats: int, seed: int) -> Playout:

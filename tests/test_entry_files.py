@@ -67,7 +67,7 @@ def unix_socket(path: Path) -> None:
 
 
 # Each way of putting something other than a regular file where bot.c should be.
-BAD_SOURCES: dict[str, tuple[Callable[[Path, Path], None], str]] = {
+BAD_SOURCES: dict[str, tuple[Callable[[Path, Path], object], str]] = {
     "link-to-etc-passwd": (lambda p, _: p.symlink_to("/etc/passwd"), "is a symbolic link"),
     "link-to-environ": (lambda p, _: p.symlink_to("/proc/self/environ"), "is a symbolic link"),
     "link-to-dev-zero": (lambda p, _: p.symlink_to("/dev/zero"), "is a symbolic link"),

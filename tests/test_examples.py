@@ -11,6 +11,7 @@ import json
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from runner import results
 from runner.config import Config, load_config
@@ -24,7 +25,7 @@ SEASONS = {
 }
 
 
-def played(name: str, folder: Path) -> tuple[Config, list[dict[str, object]]]:
+def played(name: str, folder: Path) -> tuple[Config, list[dict[str, Any]]]:
     """Play an example season from scratch in ``folder``; its config and canonical records."""
     config = load_config(SEASONS[name], {"jobs": 2})
     output = replace(
@@ -40,7 +41,7 @@ def played(name: str, folder: Path) -> tuple[Config, list[dict[str, object]]]:
     return config, results.canonical(records)
 
 
-def lines(records: list[dict[str, object]]) -> list[str]:
+def lines(records: list[dict[str, Any]]) -> list[str]:
     return [json.dumps(results.without_measured(r), sort_keys=True) for r in records]
 
 

@@ -84,13 +84,13 @@ def cluster_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def engine_frames(record: dict[str, Any]) -> tuple[list[str], list[tuple[int, ...]]]:
     """Every frame and every frame's scores, straight from the engine (the test's oracle)."""
     game = find_game(record["game"]).rules
-    state = game.initial_state(random.Random(record["seed"]))
-    shown, scores = [game.render_text(state)], [tuple(game.scores(state))]
+    state = game.initial_state(random.Random(record["seed"]), len(record["seats"]), {})
+    shown, scores = [game.render_text(state)], [tuple(int(s) for s in game.scores(state))]
     for text in record["moves"]:  # Snakes: a string of moves; other games: a list
         seat = game.to_move(state)[0]
         state = game.apply(state, {seat: game.parse_move(seat, text)})
         shown.append(game.render_text(state))
-        scores.append(tuple(game.scores(state)))
+        scores.append(tuple(int(s) for s in game.scores(state)))
     return shown, scores
 
 

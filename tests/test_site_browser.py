@@ -134,7 +134,7 @@ def cluster_longest() -> dict[str, Any]:
 def engine_state(record: dict[str, Any], moves: int) -> tuple[Any, Any]:
     """The game and its state after ``moves`` moves, straight from the engine."""
     game = find_game(record["game"]).rules
-    state = game.initial_state(random.Random(record["seed"]))
+    state = game.initial_state(random.Random(record["seed"]), len(record["seats"]), {})
     for text in record["moves"][:moves]:  # Snakes: a string of moves; other games: a list
         seat = game.to_move(state)[0]
         state = game.apply(state, {seat: game.parse_move(seat, text)})

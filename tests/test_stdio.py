@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -77,7 +78,7 @@ def python_bot(body: str) -> str:
     return body + "\n" + PRELUDE
 
 
-def build(sandbox: object, root: Path, name: str, source: str, language: str) -> Build:
+def build(sandbox: Any, root: Path, name: str, source: str, language: str) -> Build:
     folder = root / "entries" / name
     folder.mkdir(parents=True, exist_ok=True)
     filename = {"python": "bot.py", "c": "bot.c", "cpp": "bot.cpp"}[language]
@@ -107,7 +108,7 @@ def test_python_and_c_program_bots_play_whole_games(any_sandbox: object, tmp_pat
     static_c = build(any_sandbox, tmp_path, "cbot", C_BOT, "c")
     result = play(any_sandbox, first, static_c)
     assert result.outcome.termination is Termination.NORMAL, result.outcome.detail
-    assert len(result.moves) > 20 and all(m.startswith("PLACE ") for m in result.moves)
+    assert len(result.moves) > 20 and all(str(m).startswith("PLACE ") for m in result.moves)
     again = play(any_sandbox, first, static_c)
     assert again.moves == result.moves, "the same bots and seed must play the same game"
 

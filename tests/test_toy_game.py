@@ -102,8 +102,8 @@ def test_every_seat_is_asked_at_once(registered: None, local_sandbox: Any, tmp_p
     spans: dict[int, list[tuple[float, float]]] = {}
     for text in result.output:
         for line in text.splitlines():
-            turn, got, answered = line.split()
-            spans.setdefault(int(turn), []).append((float(got), float(answered)))
+            number, got, answered = line.split()
+            spans.setdefault(int(number), []).append((float(got), float(answered)))
     assert spans and all(len(s) == 4 for s in spans.values()), spans
     for turn, seen in spans.items():
         assert max(g for g, _ in seen) < min(a for _, a in seen), (
