@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import random
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -236,6 +237,13 @@ def test_the_last_in_range_cells_are_accepted_for_each_side() -> None:
     assert RULES.parse_move(LEFT, "1 12 11") == Place(12, 11)
     assert RULES.parse_move(RIGHT, "1 11 12") == Place(11, 12)
     assert RULES.parse_move(RIGHT, "2 8 8") == Bomb(8, 8)
+
+
+def test_a_long_reply_is_quoted_cut_short() -> None:
+    reply = "1 2 " + "3" * 10_000
+    with pytest.raises(InvalidMoveError) as caught:
+        RULES.parse_move(LEFT, reply)
+    assert "'1 2 3333" in str(caught.value) and len(str(caught.value)) < 200
 
 
 def test_non_text_replies_are_invalid() -> None:
@@ -642,3 +650,61 @@ def test_the_builtin_bot_plays_the_first_legal_move() -> None:
     for seat, rows in ((LEFT, ONE_SQUARE), (RIGHT, transposed(ONE_SQUARE))):
         cornered = state_from_rows(rows, moves_played=seat, bombs=(1, 1))
         assert ask_builtin(cornered) == Bomb(8, 8), "with no domino to place it bombs, legally"
+
+
+# --- the example entries -------------------------------------------------------------------------
+
+EXAMPLES = REPO / "examples" / "domineering" / "entries"
+SOURCES = {"c": "bot.c", "cpp": "bot.cpp", "python": "bot.py"}
+COMPILE = {
+    "c": ["gcc", "-std=c11", "-O2", "-static", "bot.c", "-lm", "-o"],
+    "cpp": ["g++", "-std=c++17", "-O2", "-static", "bot.cpp", "-o"],
+}
+
+
+def manifest(entry: Path) -> dict[str, str]:
+    fields = {}
+    for line in (entry / "entry.yaml").read_text(encoding="utf-8").splitlines():
+        key, _, value = line.partition(":")
+        fields[key.strip()] = value.strip()
+    return fields
+
+
+def test_the_examples_are_six_entries_in_three_languages() -> None:
+    entries = sorted(p for p in EXAMPLES.iterdir() if p.is_dir())
+    languages = set()
+    for entry in entries:
+        fields = manifest(entry)
+        assert fields["name"] == entry.name, f"{entry.name}: entry.yaml names its folder"
+        assert fields["author"] and fields["description"], f"{entry.name}: author, description"
+        assert (entry / SOURCES[fields["language"]]).is_file(), f"{entry.name}: its source file"
+        languages.add(fields["language"])
+    assert len(entries) >= 6 and languages == {"c", "cpp", "python"}
+
+
+def example_command(entry: Path, build: Path) -> list[str]:
+    language = manifest(entry)["language"]
+    if language == "python":
+        return [sys.executable, "-I", "-B", str(entry / "bot.py")]
+    if shutil.which(COMPILE[language][0]) is None:
+        pytest.skip(f"no {COMPILE[language][0]} to build {entry.name}")
+    program = build / entry.name
+    subprocess.run([*COMPILE[language], str(program)], cwd=entry, check=True, timeout=120)
+    return [str(program)]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir()))
+def test_each_example_answers_legally_as_left_and_right(name: str, tmp_path: Path) -> None:
+    command = example_command(EXAMPLES / name, tmp_path)
+    positions = [
+        new_game(),
+        play(new_game(), Place(6, 5)),
+        state_from_rows(ONE_SQUARE, moves_played=0),  # must bomb, on the one usable square
+        state_from_rows(transposed(ONE_SQUARE), moves_played=1),
+    ]
+    for state in positions:
+        done = subprocess.run(
+            command, input=STDIO.request(state, state.mover), capture_output=True, timeout=30
+        )
+        move = STDIO.decode(state, state.mover, done.stdout.decode("ascii").splitlines()[:1])
+        RULES.check_move(state, state.mover, move)

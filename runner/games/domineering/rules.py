@@ -107,6 +107,15 @@ def _check_range(seat: int, move: Move, quoted: str) -> None:
         )
 
 
+QUOTE_LIMIT: Final = 60  # a reply longer than this is quoted cut short
+
+
+def quoted(reply: object) -> str:
+    """``repr`` of a bot's reply for a message, cut to ``QUOTE_LIMIT`` characters."""
+    text = repr(reply)
+    return text if len(text) <= QUOTE_LIMIT else f"{text[: QUOTE_LIMIT - 3]}..."
+
+
 def read_move(seat: int, reply: object) -> Move:
     """A reply line as ``seat``'s move: ``type row col``, three decimal integers.
 
@@ -116,10 +125,10 @@ def read_move(seat: int, reply: object) -> Move:
     for the move (a domino reaching past the edge, a bomb square not inside the board).
     """
     if not isinstance(reply, str):
-        raise InvalidMoveError(f"returned {reply!r}, not a line of text")
+        raise InvalidMoveError(f"returned {quoted(reply)}, not a line of text")
     match = MOVE_PATTERN.fullmatch(reply)
     if match is None:
-        raise InvalidMoveError(f"replied {reply!r}, not three integers 'type row col'")
+        raise InvalidMoveError(f"replied {quoted(reply)}, not three integers 'type row col'")
     kind, row, col = (int(g) for g in match.groups())
     move: Move
     if kind == 1:
@@ -127,8 +136,10 @@ def read_move(seat: int, reply: object) -> Move:
     elif kind == 2:
         move = Bomb(row, col)
     else:
-        raise InvalidMoveError(f"replied {reply!r}: the type is 1 (domino) or 2 (bomb), not {kind}")
-    _check_range(seat, move, f"replied {reply!r}")
+        raise InvalidMoveError(
+            f"replied {quoted(reply)}: the type is 1 (domino) or 2 (bomb), not {kind}"
+        )
+    _check_range(seat, move, f"replied {quoted(reply)}")
     return move
 
 
