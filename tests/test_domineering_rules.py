@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import random
 import re
+import select
 import shutil
 import subprocess
 import sys
@@ -632,16 +633,25 @@ def test_the_documents_example_is_the_engines_bytes() -> None:
 # --- the built-in bot -----------------------------------------------------------------------------
 
 
+def ask(command: list[str], state: DomineeringState) -> Move:
+    """Start the bot, write the request and read its reply line while its stdin is still open
+    (a bot must not wait for the end of input)."""
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    ) as bot:
+        assert bot.stdin is not None and bot.stdout is not None
+        bot.stdin.write(STDIO.request(state, state.mover))
+        bot.stdin.flush()
+        ready, _, _ = select.select([bot.stdout], [], [], 30)
+        assert ready, f"{command[-1]} did not answer within 30 s with its stdin open"
+        line = bot.stdout.readline().decode("ascii")
+        bot.stdin.close()
+        bot.wait(timeout=30)
+    return STDIO.decode(state, state.mover, line.splitlines()[:1])
+
+
 def ask_builtin(state: DomineeringState) -> Move:
-    done = subprocess.run(
-        [sys.executable, "-I", "-B", str(BUILTIN)],
-        input=STDIO.request(state, state.mover),
-        capture_output=True,
-        timeout=30,
-        check=True,
-    )
-    lines = done.stdout.decode("ascii").splitlines()
-    return STDIO.decode(state, state.mover, lines[:1])
+    return ask([sys.executable, "-I", "-B", str(BUILTIN)], state)
 
 
 def test_the_builtin_bot_plays_the_first_legal_move() -> None:
@@ -703,8 +713,4 @@ def test_each_example_answers_legally_as_left_and_right(name: str, tmp_path: Pat
         state_from_rows(transposed(ONE_SQUARE), moves_played=1),
     ]
     for state in positions:
-        done = subprocess.run(
-            command, input=STDIO.request(state, state.mover), capture_output=True, timeout=30
-        )
-        move = STDIO.decode(state, state.mover, done.stdout.decode("ascii").splitlines()[:1])
-        RULES.check_move(state, state.mover, move)
+        RULES.check_move(state, state.mover, ask(command, state))

@@ -15,10 +15,12 @@ from __future__ import annotations
 from typing import Final
 
 from runner.games.domineering.codec import DomineeringStdio
-from runner.games.domineering.rules import Domineering
+from runner.games.domineering.rules import Domineering, DomineeringState, Move
+from runner.games.spec import Rules, StdioCodec
 
 ID: Final = Domineering.id
-RULES: Final = Domineering()
-STDIO: Final = DomineeringStdio()
+# Typed as the spec's protocols, so that mypy checks the package keeps to them.
+RULES: Final[Rules[DomineeringState, Move]] = Domineering()
+STDIO: Final[StdioCodec[DomineeringState, Move]] = DomineeringStdio()
 
-__all__ = ["ID", "RULES", "STDIO", "Domineering", "DomineeringStdio"]
+__all__ = ["ID", "RULES", "STDIO", "Domineering", "DomineeringState", "DomineeringStdio", "Move"]

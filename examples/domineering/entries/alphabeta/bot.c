@@ -9,7 +9,8 @@
  *     neighbours covered), counted without overlap;
  *   - places: every spot a domino fits now (mobility);
  *   - room: the most dominoes that fit in the empty cells without overlap, ignoring the opponent;
- *   - an unused bomb.
+ *   - an unused bomb, worth about eight safe places (self-play: holding it for the endgame,
+ *     when it clears the most, beat spending it early).
  * Bombs are searched wherever the side to move has few places left (and at the root); a side
  * with no place must bomb. The request does not say whether the opponent's bomb is spent, so
  * the bot assumes it is not.
@@ -42,7 +43,7 @@
 #define W_ROOM 3
 #endif
 #ifndef W_BOMB
-#define W_BOMB 8
+#define W_BOMB 50
 #endif
 #ifndef BOMB_PLACES
 #define BOMB_PLACES 12 /* search bombs when the mover has at most this many places */

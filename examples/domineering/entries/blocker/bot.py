@@ -32,7 +32,7 @@ def partners(board):
 
 
 def main():
-    tokens = sys.stdin.read().split()
+    tokens = "".join(sys.stdin.readline() for _ in range(2 + SIZE)).split()  # not till EOF
     me = int(tokens[0])
     them = 3 - me
     board = [[int(ch) for ch in tokens[1 + r]] for r in range(SIZE)]

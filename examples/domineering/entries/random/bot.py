@@ -26,7 +26,7 @@ def partners(board):
 
 
 def main():
-    text = sys.stdin.read()
+    text = "".join(sys.stdin.readline() for _ in range(2 + SIZE))  # not till EOF
     rng = random.Random(hashlib.sha256(text.encode()).digest())
     tokens = text.split()
     side = int(tokens[0])

@@ -24,7 +24,7 @@ def dominoes(board: list[list[int]]) -> dict[tuple[int, int], tuple[int, int]]:
 
 
 def main() -> None:
-    lines = sys.stdin.read().split()
+    lines = "".join(sys.stdin.readline() for _ in range(2 + SIZE)).split()  # not till EOF
     side = int(lines[0])
     board = [[int(ch) for ch in lines[1 + r]] for r in range(SIZE)]
     bombs = int(lines[1 + SIZE])
