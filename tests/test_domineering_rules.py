@@ -8,6 +8,7 @@ checked against the engine's bytes; and the built-in bot, run as the program it 
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import random
 import re
@@ -177,19 +178,19 @@ def test_dominoes_may_touch_the_edges() -> None:
 BAD_SYNTAX = [
     "",
     "\n",
+    "   ",
     "1 2",
-    "1 2 3 4",
     "a b c",
     "1,2,3",
     "1 2 3x",
     "move 1 2 3",
-    "1 2 3 #",
-    "+1 2 3",
+    "1 2 3.0",
+    "1\x002 3",
 ]
 
 
 @pytest.mark.parametrize("reply", BAD_SYNTAX)
-def test_replies_that_are_not_three_integers_are_invalid(reply: str) -> None:
+def test_replies_whose_first_three_words_are_not_integers_are_invalid(reply: str) -> None:
     with pytest.raises(InvalidMoveError, match=re.escape(repr(reply))):
         RULES.parse_move(LEFT, reply)
 
@@ -200,11 +201,15 @@ def test_replies_that_are_not_three_integers_are_invalid(reply: str) -> None:
         ("1 2 3", Place(2, 3)),
         ("1 2 3\n", Place(2, 3)),
         ("  1   2\t3 \r\n", Place(2, 3)),
+        ("\v\f1 2 3", Place(2, 3)),
         ("01 02 003", Place(2, 3)),
+        ("+1 -0 +3", Place(0, 3)),
+        ("1 2 3 4", Place(2, 3)),
+        ("1 2 3 and then some", Place(2, 3)),
         ("2 8 0", Bomb(8, 0)),
     ],
 )
-def test_white_space_and_leading_zeros_are_tolerated(reply: str, move: Move) -> None:
+def test_replies_are_read_as_a_java_scanner_reads_three_ints(reply: str, move: Move) -> None:
     assert RULES.parse_move(LEFT, reply) == move, f"{reply!r} reads as {move}"
 
 
@@ -227,6 +232,8 @@ def test_a_type_other_than_1_or_2_is_invalid(reply: str) -> None:
         (RIGHT, "2 0 9"),
         (LEFT, "2 -1 4"),
         (RIGHT, "2 12 12"),
+        (LEFT, "1 0 99999999999999999999999"),  # far too long for any int
+        (LEFT, "-99999999999999999999999 0 0"),
     ],
 )
 def test_cells_off_the_board_are_invalid(seat: int, reply: str) -> None:
@@ -489,6 +496,8 @@ def test_decode_reads_the_first_line_only() -> None:
         STDIO.decode(state, LEFT, [])
     with pytest.raises(InvalidMoveError, match="'hello'"):
         STDIO.decode(state, LEFT, ["hello"])
+    with pytest.raises(InvalidMoveError, match="'1'"):
+        STDIO.decode(state, LEFT, ["1", "3", "4"])  # a move is one line
 
 
 def test_move_text_reads_back() -> None:
@@ -622,12 +631,33 @@ def test_the_documents_example_is_the_engines_bytes() -> None:
     )
     reply = doc_block("Example reply (move 63)")
     assert reply == RULES.move_text(move) + "\n"
-    first = doc_block("The very first request")
+    first = doc_block("Left's first message, on the empty board")
     assert first.encode("ascii") == STDIO.request(new_game(), LEFT)
     assert "15 lines, 186 bytes" in DOC.read_text(encoding="utf-8") and len(first) == 186
     after = RULES.apply(state, {state.mover: move})
-    frame = doc_block("On the site and in text replays")
+    frame = doc_block("On the results site and in text replays")
     assert frame == "\n".join(line.rstrip() for line in RULES.render_text(after).split("\n")) + "\n"
+
+
+def test_the_documents_reply_examples_are_what_the_host_reads() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    rows = re.findall(r'^\| `(".*")` \| (.*) \|$', text, re.M)
+    assert len(rows) >= 15, "the table of reply examples is in the rules document"
+    for written, read in rows:
+        reply = ast.literal_eval(written)
+        if read.startswith("refused"):
+            with pytest.raises(InvalidMoveError):
+                RULES.parse_move(LEFT, reply)
+        else:
+            assert f"`{RULES.move_text(RULES.parse_move(LEFT, reply))}`" == read, written
+
+
+def test_the_document_links_nothing_outside_the_repository() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    assert "`domineering-v1`" in text, "the rules name the game id they describe"
+    for target in re.findall(r"\]\(([^)]*)\)", text):
+        assert re.match(r"https://|#", target), f"the rules link {target!r}"
+    assert "shared/" not in text and "../" not in text
 
 
 # --- the built-in bot -----------------------------------------------------------------------------

@@ -62,8 +62,12 @@ WIRE_DIGIT: Final = b"01122"  # by code: what a bot is shown (0 empty, 1 horizon
 STEP: Final = ((0, 1), (1, 0))
 FIRST_HALF: Final = (WEST, NORTH)
 
-# A reply: three integers, white space around and between them (spaces, tabs; a final CR).
-MOVE_PATTERN: Final = re.compile(r"[ \t]*(-?[0-9]{1,9})[ \t]+(-?[0-9]{1,9})[ \t]+(-?[0-9]{1,9})\s*")
+# A reply is read as a Java Scanner reads three ints (the event's arena was a Java program): words
+# split by white space, each an optional sign and decimal digits; what follows them is not read.
+WHITE_SPACE: Final = re.compile(r"[ \t\n\r\v\f]+")
+INTEGER: Final = re.compile(r"[+-]?[0-9]+")
+LONGEST_NUMBER: Final = 12  # a longer word is far off the board: read as OFF_BOARD
+OFF_BOARD: Final = 10**12
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,19 +121,23 @@ def quoted(reply: object) -> str:
 
 
 def read_move(seat: int, reply: object) -> Move:
-    """A reply line as ``seat``'s move: ``type row col``, three decimal integers.
+    """A reply line as ``seat``'s move: ``type row col``.
 
-    Tolerated: spaces and tabs before, between (one or more) and after the numbers, a trailing
-    ``\\r``/``\\n``, leading zeros. Refused with InvalidMoveError quoting the reply: anything else
-    (fewer or more numbers, other characters), a type other than 1 or 2, and a cell off the board
-    for the move (a domino reaching past the edge, a bomb square not inside the board).
+    The line is split into words at white space (spaces, tabs, CR, LF, VT, FF; any amount, before
+    the first word too); its first three words must be integers, each an optional ``+`` or ``-``
+    and decimal digits (leading zeros are harmless), and the rest of the line is not read.
+    Refused with InvalidMoveError quoting the reply: fewer than three words, a first three that
+    are not all integers, a type other than 1 or 2, and a cell off the board for the move (a
+    domino reaching past the edge, a bomb square not inside the board).
     """
     if not isinstance(reply, str):
         raise InvalidMoveError(f"returned {quoted(reply)}, not a line of text")
-    match = MOVE_PATTERN.fullmatch(reply)
-    if match is None:
-        raise InvalidMoveError(f"replied {quoted(reply)}, not three integers 'type row col'")
-    kind, row, col = (int(g) for g in match.groups())
+    words = [w for w in WHITE_SPACE.split(reply.lstrip(" \t\n\r\v\f"), maxsplit=3) if w][:3]
+    if len(words) < 3 or not all(INTEGER.fullmatch(word) for word in words):
+        raise InvalidMoveError(
+            f"replied {quoted(reply)}: its first three words are not integers 'type row col'"
+        )
+    kind, row, col = (int(w) if len(w) <= LONGEST_NUMBER else OFF_BOARD for w in words)
     move: Move
     if kind == 1:
         move = Place(row, col)
