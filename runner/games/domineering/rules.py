@@ -15,9 +15,9 @@ The rules this module implements:
 - A seat with no legal move on its turn (no placement and no usable bomb square) loses; the game
   has no other end and no draw.
 
-A move's text is ``type row col`` (``move_text``); reading it (``parse_move``) tolerates the
-white space a hand-written bot might add (see ``read_move``). Replies that are not three
-integers, name another type, or a cell off the board for that move raise ``InvalidMoveError``;
+A move's text is ``type row col`` (``move_text``); a reply is read (``parse_move``) as a Java
+Scanner reads three ints, from one line (see ``read_move``). Replies whose first three words are
+not integers, name another type, or a cell off the board for that move raise ``InvalidMoveError``;
 moves the position forbids (an occupied cell, a spent bomb, a crossing domino, not this seat's
 turn) raise ``IllegalMoveError``. Both quote the move.
 
