@@ -8,10 +8,14 @@ checks, the wire format, and the worked example in the rules document.
 
 from __future__ import annotations
 
+import importlib.util
 import random
 import re
+import subprocess
+import sys
 from collections.abc import Mapping
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -733,3 +737,67 @@ def test_the_same_seed_plays_the_same_game(seats: int) -> None:
     assert first == random_game(text, seats, 3, 5, careful=0.5), "same seed, same trajectory"
     frames = [GAME.render_text(state) for _, state in first]
     assert len(set(map(len, frames))) == 1, "every frame of a game has one length"
+
+
+# --- the rules document and the built-in bot ------------------------------------------------------
+
+
+def load_regen_doc() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "regen_multisnake_doc", Path(__file__).parent / "regen_multisnake_doc.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_rules_documents_example_matches_the_engine() -> None:
+    regen = load_regen_doc()
+    text = regen.DOC.read_text(encoding="utf-8")
+    assert regen.rewrite(text) == text, (
+        "the worked example in docs/rules/multisnake.md no longer matches the engine; if the "
+        "change is deliberate, run python tests/regen_multisnake_doc.py and review the diff"
+    )
+    example = regen.example()
+    assert "host to A: 7 5 2 1 3" in example and "A to host: <" in example
+    assert example.endswith("places (2, 1), points (0.0, 1.0)."), "B wins the documented game"
+    assert "```text\n" + regen.MAP + "```" in text, "the document shows the example's map"
+
+
+@pytest.mark.parametrize(("name", "seats"), [("small.map", 4), ("maze.map", 2)])
+def test_the_built_in_bot_plays_a_whole_game_without_a_fault(name: str, seats: int) -> None:
+    """Every seat is the built-in bot, run as the sandbox runs Python bots; while it has a free
+    neighbour (or a sign) it moves there."""
+    text = (MAPS / name).read_text()
+    state = GAME.initial_state(random.Random(0), seats, {"map": text, "period": 4})
+    command = [sys.executable, "-I", "-B", str(BUILTIN / "first-free" / "bot.py")]
+    bots = [
+        subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        for _ in range(seats)
+    ]
+    try:
+        for seat, bot in enumerate(bots):
+            assert bot.stdin is not None
+            bot.stdin.write(STDIO.greeting(state, seat).decode("ascii"))
+        while GAME.to_move(state):
+            moves = {}
+            for seat in GAME.to_move(state):
+                stdin, stdout = bots[seat].stdin, bots[seat].stdout
+                assert stdin is not None and stdout is not None
+                stdin.write(STDIO.request(state, seat).decode("ascii"))
+                stdin.flush()
+                moves[seat] = STDIO.decode(state, seat, [stdout.readline().rstrip("\n")])
+                head = state.snakes[seat].head
+                around = [chr(state.view[state.step(head, d)]) for d in Direction]
+                if any(tile in FREE for tile in around):
+                    assert chr(state.view[state.step(head, moves[seat])]) in FREE, (
+                        "the built-in bot moves to a free neighbour when it has one"
+                    )
+            state = GAME.apply(state, moves)
+    finally:
+        for bot in bots:
+            bot.kill()
+            bot.wait()
+    outcome = GAME.outcome(state)
+    assert outcome is not None and state.turns > 5, "the bots played a game to its end"
