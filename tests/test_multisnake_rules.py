@@ -22,7 +22,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from runner.games.base import IllegalMoveError, InvalidMoveError, Termination
-from runner.games.multisnake import RULES, STDIO, load_map, parse_map, places, tile_owners
+from runner.games.multisnake import (
+    RULES,
+    STDIO,
+    load_map,
+    owner_text,
+    parse_map,
+    places,
+    tile_owners,
+)
 from runner.games.multisnake.maps import MAX_SIDE
 from runner.games.multisnake.rules import (
     MAX_TURNS,
@@ -478,6 +486,16 @@ def test_the_frame_is_a_status_line_over_the_map() -> None:
     assert not GAME.render_text(state).endswith("\n")
 
 
+def test_the_owner_text_tells_whose_tile_is_whose() -> None:
+    state = play(pos(grid(".....", ">A#..", ".....", "...B<", "C....")), A=">", B="^", C="^")
+    assert drawn(state) == grid(".....", ">@#..", "...B.", "C..^.", ".....")
+    assert owner_text(state) == "\n".join([".....", "AA...", "...B.", "C..B.", "....."]), (
+        "each snake's tiles, the dead one's too, carry its letter"
+    )
+    board = GAME.render_text(state).split("\n", 1)[1]
+    assert len(owner_text(state)) == len(board), "it lines up with the frame's map"
+
+
 def test_the_status_line_gives_the_places_of_the_dead() -> None:
     state = play(pos(grid(".....", ".A#..", ".....", ".....", "B...C")), A=">", B="^", C="^")
     status = GAME.render_text(state).split("\n")[0]
@@ -801,3 +819,17 @@ def test_the_built_in_bot_plays_a_whole_game_without_a_fault(name: str, seats: i
             bot.wait()
     outcome = GAME.outcome(state)
     assert outcome is not None and state.turns > 5, "the bots played a game to its end"
+
+
+@pytest.mark.parametrize(
+    ("picture", "message"),
+    [
+        (grid(".....", ".A...", ".....", ".....", "....."), "no head 'B' for seat 1"),
+        (grid(".....", ".AB.C", ".....", ".....", "....."), r"heads \['C'\] belong to no seat"),
+        (grid(".....", ".A.B.", ".....", ".>...", "....."), r"the body tile at \(1, 3\) leads"),
+        (grid(".....", ">A<B.", ".....", ".....", "....."), "snake A's body forks"),
+    ],
+)
+def test_a_picture_that_is_no_position_is_refused(picture: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        state_from_picture(picture, 2, 25)

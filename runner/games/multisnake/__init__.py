@@ -22,6 +22,7 @@ from runner.games.multisnake.rules import (
     Direction,
     Multisnake,
     MultisnakeState,
+    owner_text,
     places,
     tile_owners,
 )
@@ -42,6 +43,7 @@ __all__ = [
     "MultisnakeState",
     "MultisnakeStdio",
     "load_map",
+    "owner_text",
     "parse_map",
     "places",
     "tile_owners",

@@ -40,7 +40,7 @@ from typing import ClassVar, Final
 
 from runner.games.base import GameInfo, IllegalMoveError, InvalidMoveError, Outcome, Termination
 from runner.games.multisnake.maps import START_LETTERS, TILES, parse_map, read_grid, seat_letter
-from runner.games.spec import Setup, ranked_outcome
+from runner.games.spec import Setup, placement_from_order, ranked_outcome
 
 MAX_TURNS: Final = 2000
 MIN_PERIOD: Final = 1
@@ -148,13 +148,6 @@ class MultisnakeState:
         dx, dy = direction.delta
         return self.tile(x + dx, y + dy)
 
-    def direction(self, start: int, end: int) -> Direction:
-        """The direction from ``start`` to the neighbouring tile ``end``."""
-        for d in Direction:
-            if self.step(start, d) == end:
-                return d
-        raise ValueError(f"tiles {self.xy(start)} and {self.xy(end)} are not neighbours")
-
     def rows(self) -> list[str]:
         return self.view.decode("ascii").split("\n")[:-1]
 
@@ -225,11 +218,25 @@ def tile_owners(state: MultisnakeState) -> tuple[int, ...]:
     return tuple(owners)
 
 
+def owner_text(state: MultisnakeState) -> str:
+    """The map part of ``render_text`` with every snake tile replaced by its seat's letter (dead
+    or alive) and every other tile by ``.``: what a replay needs to colour each snake apart."""
+    owners = tile_owners(state)
+    return "".join(
+        "\n" if char == ord("\n") else "." if owner < 0 else seat_letter(owner)
+        for char, owner in zip(state.view[:-1], owners, strict=False)
+    )
+
+
+def _finish(state: MultisnakeState) -> list[int]:
+    """Per seat, the turn its snake died; the living count as dying after the last turn."""
+    return [_ALIVE_AT_END if s.died is None else s.died for s in state.snakes]
+
+
 def places(state: MultisnakeState) -> tuple[int, ...]:
     """Each seat's place as things stand: 1 + the number of snakes that died strictly later (the
     living count as dying last). A dead snake's place is final."""
-    finish = [_ALIVE_AT_END if s.died is None else s.died for s in state.snakes]
-    return tuple(1 + sum(other > mine for other in finish) for mine in finish)
+    return placement_from_order(_finish(state))
 
 
 def _names(seats: Sequence[int]) -> str:
@@ -375,8 +382,7 @@ class Multisnake:
             last = max(s.died or 0 for s in state.snakes)
             together = [s for s, snake in enumerate(state.snakes) if snake.died == last]
             detail = f"{_names(together)} died together at turn {last}, sharing first place"
-        finish = [_ALIVE_AT_END if s.died is None else s.died for s in state.snakes]
-        return ranked_outcome(finish, Termination.NORMAL, detail)
+        return ranked_outcome(_finish(state), Termination.NORMAL, detail)
 
     def scores(self, state: MultisnakeState) -> tuple[int, ...]:
         """Each snake's length (at death for the dead)."""
