@@ -8,9 +8,10 @@
 // live head, and counts the tiles it would reach strictly first (its territory) and how much room
 // it would have at all. It picks the move with the most territory; moves that die for certain
 // (walls, bodies that stay, reversing, a '-' at length 1) come last, moves that might meet
-// another head on one tile or follow a tail that might not move come just before them. In its own
-// closed-off region (no other head can reach it) the territory is simply its room, and ties go to
-// the move that hugs walls and bodies, so it fills the room compactly.
+// another head on one tile or follow a tail that might not move come just before them. Once a
+// move leads into a region no other head can reach, what counts is how long it can live there: it
+// tries every path a few moves deep (deeper in smaller regions, within a fixed amount of work)
+// and values each by the room left at its end. Ties go to the move that hugs walls and bodies.
 //
 // Protocol: "W H N M T" once, then H lines of W characters per turn; one line back each turn,
 // flushed. Exits at the end of input.
