@@ -619,3 +619,58 @@ def test_the_builtin_bot_answers_legal_moves(request_bytes: bytes) -> None:
     dx, dy = KEYPAD.get(int(lines[0]), (0, 0))
     assert rows[2 + dy][2 + dx] in " o*", "it never walks into a wall"
     assert len(ast.literal_eval(repr(lines[2]))) <= MEMORY_LIMIT
+
+
+# --- the example entries ------------------------------------------------------------------------
+
+EXAMPLES = REPO / "examples" / "egghunt" / "entries"
+
+
+def example_command(entry: Path, build: Path) -> list[str]:
+    """How to run an example: C and C++ compiled as the sandbox compiles them, Python as is."""
+    compilers = {"bot.c": ["gcc", "-std=c11"], "bot.cpp": ["g++", "-std=c++17"]}
+    for source, compiler in compilers.items():
+        if (entry / source).exists():
+            out = build / entry.name
+            command = [*compiler, "-O2", "-static", "-o", str(out), str(entry / source), "-lm"]
+            subprocess.run(command, check=True, timeout=120)
+            return [str(out)]
+    return [sys.executable, "-I", "-B", str(entry / "bot.py")]
+
+
+def test_the_examples_are_seven_entries_in_two_languages() -> None:
+    languages = {}
+    for entry in sorted(p for p in EXAMPLES.iterdir() if p.is_dir()):
+        fields = dict(
+            line.split(": ", 1) for line in (entry / "entry.yaml").read_text().splitlines()
+        )
+        assert {"name", "author", "language", "description"} <= set(fields), entry.name
+        assert fields["name"] == entry.name, f"{entry.name}: the name is the folder's"
+        source = {"c": "bot.c", "cpp": "bot.cpp", "python": "bot.py"}[fields["language"]]
+        assert (entry / source).is_file(), f"{entry.name}: {source} is missing"
+        languages[entry.name] = fields["language"]
+    assert len(languages) >= 7, f"at least seven examples, not {sorted(languages)}"
+    assert {"c", "python"} <= set(languages.values()), "examples in C and in Python"
+
+
+@pytest.mark.slow
+def test_the_examples_play_a_few_turns_with_legal_replies(tmp_path: Path) -> None:
+    entries = sorted(p for p in EXAMPLES.iterdir() if p.is_dir())[:MAX_PLAYERS]
+    commands = [example_command(entry, tmp_path) for entry in entries]
+    while len(commands) < 7:
+        commands.append([sys.executable, "-I", "-B", str(BUILTIN / "wanderer" / "bot.py")])
+    state = RULES.initial_state(random.Random(3), len(commands), {})
+    for _ in range(4):
+        moves = {}
+        for seat, command in enumerate(commands):
+            done = subprocess.run(
+                command, input=STDIO.request(state, seat), capture_output=True, timeout=30
+            )
+            assert done.returncode == 0, f"{command[-1]} failed: {done.stderr.decode()[-300:]}"
+            lines = done.stdout.decode("ascii").split("\n")
+            assert lines[0] in set("123456789"), f"{command[-1]} gave no direction: {lines[:3]}"
+            assert lines[1] in ("A", "C", "N"), f"{command[-1]} gave no action: {lines[:3]}"
+            move = STDIO.decode(state, seat, lines[:3])
+            assert move.memory == lines[2], f"{command[-1]}'s memory is not kept verbatim"
+            moves[seat] = move
+        state = RULES.apply(state, moves)
