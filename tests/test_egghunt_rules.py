@@ -295,7 +295,7 @@ def test_the_game_ends_after_25_turns_per_player() -> None:
     outcome = RULES.outcome(state)
     assert outcome is not None and outcome.termination is Termination.NORMAL
     assert outcome.placement == (1, 1), "equal eggs share the place"
-    assert "50 turns" in outcome.detail and "1 eggs left" in outcome.detail
+    assert "50 turns" in outcome.detail and "1 egg left" in outcome.detail
 
 
 def test_placement_is_by_eggs() -> None:
@@ -369,6 +369,7 @@ def test_request_bytes() -> None:
         (["4"], Move(4, "N", "")),  # missing lines are blank; blank memory
         ([" 4\t", " C ", "  spaced  "], Move(4, "C", "  spaced  ")),
         (["4\r", "C\r", "m\r"], Move(4, "C", "m")),
+        (["4\n", "C\n", "m\r\n"], Move(4, "C", "m")),  # line endings left on
         (["4", "a", "m"], Move(4, "N", "m")),  # actions are case-sensitive
         (["4", "Attack", "m"], Move(4, "N", "m")),
         (["4", "", "x" * 2000], Move(4, "N", "x" * MEMORY_LIMIT)),
@@ -471,7 +472,7 @@ def test_generated_boards_have_their_properties(seed: int, n: int) -> None:
                     frontier.append(t)
         assert reach >= state.eggs, "every egg is reachable from every start (8 directions)"
     again = RULES.initial_state(random.Random(seed), n, {})
-    assert again == state, "the same seed gives the same board"
+    assert again == state and hash(again) == hash(state), "the same seed gives the same board"
 
 
 class Scripted(random.Random):
@@ -566,7 +567,7 @@ def test_the_frame_shows_the_board_and_the_last_turns_events() -> None:
     start = board("#####", "# o #", "#A B#", "# C #", "#####")
     after = turn(start, {"A": "4 N", "B": "8 A", "C": "9 N"})
     lines = RULES.render_text(after).split("\n")
-    assert lines[0] == "turn 1/75, 1 eggs left: A 0  B 0  C 0", lines[0]
+    assert lines[0] == "turn 1/75, 1 egg left: A 0  B 0  C 0", lines[0]
     assert lines[1:6] == ["#####", "# o #", "#AB #", "# C #", "#####"], "the board after"
     assert lines[6] == "fights: B(A) beat A(N) at 2,2; back: A", lines[6]
     assert lines[7] == "eggs: none", lines[7]

@@ -16,14 +16,18 @@ or after 25n turns; more eggs is a better place.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from runner.games.egghunt.codec import EggHuntStdio
-from runner.games.egghunt.rules import EggHunt
+from runner.games.egghunt.rules import EggHunt, EggHuntState, Move
+from runner.games.spec import Rules, StdioCodec
 
 ID: Final = EggHunt.id
 RULES: Final = EggHunt()
 STDIO: Final = EggHuntStdio()
+if TYPE_CHECKING:  # mypy checks that the game keeps the spec's shape
+    _rules: Rules[EggHuntState, Move] = RULES
+    _stdio: StdioCodec[EggHuntState, Move] = STDIO
 BUILTIN: Final = Path(__file__).parent / "builtin"  # one folder per built-in bot (bot.py)
 
-__all__ = ["BUILTIN", "ID", "RULES", "STDIO", "EggHunt", "EggHuntStdio"]
+__all__ = ["BUILTIN", "ID", "RULES", "STDIO", "EggHunt", "EggHuntState", "EggHuntStdio", "Move"]

@@ -42,7 +42,7 @@ VIEW_RADIUS: Final = 2  # a 5 x 5 window
 PLAYER: Final = "*"
 OUTSIDE: Final = "X"
 _DIGITS: Final = {str(d): d for d in DELTAS}
-_SPACE: Final = " \t\r"
+_SPACE: Final = " \t\r\n"  # around a direction or an action
 
 
 def view(state: EggHuntState, seat: int) -> list[str]:
@@ -71,7 +71,7 @@ def view(state: EggHuntState, seat: int) -> list[str]:
 def clean_memory(line: str) -> str:
     """A reply's third line as the memory it sets: at most 1024 characters, printable ASCII
     (anything else becomes ``?``)."""
-    cut = line.rstrip("\r")[:MEMORY_LIMIT]
+    cut = line.rstrip("\r\n")[:MEMORY_LIMIT]
     return "".join(c if " " <= c <= "~" else "?" for c in cut)
 
 

@@ -490,7 +490,7 @@ class EggHunt:
     def outcome(self, state: EggHuntState) -> Outcome | None:
         if not state.over:
             return None
-        why = "all eggs gone" if not state.eggs else f"{len(state.eggs)} eggs left"
+        why = "all eggs gone" if not state.eggs else f"{_eggs(len(state.eggs))} left"
         tally = ", ".join(f"{SEAT_SYMBOLS[s]} {e}" for s, e in enumerate(state.eggs_held))
         detail = f"after {state.turns_played} turns ({why}): {tally}"
         return ranked_outcome(state.eggs_held, Termination.NORMAL, detail)
@@ -507,7 +507,7 @@ class EggHunt:
         and a line of its egg events. Tiles are named x,y from the top-left corner 0,0."""
         tally = "  ".join(f"{SEAT_SYMBOLS[s]} {e}" for s, e in enumerate(state.eggs_held))
         status = (
-            f"turn {state.turns_played}/{state.max_turns}, {len(state.eggs)} eggs left: {tally}"
+            f"turn {state.turns_played}/{state.max_turns}, {_eggs(len(state.eggs))} left: {tally}"
         )
         return "\n".join([status, *picture(state), *event_lines(state)])
 
@@ -526,6 +526,10 @@ class EggHunt:
         if problem := memory_problem(memory or ""):
             raise InvalidMoveError(f"{text!r}: {problem}")
         return Move(int(direction), cast(Action, action), memory or "")
+
+
+def _eggs(count: int) -> str:
+    return "1 egg" if count == 1 else f"{count} eggs"
 
 
 def _at(state: EggHuntState, tile: int) -> str:
