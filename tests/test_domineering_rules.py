@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from runner.games.base import IllegalMoveError, InvalidMoveError, Termination
-from runner.games.domineering import ID, RULES, STDIO
+from runner.games.domineering import ID, RULES, SPEC, STDIO
 from runner.games.domineering.rules import (
     CELLS,
     EAST,
@@ -111,7 +111,7 @@ def dominoes_seen_by_a_bot(board_lines: list[str]) -> set[tuple[tuple[int, int],
 
 
 def engine_dominoes(state: DomineeringState) -> set[tuple[tuple[int, int], ...]]:
-    found = set()
+    found: set[tuple[tuple[int, int], ...]] = set()
     for index, code in enumerate(state.board):
         r, c = divmod(index, SIZE)
         if code == WEST:
@@ -141,10 +141,10 @@ def test_the_game_starts_empty_with_left_to_move_and_a_bomb_each() -> None:
 def test_the_game_declares_its_shape() -> None:
     info = RULES.info
     assert (info.min_players, info.max_players, info.simultaneous) == (2, 2, False)
-    assert info.interface == "stdio" and info.fresh_process_per_move
+    assert SPEC.interface == "stdio-fresh", "a fresh process for every move"
     assert info.seat_names == ("Left", "Right")
     assert MAX_MOVES == 110, "84 placements fill the board, two bombs free 24 cells each: 110"
-    assert STDIO.fresh_process and STDIO.reply_lines == 1
+    assert STDIO.reply_lines == 1
 
 
 def test_initial_state_refuses_other_seat_counts_and_settings() -> None:

@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from runner.games.base import IllegalMoveError, InvalidMoveError, Termination
-from runner.games.egghunt import BUILTIN, ID, RULES, STDIO
+from runner.games.egghunt import BUILTIN, ID, RULES, SPEC, STDIO
 from runner.games.egghunt.codec import clean_memory, view
 from runner.games.egghunt.rules import (
     MAX_PLAYERS,
@@ -359,7 +359,7 @@ def test_request_bytes() -> None:
     state = board("#####", "#A o#", "#   #", "#   #", "#####", memories=("3 x",))
     assert STDIO.greeting(state, 0) == b"", "nothing comes before the request"
     assert STDIO.request(state, 0) == b"XXXXX\nX####\nX#* o\nX#   \nX#   \n3 x\n"
-    assert STDIO.fresh_process and STDIO.reply_lines == 3
+    assert SPEC.interface == "stdio-fresh" and STDIO.reply_lines == 3
 
 
 @pytest.mark.parametrize(
@@ -384,11 +384,13 @@ def test_replies_decode(lines: list[str], move: Move) -> None:
 
 @pytest.mark.parametrize("first", ["", "0", "10", "x", "44", "four", "-1"])
 def test_an_invalid_direction_stays_and_keeps_the_memory(first: str) -> None:
+    """An invalid direction (no output at all included) is the bot's fault, named in words;
+    the referee then plays its stand-in: 9 N with the memory unchanged, and the seat plays on."""
     state = board("#####", "#A o#", "#   #", "#   #", "#####", memories=("old",))
-    assert STDIO.decode(state, 0, [first, "A", "new"]) == Move(9, "N", "old"), (
-        f"direction {first!r} is invalid: the whole reply is 9 N with the memory unchanged"
-    )
-    assert STDIO.decode(state, 0, []) == Move(9, "N", "old"), "no output at all: the same"
+    for lines in ([first, "A", "new"], []):
+        with pytest.raises(InvalidMoveError, match="not a direction 1 to 9"):
+            STDIO.decode(state, 0, lines)
+    assert RULES.stand_in(state, 0) == Move(9, "N", "old"), "what the seat does instead"
 
 
 def test_clean_memory_is_always_a_legal_memory() -> None:

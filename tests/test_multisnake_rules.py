@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from runner.games.base import IllegalMoveError, InvalidMoveError, Termination
 from runner.games.multisnake import (
     RULES,
+    SPEC,
     STDIO,
     load_map,
     owner_text,
@@ -84,9 +85,10 @@ def test_the_package_exports_a_rules_and_a_codec_of_the_spec() -> None:
     assert rules.id == "multisnake-v1"
     info = rules.info
     assert (info.min_players, info.max_players) == (2, 8) and info.simultaneous
-    assert info.interface == "stdio" and not info.fresh_process_per_move
+    assert SPEC.interface == "stdio", "one process for the whole game"
+    assert info.seat_counts == (2, 4, 8)
     assert info.seat_names == tuple("ABCDEFGH") and info.max_moves == MAX_TURNS
-    assert not codec.fresh_process and codec.reply_lines == 1
+    assert codec.reply_lines == 1
 
 
 # --- moving, drawing, wrapping --------------------------------------------------------------------

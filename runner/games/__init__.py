@@ -6,10 +6,13 @@ adding a game is its folder and one line here.
 
 from __future__ import annotations
 
-from runner.games import cluster, snakes
+from runner.games import cluster, domineering, egghunt, multisnake, snakes
 from runner.games.spec import GameSpec
 
-GAMES: dict[str, GameSpec] = {spec.id: spec for spec in (snakes.SPEC, cluster.SPEC)}
+GAMES: dict[str, GameSpec] = {
+    spec.id: spec
+    for spec in (snakes.SPEC, cluster.SPEC, domineering.SPEC, multisnake.SPEC, egghunt.SPEC)
+}
 
 # Rule sets replaced by a new version because their records would now mean something else. They
 # are not kept as engines: naming one says what replaced it and why.

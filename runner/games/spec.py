@@ -105,12 +105,11 @@ class Rules(Protocol, Generic[S, M]):
 class StdioCodec(Protocol, Generic[S_in, M_out]):
     """How a program bot on stdin/stdout sees the game and how its reply is read."""
 
-    fresh_process: ClassVar[bool]  # True: a new process for every move
     reply_lines: ClassVar[int]  # a reply is this many lines at most (read until then or EOF)
 
     def greeting(self, state: S_in, seat: int) -> bytes:
-        """Sent once before the first request (before each request if ``fresh_process``);
-        b"" for none."""
+        """Sent once before the first request (before each request when the game starts its
+        bots afresh for every move); b"" for none."""
         ...
 
     def request(self, state: S_in, seat: int) -> bytes:

@@ -119,7 +119,6 @@ class RaceRules:
 
 
 class RaceStdio:
-    fresh_process: ClassVar[bool] = False
     reply_lines: ClassVar[int] = 1
 
     def greeting(self, state: Race, seat: int) -> bytes:

@@ -82,7 +82,6 @@ def read_reply(reply: str) -> Move | None:
 class ClusterStdio:
     """The stdin/stdout codec of Cluster: one process for the whole game, one line a move."""
 
-    fresh_process: ClassVar[bool] = False
     reply_lines: ClassVar[int] = 1
 
     def greeting(self, state: ClusterState, seat: int) -> bytes:

@@ -12,15 +12,43 @@ docs/rules/domineering.md is the rules document for bot authors; ``rules`` holds
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Final
 
 from runner.games.domineering.codec import DomineeringStdio
 from runner.games.domineering.rules import Domineering, DomineeringState, Move
-from runner.games.spec import Rules, StdioCodec
+from runner.games.spec import Builtin, GameSpec, Presentation, Rules, StdioCodec
 
 ID: Final = Domineering.id
 # Typed as the spec's protocols, so that mypy checks the package keeps to them.
 RULES: Final[Rules[DomineeringState, Move]] = Domineering()
 STDIO: Final[StdioCodec[DomineeringState, Move]] = DomineeringStdio()
 
-__all__ = ["ID", "RULES", "STDIO", "Domineering", "DomineeringState", "DomineeringStdio", "Move"]
+HERE = Path(__file__).resolve().parent
+SPEC = GameSpec(
+    rules=RULES,
+    interface="stdio-fresh",
+    codec=STDIO,
+    presentation=Presentation(
+        classes={"<": "x", "-": "x", ">": "x", "^": "o", "v": "o", "*": "xh"},
+        seat_classes=("x", "o"),
+        score_header="Dominoes",
+        score_prefix="dominoes: ",
+    ),
+    builtins=(Builtin("first-legal", HERE / "builtin" / "first-legal", "python"),),
+    rules_doc="domineering",
+    # The event's arena: one second of wall time a move, the process's start included.
+    limits={"move_cpu_ms": 1000, "move_wall_s": 1.0, "first_move_wall_s": None},
+    formats=("knockout", "round-robin"),
+)
+
+__all__ = [
+    "SPEC",
+    "ID",
+    "RULES",
+    "STDIO",
+    "Domineering",
+    "DomineeringState",
+    "DomineeringStdio",
+    "Move",
+]

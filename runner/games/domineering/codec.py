@@ -23,6 +23,7 @@ from runner.games.domineering.rules import (
     WIRE_DIGIT,
     DomineeringState,
     Move,
+    move_text,
     read_move,
 )
 
@@ -36,7 +37,6 @@ def board_lines(state: DomineeringState) -> bytes:
 class DomineeringStdio:
     """A fresh process per move: no greeting; the request is the whole position."""
 
-    fresh_process: ClassVar[bool] = True
     reply_lines: ClassVar[int] = 1
 
     def greeting(self, state: DomineeringState, seat: int) -> bytes:
@@ -51,3 +51,6 @@ class DomineeringStdio:
         if not lines:
             raise InvalidMoveError("replied '' (nothing): expected one line 'type row col'")
         return read_move(seat, lines[0])
+
+    def reply(self, move: Move) -> bytes:
+        return (move_text(move) + "\n").encode("ascii")

@@ -323,10 +323,8 @@ class Domineering:
         max_players=2,
         simultaneous=False,
         max_moves=MAX_MOVES,
-        interface="stdio",
         seat_names=SEAT_NAMES,
         score_label="{} dominoes",
-        fresh_process_per_move=True,
     )
 
     def initial_state(

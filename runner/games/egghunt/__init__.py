@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Final
 
 from runner.games.egghunt.codec import EggHuntStdio
 from runner.games.egghunt.rules import EggHunt, EggHuntState, Move
-from runner.games.spec import Rules, StdioCodec
+from runner.games.spec import Builtin, GameSpec, Presentation, Rules, StdioCodec
 
 ID: Final = EggHunt.id
 RULES: Final = EggHunt()
@@ -30,4 +30,25 @@ if TYPE_CHECKING:  # mypy checks that the game keeps the spec's shape
     _stdio: StdioCodec[EggHuntState, Move] = STDIO
 BUILTIN: Final = Path(__file__).parent / "builtin"  # one folder per built-in bot (bot.py)
 
-__all__ = ["BUILTIN", "ID", "RULES", "STDIO", "EggHunt", "EggHuntState", "EggHuntStdio", "Move"]
+SPEC = GameSpec(
+    rules=RULES,
+    interface="stdio-fresh",
+    codec=STDIO,
+    presentation=Presentation(score_header="Eggs", score_prefix="eggs: "),
+    builtins=(Builtin("wanderer", BUILTIN / "wanderer", "python"),),
+    rules_doc="egghunt",
+    limits={"move_cpu_ms": 500, "move_wall_s": 1.0, "first_move_wall_s": None, "game_cpu_s": 60},
+    formats=("free-for-all",),
+)
+
+__all__ = [
+    "SPEC",
+    "BUILTIN",
+    "ID",
+    "RULES",
+    "STDIO",
+    "EggHunt",
+    "EggHuntState",
+    "EggHuntStdio",
+    "Move",
+]

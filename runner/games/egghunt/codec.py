@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, Final, cast
 
+from runner.games.base import InvalidMoveError
 from runner.games.egghunt.rules import (
     ACTIONS,
     DELTAS,
@@ -33,7 +34,6 @@ from runner.games.egghunt.rules import (
     MEMORY_LIMIT,
     WALL,
     Action,
-    EggHunt,
     EggHuntState,
     Move,
 )
@@ -78,7 +78,6 @@ def clean_memory(line: str) -> str:
 class EggHuntStdio:
     """The stdio codec: a fresh process per turn, six lines in, up to three lines out."""
 
-    fresh_process: ClassVar[bool] = True
     reply_lines: ClassVar[int] = 3
 
     def greeting(self, state: EggHuntState, seat: int) -> bytes:
@@ -89,14 +88,19 @@ class EggHuntStdio:
         return "".join(line + "\n" for line in lines).encode("ascii")
 
     def decode(self, state: EggHuntState, seat: int, lines: Sequence[str]) -> Move:
-        """The move a reply means; never raises (see the module docstring)."""
+        """The move a reply means. A missing or invalid direction is InvalidMoveError quoting
+        it: the referee records the fault and plays the seat's stand-in move, ``9 N`` with its
+        memory unchanged, as the rules say (the seat plays on)."""
         padded = [*lines[:3], "", "", ""]
         direction = _DIGITS.get(padded[0].strip(_SPACE))
         if direction is None:
-            return EggHunt().stand_in(state, seat)
+            raise InvalidMoveError(f"replied {padded[0][:40]!r}, not a direction 1 to 9")
         action = padded[1].strip(_SPACE)
         chosen = cast(Action, action) if action in ACTIONS else "N"
         return Move(direction, chosen, clean_memory(padded[2]))
+
+    def reply(self, move: Move) -> bytes:
+        return f"{move.direction}\n{move.action}\n{move.memory}\n".encode("ascii")
 
 
 __all__ = ["OUTSIDE", "PLAYER", "VIEW_RADIUS", "EggHuntStdio", "clean_memory", "view"]

@@ -420,10 +420,8 @@ class EggHunt:
         max_players=MAX_PLAYERS,
         simultaneous=True,
         max_moves=TURNS_PER_PLAYER * MAX_PLAYERS,
-        interface="stdio",
         seat_names=tuple(SEAT_SYMBOLS),
         score_label="{} eggs",
-        fresh_process_per_move=True,
     )
 
     def initial_state(self, rng: random.Random, seats: int, setup: Setup) -> EggHuntState:

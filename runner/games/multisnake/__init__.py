@@ -13,8 +13,10 @@ stay on the map as obstacles. The last snake alive wins; placement is by turn of
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Final
 
+from runner.games.base import Setup
 from runner.games.multisnake.codec import MultisnakeStdio
 from runner.games.multisnake.maps import GameMap, load_map, parse_map
 from runner.games.multisnake.rules import (
@@ -26,13 +28,39 @@ from runner.games.multisnake.rules import (
     places,
     tile_owners,
 )
-from runner.games.spec import Rules, StdioCodec
+from runner.games.spec import Builtin, GameSpec, Presentation, Rules, StdioCodec
 
 ID: Final = Multisnake.id
 RULES: Final[Rules[MultisnakeState, Direction]] = Multisnake()
 STDIO: Final[StdioCodec[MultisnakeState, Direction]] = MultisnakeStdio()
 
+HERE = Path(__file__).resolve().parent
+
+
+def _open_field(seats: int) -> Setup:
+    """A sample map for ``seats`` snakes: an open 16 x 12 field, starts spread out."""
+    rows = [["."] * 16 for _ in range(12)]
+    spots = [(1, 1), (14, 10), (14, 1), (1, 10), (7, 3), (8, 8), (3, 6), (12, 5)]
+    for seat in range(seats):
+        x, y = spots[seat]
+        rows[y][x] = chr(ord("A") + seat)
+    return {"map": "\n".join("".join(row) for row in rows) + "\n", "period": 3}
+
+
+SPEC = GameSpec(
+    rules=RULES,
+    interface="stdio",
+    codec=STDIO,
+    presentation=Presentation(score_header="Length", score_prefix="length: "),
+    builtins=(Builtin("first-free", HERE / "builtin" / "first-free", "python"),),
+    rules_doc="multisnake",
+    limits={"move_cpu_ms": 100, "move_wall_s": 1.0, "first_move_wall_s": 2.0, "game_cpu_s": 60},
+    formats=("free-for-all", "round-robin"),
+    samples=_open_field,
+)
+
 __all__ = [
+    "SPEC",
     "ID",
     "MAX_TURNS",
     "RULES",

@@ -20,7 +20,6 @@ from runner.games.multisnake.rules import Direction, MultisnakeState, read_direc
 class MultisnakeStdio:
     """The stdio codec: every turn's request is the state's ``view``, the same for every seat."""
 
-    fresh_process: ClassVar[bool] = False
     reply_lines: ClassVar[int] = 1
 
     def greeting(self, state: MultisnakeState, seat: int) -> bytes:
@@ -34,3 +33,6 @@ class MultisnakeStdio:
         if not lines:
             raise InvalidMoveError("replied nothing (no line before the end of its output)")
         return read_direction(lines[0])
+
+    def reply(self, move: Direction) -> bytes:
+        return (move.value + "\n").encode("ascii")

@@ -257,10 +257,9 @@ class Multisnake:
         max_players=8,
         simultaneous=True,
         max_moves=MAX_TURNS,
-        interface="stdio",
         seat_names=tuple(START_LETTERS),
+        seat_counts=(2, 4, 8),
         score_label="length {}",
-        fresh_process_per_move=False,
     )
 
     def initial_state(self, rng: random.Random, seats: int, setup: Setup) -> MultisnakeState:
