@@ -130,7 +130,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         players = _players(config, args.entries, sandbox, game)
         seen = _watcher(game, args.delay if args.watch else -1.0, last)
-        result = play_game(game, players, sandbox, bot_limits(config), seed, on_state=seen)
+        setup = game.sample_setup(len(players))
+        limits = bot_limits(config)
+        result = play_game(game, players, sandbox, limits, seed, on_state=seen, setup=setup)
     finally:
         sandbox.close()
     if args.json:

@@ -128,7 +128,7 @@ UNREAD = [
     Loss("c", "prewrite", Termination.DISCONNECT, r"replied before it was asked at turn 2$"),
     # Whether its first lines are there before the host's first message (and so which turn it
     # loses at) is a race with the interpreter's start; that it loses, and why, is not.
-    Loss("python", "noread", Termination.DISCONNECT, r"replied before it was asked at turn [12]$"),
+    Loss("python", "noread", Termination.DISCONNECT, r"replied before it was asked at turn [123]$"),
     # Shrinking its pipe races with the host's first write (the kernel refuses to shrink a pipe
     # below what it holds): it loses unheard either way (test_a_bot_that_reads_nothing_...
     # below pins the unread write itself).

@@ -38,7 +38,7 @@ SPEC = GameSpec(
     builtins=(Builtin("first-legal", HERE / "builtin" / "first-legal", "python"),),
     rules_doc="domineering",
     # The event's arena: one second of wall time a move, the process's start included.
-    limits={"move_cpu_ms": 1000, "move_wall_s": 1.0, "first_move_wall_s": None},
+    limits={"move_cpu_ms": 1000, "move_wall_s": 1.0, "first_move_wall_s": None, "game_cpu_s": 60},
     formats=("knockout", "round-robin"),
 )
 
