@@ -185,12 +185,6 @@ def _result(points: Sequence[float], seat: int) -> str:
     return "W" if points[seat] > others else "D" if points[seat] == others else "L"
 
 
-def ordinal(place: int) -> str:
-    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st."""
-    suffix = "th" if place % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(place % 10)
-    return f"{place}{suffix or 'th'}"
-
-
 def _seat_results(record: Record) -> list[tuple[str, str]]:
     """Each seat's result as shown and its colour (the CSS class ``r-W``, ``r-D`` or ``r-L``):
     W/D/L in a two-seat game; in a larger one the place, green for first, red for last."""
@@ -199,7 +193,10 @@ def _seat_results(record: Record) -> list[tuple[str, str]]:
         return [(_result(points, seat),) * 2 for seat in range(2)]
     placement = results.places(record)
     last = max(placement)
-    return [(ordinal(p), "W" if p == 1 else "L" if p == last and p > 1 else "D") for p in placement]
+    return [
+        (ranking.ordinal(p), "W" if p == 1 else "L" if p == last and p > 1 else "D")
+        for p in placement
+    ]
 
 
 def _seat_faults(record: Record) -> dict[int, dict[str, Any]]:
@@ -351,7 +348,9 @@ def _season(meta: Mapping[str, Any], rows: list[Row], records: list[Record]) -> 
         "meet": _meetings(games),
         "placing": placing,  # a season with games of more than two seats
         "wdl": not placing or any(len(g["seats"]) == 2 for g in games),
-        "place_names": [ordinal(k) for k in range(1, len(ranked[0].places) + 1)] if ranked else [],
+        "place_names": [ranking.ordinal(k) for k in range(1, len(ranked[0].places) + 1)]
+        if ranked
+        else [],
         "points_rule": _points_rule(meta.get("points", LINEAR_POINTS), games) if placing else "",
         "slug": slug,
         "heat": heat,
@@ -445,11 +444,13 @@ def render_site(
     entries_info: Mapping[str, EntryInfo],
     out_dir: Path,
     warn: Callable[[str], None] = lambda text: print(f"warning: {text}", file=sys.stderr),
+    points: Points = LINEAR_POINTS,
 ) -> SiteReport:
     """Render the site into ``out_dir``, replacing a site rendered there before.
 
     ``out_dir`` must be new, empty or made by this function (it holds MARKER): the site is
     written beside it first and then swapped in, so a failure leaves the old site whole.
+    Without ``standings`` the records are ranked here, by the ``points`` table.
     """
     out_dir = Path(out_dir).resolve()
     if out_dir.exists() and any(out_dir.iterdir()) and not (out_dir / MARKER).exists():
@@ -457,7 +458,7 @@ def render_site(
             f"{out_dir} is not empty and was not made by `koth site`; point the "
             "site at a new or empty folder, or delete this one."
         )
-    meta, rows, records = read_standings(standings, results_records)
+    meta, rows, records = read_standings(standings, results_records, points)
     season = _season(meta, rows, records)
     season["infos"] = {r.entry: entries_info.get(r.entry, EntryInfo(r.entry)) for r in rows}
     env = _environment()
@@ -591,7 +592,12 @@ def render_from_config(
     out = out or config.output.site
     try:
         report = render_site(
-            records, standings, entries_info_from(config.entries, config.output.build), out, warn
+            records,
+            standings,
+            entries_info_from(config.entries, config.output.build),
+            out,
+            warn,
+            config.points,
         )
     except SiteError:
         raise ConfigError(
@@ -602,5 +608,6 @@ def render_from_config(
         ) from None
     from runner.publish import publish
 
-    publish(report.out_dir, read_standings(standings, records)[2], standings, results_key)
+    shown = read_standings(standings, records, config.points)[2]
+    publish(report.out_dir, shown, standings, results_key)
     return report

@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from itertools import groupby
@@ -145,6 +145,7 @@ class _Book:
     points: dict[str, Fraction] = field(default_factory=dict)
     place_sums: dict[str, int] = field(default_factory=dict)
     games: list[_Counted] = field(default_factory=list)
+    largest: int = 0  # the seats of the largest game of more than two
 
     def add(self, record: Game, table: Points) -> None:
         seats = tuple(str(s["entry"]) for s in record["seats"])
@@ -157,9 +158,9 @@ class _Book:
             if len(seats) == 2:
                 _count_result(row, game.points[seat], game.points[1 - seat])
             else:
-                place = game.places[seat]
-                row.places += [0] * (place - len(row.places))
-                row.places[place - 1] += 1
+                self.largest = max(self.largest, len(seats))
+                row.places += [0] * (len(seats) - len(row.places))
+                row.places[game.places[seat] - 1] += 1
         for seat, kind in sorted(_faults(record)):
             faults = self.rows[seats[seat]].faults
             faults[kind] = faults.get(kind, 0) + 1
@@ -167,10 +168,8 @@ class _Book:
 
     def finish(self) -> None:
         """Totals into the rows; every playing row's histogram as long as the largest game's."""
-        playing = [r for r in self.rows.values() if r.excluded is None]
-        longest = max((len(r.places) for r in playing), default=0)
-        for row in playing:
-            row.places += [0] * (longest - len(row.places))
+        for row in (r for r in self.rows.values() if r.excluded is None):
+            row.places += [0] * (self.largest - len(row.places))
             row.points = float(self.points.get(row.entry, 0))
             if row.games:
                 row.average_place = float(Fraction(self.place_sums[row.entry], row.games))
@@ -320,13 +319,38 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def ordinal(place: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st."""
+    suffix = "th" if place % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(place % 10)
+    return f"{place}{suffix or 'th'}"
+
+
+def _columns(rows: Sequence[Row]) -> list[tuple[str, Callable[[Row], object]]]:
+    """The text table's counting columns: W/D/L when there are two-seat games (or no games),
+    the places and the average place when there are larger ones."""
+    playing = [r for r in rows if r.excluded is None]
+    largest = max((len(r.places) for r in playing), default=0)
+    columns: list[tuple[str, Callable[[Row], object]]] = []
+    if not largest or any(r.wins or r.draws or r.losses for r in playing):
+        columns += [("W", lambda r: r.wins), ("D", lambda r: r.draws), ("L", lambda r: r.losses)]
+    for k in range(largest):
+        columns.append((ordinal(k + 1), lambda r, k=k: r.places[k]))  # type: ignore[misc]
+    if largest:
+        columns.append(
+            ("avg", lambda r: "-" if r.average_place is None else f"{r.average_place:.2f}")
+        )
+    return columns
+
+
 def table(rows: Sequence[Row]) -> str:
     """The standings as a plain-text table."""
     entry_w = max([5, *(len(r.entry) for r in rows)])
     name_w = min(24, max([3, *(len(r.name) for r in rows)]))
+    columns = _columns(rows)
     head = (
         f"{'rank':>4}  {'entry':<{entry_w}}  {'bot':<{name_w}}  {'points':>6}  {'games':>5}"
-        f"  {'W':>4}  {'D':>4}  {'L':>4}  faults"
+        + "".join(f"  {title:>4}" for title, _ in columns)
+        + "  faults"
     )
     lines = [head, "-" * len(head)]
     for r in rows:
@@ -336,6 +360,8 @@ def table(rows: Sequence[Row]) -> str:
         faults = ", ".join(f"{kind} {n}" for kind, n in sorted(r.faults.items())) or "-"
         lines.append(
             f"{r.rank:>4}  {r.entry:<{entry_w}}  {_clip(r.name, name_w):<{name_w}}  "
-            f"{r.points:>6g}  {r.games:>5}  {r.wins:>4}  {r.draws:>4}  {r.losses:>4}  {faults}"
+            f"{r.points:>6g}  {r.games:>5}"
+            + "".join(f"  {str(value(r)):>4}" for _, value in columns)
+            + f"  {faults}"
         )
     return "\n".join(lines)
