@@ -274,16 +274,16 @@ def points_problem(value: object) -> str | None:
     if value == LINEAR_POINTS:
         return None
     if not isinstance(value, list | tuple) or not value:
-        return "it is neither `linear` nor a list of points by place"
+        return "expected `linear` or a list of points by place"
     if len(value) > MAX_PLACES:
-        return f"it lists more than {MAX_PLACES} places"
+        return f"expected points for at most {MAX_PLACES} places"
     if not all(
         isinstance(p, int | float) and not isinstance(p, bool) and math.isfinite(p) and p >= 0
         for p in value
     ):
-        return "its points are not all finite numbers of at least 0"
+        return "expected points that are finite numbers of at least 0"
     if any(worse > better for better, worse in zip(value, value[1:], strict=False)):
-        return "it gives a place more points than the place before it"
+        return "a place may not score more than the place before it"
     return None
 
 
@@ -292,7 +292,7 @@ def _check_points(s: Setting, value: object, src: _Source) -> Points:
     if problem:
         raise src.error(
             s.key,
-            f"expected `linear` or a list of points by place, got {_describe(value)}: {problem}.",
+            f"{problem}, got {_describe(value)}.",
             f"write {src.example(s.key, LINEAR_POINTS)}, or the points of the first, second, "
             "... place from most to least, e.g. `points: [10, 6, 3, 1]` (places past the list "
             "score 0).",

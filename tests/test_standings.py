@@ -277,14 +277,14 @@ def test_the_document_names_the_tie_break_of_its_games_and_checks_the_new_fields
     assert two["tie_break"] == TIE_BREAK and larger["tie_break"] == TIE_BREAK_PLACES
     assert check_document(two) is None and check_document(larger) is None
     assert larger["entries"][1]["places"] == [0, 1, 0] and two["entries"][0]["places"] == []
-    bad = {
+    bad: dict[str, tuple[list[Any], Any]] = {
         "places": (["entries", 0, "places"], [1, -1]),
         "average": (["entries", 0, "average_place"], 0.5),
         "points": (["points"], [1, 2]),
     }
     for what, (path, value) in bad.items():
         doc = json.loads(json.dumps(larger))
-        target = doc
+        target: Any = doc
         for step in path[:-1]:
             target = target[step]
         target[path[-1]] = value
