@@ -280,7 +280,8 @@ def _environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters["num"] = lambda x: f"{x:g}" if isinstance(x, float) else str(x)
+    # points: halves in two-seat games, thirds and the like in larger ones (two decimals)
+    env.filters["num"] = lambda x: f"{round(x, 2):g}" if isinstance(x, float) else str(x)
     env.filters["elo"] = lambda x: f"{x:.0f}"
     env.filters["place"] = lambda x: "–" if x is None else f"{x:.2f}"
     return env
