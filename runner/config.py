@@ -10,6 +10,7 @@ the fix; the CLI prints it and exits with code 2, never with a traceback.
 from __future__ import annotations
 
 import difflib
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -20,6 +21,9 @@ import yaml
 
 DEFAULT_FILE = "tournament.yaml"
 DOCS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "configuration.md"
+LINEAR_POINTS = "linear"
+MAX_PLACES = 1000
+Points = str | tuple[float, ...]  # points by place in games of 3+ seats: LINEAR_POINTS or a list
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,7 @@ class Config:
     entries: Path
     limits: Limits
     output: Output
+    points: Points = LINEAR_POINTS
 
 
 class ConfigError(Exception):
@@ -76,7 +81,7 @@ class Setting:
     """One field of tournament.yaml: its type, default, allowed values and description."""
 
     key: str  # dotted for fields inside a section: "limits.move_cpu_ms"
-    kind: Literal["int", "float", "str", "path", "game"]
+    kind: Literal["int", "float", "str", "path", "game", "points"]
     default: int | float | str | None
     doc: str
     unit: str = ""  # what a number counts, for the fix hint
@@ -132,6 +137,15 @@ SETTINGS: tuple[Setting, ...] = (
         example=4,
     ),
     Setting("entries", "path", "entries", "The folder of entries, one sub-folder per bot."),
+    Setting(
+        "points",
+        "points",
+        LINEAR_POINTS,
+        "Points by place in games of more than two seats: `linear` (first 1, last 0, evenly "
+        "spaced), or a list from first place down, e.g. `[10, 6, 3, 1]` (places past its end "
+        "score 0). Tied seats share the points of the places they span. Two-seat games always "
+        "give win 1, draw ½, loss 0.",
+    ),
     Setting(
         "limits.move_cpu_ms",
         "int",
@@ -254,11 +268,47 @@ def _retired_game(game_id: str) -> tuple[str, str] | None:
     return retired.get(game_id)
 
 
+def points_problem(value: object) -> str | None:
+    """Why ``value`` is not a points table (``linear``, or points by place: at least one, each
+    a finite number of at least 0, none more than the place before it's), or None."""
+    if value == LINEAR_POINTS:
+        return None
+    if not isinstance(value, list | tuple) or not value:
+        return "expected `linear` or a list of points by place"
+    if len(value) > MAX_PLACES:
+        return f"expected points for at most {MAX_PLACES} places"
+    if not all(
+        isinstance(p, int | float) and not isinstance(p, bool) and math.isfinite(p) and p >= 0
+        for p in value
+    ):
+        return "expected points that are finite numbers of at least 0"
+    if any(worse > better for better, worse in zip(value, value[1:], strict=False)):
+        return "a place may not score more than the place before it"
+    return None
+
+
+def _check_points(s: Setting, value: object, src: _Source) -> Points:
+    problem = points_problem(value)
+    if problem:
+        raise src.error(
+            s.key,
+            f"{problem}, got {_describe(value)}.",
+            f"write {src.example(s.key, LINEAR_POINTS)}, or the points of the first, second, "
+            "... place from most to least, e.g. `points: [10, 6, 3, 1]` (places past the list "
+            "score 0).",
+        )
+    if isinstance(value, list | tuple):
+        return tuple(float(p) for p in value)
+    return LINEAR_POINTS
+
+
 def _check(s: Setting, value: object, src: _Source) -> Any:
     """The validated value of one setting, or a ConfigError naming it."""
     got = f"got {_describe(value)}."
     if value is None and s.null_means:
         return None
+    if s.kind == "points":
+        return _check_points(s, value, src)
     if s.kind in ("int", "float"):
         assert s.low is not None and s.high is not None
         wanted = int if s.kind == "int" else (int, float)
@@ -403,6 +453,7 @@ def _build(values: Mapping[str, Any], base: Path, path: Path | None) -> Config:
         entries=_resolve(base, values["entries"]),
         limits=section(Limits, "limits"),
         output=section(Output, "output"),
+        points=values["points"],
     )
 
 
@@ -451,7 +502,14 @@ def default_config(base: Path) -> Config:
 
 def reference_markdown() -> str:
     """docs/configuration.md, generated from ``SETTINGS``."""
-    kinds = {"int": "integer", "float": "number", "str": "text", "path": "path", "game": "text"}
+    kinds = {
+        "int": "integer",
+        "float": "number",
+        "str": "text",
+        "path": "path",
+        "game": "text",
+        "points": "text or list",
+    }
     lines = [
         "# Configuration reference: tournament.yaml",
         "",
@@ -476,6 +534,10 @@ def reference_markdown() -> str:
                 continue
             if s.kind == "game":
                 allowed = "a game id registered in `runner.games.GAMES`"
+            elif s.kind == "points":
+                allowed = (
+                    f"`linear`, or 1 to {MAX_PLACES} numbers ≥ 0, none more than the one before"
+                )
             elif s.choices:
                 allowed = ", ".join(f"`{c}`" for c in s.choices)
             elif s.low is not None:

@@ -308,7 +308,7 @@ def preview(
     current = {s.key for s in games}
     records = results.canonical(r for r in results.read_records(path)[0] if r["key"] in current)
     shown = [e for e in line.entrants() if e.entry in names or (bool(mine) and e.excluded is None)]
-    rows = rank(shown, records)
+    rows = rank(shown, records, config.points)
     meta = {
         "game": config.game,
         "format": "preview",
@@ -318,6 +318,7 @@ def preview(
         "games_scheduled": len(games),
         "games_played": len(records),
         "preview_of": list(names),
+        "points": config.points if isinstance(config.points, str) else list(config.points),
     }
     standings = document(rows, meta)
     write_standings(out / STANDINGS_FILE, standings)

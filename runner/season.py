@@ -607,7 +607,7 @@ def standings(config: Config, line: Lineup, say: Say = _stderr) -> tuple[list[Ro
     for problem in problems:
         say(f"warning: {problem}")
     counted = results.canonical(r for r in records if r["key"] in current)
-    rows = rank(line.entrants(), counted)
+    rows = rank(line.entrants(), counted, config.points)
     meta = {
         "game": config.game,
         "format": config.format,
@@ -616,6 +616,7 @@ def standings(config: Config, line: Lineup, say: Say = _stderr) -> tuple[list[Ro
         "host_version": __version__,
         "games_scheduled": len(games),
         "games_played": len(counted),
+        "points": config.points if isinstance(config.points, str) else list(config.points),
     }
     doc = document(rows, meta)
     write_standings(config.output.standings, doc)

@@ -255,6 +255,46 @@ def test_bad_values_name_the_file_the_field_and_the_fix(
     assert f"field `{field}`" in str(e) and snippet in str(e), str(e)
 
 
+@pytest.mark.parametrize(
+    ("text", "points"),
+    [
+        ("", "linear"),
+        ("points: linear\n", "linear"),
+        ("points: [10, 6, 3, 1]\n", (10.0, 6.0, 3.0, 1.0)),
+        ("points: [1, 0.5, 0.5, 0]\n", (1.0, 0.5, 0.5, 0.0)),
+        ("points: [3]\n", (3.0,)),
+    ],
+)
+def test_the_points_table_is_linear_or_points_by_place(
+    tmp_path: Path, text: str, points: object
+) -> None:
+    cfg = load_config(write(tmp_path, text))
+    assert cfg.points == points
+    assert all(type(p) is float for p in cfg.points if not isinstance(cfg.points, str))
+
+
+@pytest.mark.parametrize(
+    ("text", "snippet"),
+    [
+        ("points: squares\n", "expected `linear` or a list of points by place, got 'squares'"),
+        ("points: []\n", "expected `linear` or a list"),
+        ("points: 3\n", "got 3 (an int)"),
+        ("points: [1, 3, 2]\n", "a place may not score more than the place before it"),
+        ("points: [1, -1]\n", "finite numbers of at least 0, got [1, -1] (a list)"),
+        ("points: [.inf, 1]\n", "finite numbers"),
+        ("points: [true, false]\n", "finite numbers"),
+        ("points: ['1', '0']\n", "finite numbers"),
+        (f"points: {list(range(1001, 0, -1))}\n", "at most 1000 places"),
+    ],
+)
+def test_a_bad_points_table_names_the_field_and_the_fix(
+    tmp_path: Path, text: str, snippet: str
+) -> None:
+    e = error_of(write(tmp_path, text))
+    assert e.field == "points" and snippet in str(e), str(e)
+    assert "e.g. `points: [10, 6, 3, 1]`" in str(e) and "`points: linear`" in str(e)
+
+
 def test_a_yaml_syntax_error_gives_the_line(tmp_path: Path) -> None:
     e = error_of(write(tmp_path, "game: snakes-v2\nrounds: 1\n  seed: 2\n"))
     assert str(e).startswith(f"{tmp_path / 'tournament.yaml'}: line 3: not valid YAML"), str(e)
