@@ -135,6 +135,8 @@ def _faults_problem(faults: Any, seats: int) -> str | None:
             return f"a fault of its `faults` names seat {fault['seat']}, not a seat of the game"
         if not _integer(fault.get("turn", 0)) or fault.get("turn", 0) < 0:
             return "a fault of its `faults` has a `turn` that is not a turn"
+        if not _integer(fault.get("at", 0)) or fault.get("at", 0) < 0:
+            return "a fault of its `faults` has an `at` that is not a turn of its moves"
         kind = TERMINATIONS.get(fault.get("termination"))  # type: ignore[arg-type]
         if kind is None or not kind.is_fault:
             return f"a fault of its `faults` has the ending {fault.get('termination')!r}"
@@ -222,22 +224,38 @@ def _seat_ok(seat: Any) -> bool:
 def _seats_problem(record: dict[str, Any]) -> str | None:
     """The seats (as many as the game allows) and the moves."""
     game_id = record["game"]
-    info = GAMES[game_id].info
+    spec = GAMES[game_id]
+    info = spec.info
     seats = record.get("seats")
     if not isinstance(seats, list) or not all(_seat_ok(s) for s in seats):
         return "its `seats` are malformed"
-    if not info.min_players <= len(seats) <= info.max_players:
-        allowed = f"{info.min_players}" + (
-            f" to {info.max_players}" if info.max_players != info.min_players else ""
-        )
+    if not info.allows(len(seats)):
+        counts = info.seat_counts or range(info.min_players, info.max_players + 1)
+        allowed = ", ".join(map(str, counts))
         return f"it has {len(seats)} seat(s), but {game_id} is played by {allowed}"
-    moves = record.get("moves")
-    if isinstance(moves, str):
+    return _moves_problem(record.get("moves"), len(seats), spec.records_turns, info.max_moves)
+
+
+def _moves_problem(moves: Any, seats: int, by_turn: bool, max_moves: int) -> str | None:
+    """Moves one after another (text), or turn by turn: a list per turn of each seat's move
+    (text, or null for a seat that did not move)."""
+    if isinstance(moves, str) and not by_turn:
         moves = list(moves)
-    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+    if not isinstance(moves, list):
         return "its `moves` are malformed"
-    if len(moves) > info.max_moves * len(seats):
-        return f"it has more moves ({len(moves)}) than a game of {game_id} can"
+    if by_turn:
+        ok = all(
+            isinstance(turn, list)
+            and len(turn) == seats
+            and all(m is None or isinstance(m, str) for m in turn)
+            for turn in moves
+        )
+    else:
+        ok = all(isinstance(m, str) for m in moves)
+    if not ok:
+        return "its `moves` are malformed"
+    if len(moves) > max_moves * (1 if by_turn else seats):
+        return f"it has more moves ({len(moves)}) than a game of it can"
     return None
 
 

@@ -31,7 +31,7 @@ from runner import results
 from runner.config import LINEAR_POINTS
 from runner.games import GAMES
 from runner.games.base import GameInfo, InvalidMoveError
-from runner.games.spec import placement_from_order, points_for
+from runner.games.spec import GameSpec, Presentation, placement_from_order, points_for
 from runner.site import SiteReport, render_site
 from runner.standings import Entrant, document, rank
 
@@ -46,7 +46,7 @@ class PodiumState:
 
 
 class Podium:
-    """The toy game (the current ``runner.games.base.Game`` protocol)."""
+    """The toy game's rules (runner/games/spec.py's ``Rules``)."""
 
     id: ClassVar[str] = "podium-v1"
     info: ClassVar[GameInfo] = GameInfo(
@@ -54,7 +54,6 @@ class Podium:
         max_players=SEATS,
         simultaneous=True,
         max_moves=TURNS,
-        interface="stdio",
         seat_names=("A", "B", "C", "D"),
     )
 
@@ -66,13 +65,22 @@ class Podium:
     def to_move(self, state: PodiumState) -> tuple[int, ...]:
         return tuple(range(len(state.totals))) if state.turn <= TURNS else ()
 
-    def observation(self, state: PodiumState, seat: int) -> bytes:
-        return f"{state.turn} {state.totals[seat]}\n".encode()
+    def legal_moves(self, state: PodiumState, seat: int) -> tuple[int, ...]:
+        return (0, 1, 2, 3)
 
-    def parse_move(self, seat: int, reply: int | str) -> int:
-        if str(reply) not in ("0", "1", "2", "3"):
-            raise InvalidMoveError(f"{reply!r} is not 0, 1, 2 or 3")
-        return int(reply)
+    def check_move(self, state: PodiumState, seat: int, move: int) -> None:
+        self.parse_move(seat, str(move))
+
+    def stand_in(self, state: PodiumState, seat: int) -> int:
+        return 0  # a seat that faulted names 0 from then on
+
+    def retire(self, state: PodiumState, seat: int) -> PodiumState:
+        raise ValueError("no seat leaves a Podium game")
+
+    def parse_move(self, seat: int, text: str) -> int:
+        if text not in ("0", "1", "2", "3"):
+            raise InvalidMoveError(f"{text!r} is not 0, 1, 2 or 3")
+        return int(text)
 
     def move_text(self, move: int) -> str:
         return str(move)
@@ -127,7 +135,13 @@ def record(
         "detail": detail,
         "placement": list(placement),
         "faults": [
-            {"seat": s, "turn": t, "termination": kind, "detail": f"{kind} at turn {t}"}
+            {
+                "seat": s,
+                "turn": t,
+                "at": t - 1,
+                "termination": kind,
+                "detail": f"{kind} at turn {t}",
+            }
             for s, t, kind in faults
         ],
     }
@@ -137,7 +151,7 @@ def record(
         "game": Podium.id,
         "seed": seed,
         "seats": [{"entry": e, "hash": h, "name": e.title()} for e, h in hashes],
-        "moves": [str(m) for turn in played for m in turn],
+        "moves": [[str(m) for m in turn] for turn in played],
         "outcome": outcome,
         "season_seed": season_seed,
         "round": round_,
@@ -190,11 +204,40 @@ def season_standings(found: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return document(rank(entrants, found), meta)
 
 
+class PodiumStdio:
+    """What a Podium bot would read and write (the toy is never played by bots here)."""
+
+    reply_lines: ClassVar[int] = 1
+
+    def greeting(self, state: PodiumState, seat: int) -> bytes:
+        return b""
+
+    def request(self, state: PodiumState, seat: int) -> bytes:
+        return f"{state.turn} {state.totals[seat]}\n".encode()
+
+    def decode(self, state: PodiumState, seat: int, lines: Sequence[str]) -> int:
+        return Podium().parse_move(seat, lines[0] if lines else "")
+
+    def reply(self, move: int) -> bytes:
+        return f"{move}\n".encode()
+
+
+SPEC = GameSpec(
+    rules=Podium(),
+    interface="stdio",
+    codec=PodiumStdio(),
+    presentation=Presentation(),
+    builtins=(),
+    rules_doc="podium",
+    formats=("free-for-all",),
+)
+
+
 @contextmanager
 def registered() -> Iterator[None]:
     """Podium in the game registry for the time being."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(GAMES, Podium.id, Podium)
+        patch.setitem(GAMES, Podium.id, SPEC)
         yield
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from toy import SPEC
 
+from runner import results
 from runner.build import Build, build_entry
 from runner.entries import load_entry
 from runner.games import GAMES
@@ -80,6 +81,10 @@ def test_four_seats_move_at_once_and_a_fault_puts_one_out(
         1 + sum(o > d for o in distances) for d in distances
     ), "places go by distance"
     assert len(record["outcome"]["points"]) == 4
+    seats = [(p.entry, p.content_hash) for p in players]
+    key = results.record_key(SPEC.id, seats, result.seed)
+    full = results.make_record(record, key=key, season_seed=1, round_=1, when=results.utc_now())
+    assert results.check_record(full) is None, "the referee's record passes every reader's check"
     end = final_state(SPEC, record)
     assert end.distance == distances, "the record plays back to the same distances"
     assert end.out == (False, True, False, False)
