@@ -199,38 +199,50 @@ def _region(size: int, walls: bytes | bytearray, start: int) -> set[int]:
     return seen
 
 
-def _draw_board(rng: random.Random, n: int) -> tuple[bytearray, list[int], list[int]]:
-    """One attempt, in the order the module docstring gives: walls, eggs, starts."""
-    size = 3 * n
+def _border(size: int) -> bytearray:
+    """A ``size``×``size`` board of tiles whose outer ring is wall and the rest blank."""
     walls = bytearray(size * size)
     for i in range(size):
         for tile in (i, (size - 1) * size + i, i * size, i * size + size - 1):
             walls[tile] = 1
-    for _ in range(3 * n):
-        vertical = rng.randrange(2)
-        length = 2 + rng.randrange(9)
+    return walls
+
+
+def _draw_segment(rng: random.Random, size: int, walls: bytearray) -> None:
+    """Draw one wall segment (direction, length, first tile) and add its tiles inside the border."""
+    vertical = rng.randrange(2)
+    length = 2 + rng.randrange(9)
+    x = 1 + rng.randrange(size - 2)
+    y = 1 + rng.randrange(size - 2)
+    for k in range(length):
+        tx, ty = (x, y + k) if vertical else (x + k, y)
+        if tx >= size - 1 or ty >= size - 1:
+            break
+        walls[ty * size + tx] = 1
+
+
+def _draw_blank(rng: random.Random, size: int, walls: bytearray, taken: set[int]) -> int:
+    """Draw inside tiles until one is neither a wall nor in ``taken``; that tile."""
+    while True:
         x = 1 + rng.randrange(size - 2)
         y = 1 + rng.randrange(size - 2)
-        for k in range(length):
-            tx, ty = (x, y + k) if vertical else (x + k, y)
-            if tx >= size - 1 or ty >= size - 1:
-                break
-            walls[ty * size + tx] = 1
+        tile = y * size + x
+        if not walls[tile] and tile not in taken:
+            return tile
 
-    def blank(taken: set[int]) -> int:
-        while True:
-            x = 1 + rng.randrange(size - 2)
-            y = 1 + rng.randrange(size - 2)
-            tile = y * size + x
-            if not walls[tile] and tile not in taken:
-                return tile
 
+def _draw_board(rng: random.Random, n: int) -> tuple[bytearray, list[int], list[int]]:
+    """One attempt, in the order the module docstring gives: walls, eggs, starts."""
+    size = 3 * n
+    walls = _border(size)
+    for _ in range(3 * n):
+        _draw_segment(rng, size, walls)
     eggs: list[int] = []
     for _ in range(4 * n):
-        eggs.append(blank(set(eggs)))
+        eggs.append(_draw_blank(rng, size, walls, set(eggs)))
     starts: list[int] = []
     for _ in range(n):
-        starts.append(blank(set(eggs) | set(starts)))
+        starts.append(_draw_blank(rng, size, walls, set(eggs) | set(starts)))
     return walls, eggs, starts
 
 
@@ -352,21 +364,10 @@ def resolve(state: EggHuntState, moves: Mapping[int, Move]) -> EggHuntState:
     )
 
 
-def state_from_picture(
-    rows: Iterable[str],
-    memories: Sequence[str] = (),
-    eggs_held: Sequence[int] = (),
-    max_turns: int | None = None,
-) -> EggHuntState:
-    """A position drawn as text, for tests and tools: ``#`` wall, ``o`` egg, space empty, a seat's
-    letter (``A`` seat 0, ``B`` seat 1, ...) that player on a blank tile; nothing else.
-
-    The picture is a square whose border is all wall, and the seats drawn are 0..k-1 with none
-    missing. ``max_turns`` defaults to 25 per player."""
-    lines = list(rows)
+def _read_picture(lines: Sequence[str]) -> tuple[bytearray, set[int], dict[int, int]]:
+    """The walls, the egg tiles and each drawn seat's tile of a square picture, read row by row;
+    ValueError at the first tile that is on the border but not a wall, or is no known tile."""
     size = len(lines)
-    if size < 3 or any(len(line) != size for line in lines):
-        raise ValueError(f"a picture is a square of at least 3 rows, not {[len(r) for r in lines]}")
     walls = bytearray(size * size)
     eggs: set[int] = set()
     found: dict[int, int] = {}
@@ -384,6 +385,25 @@ def state_from_picture(
                 found[SEAT_SYMBOLS.index(char)] = tile
             elif char != EMPTY:
                 raise ValueError(f"unknown tile {char!r} at ({x}, {y})")
+    return walls, eggs, found
+
+
+def state_from_picture(
+    rows: Iterable[str],
+    memories: Sequence[str] = (),
+    eggs_held: Sequence[int] = (),
+    max_turns: int | None = None,
+) -> EggHuntState:
+    """A position drawn as text, for tests and tools: ``#`` wall, ``o`` egg, space empty, a seat's
+    letter (``A`` seat 0, ``B`` seat 1, ...) that player on a blank tile; nothing else.
+
+    The picture is a square whose border is all wall, and the seats drawn are 0..k-1 with none
+    missing. ``max_turns`` defaults to 25 per player."""
+    lines = list(rows)
+    size = len(lines)
+    if size < 3 or any(len(line) != size for line in lines):
+        raise ValueError(f"a picture is a square of at least 3 rows, not {[len(r) for r in lines]}")
+    walls, eggs, found = _read_picture(lines)
     players = len(found)
     if sorted(found) != list(range(players)):
         raise ValueError(f"seats {sorted(found)} drawn: draw seats A, B, ... with none missing")

@@ -28,6 +28,25 @@ def seat_letter(seat: int) -> str:
     return START_LETTERS[seat]
 
 
+def _check_line(number: int, line: str, width: int, allowed: str, what: str) -> None:
+    """ValueError, naming line ``number`` and the column, at the first character of ``line`` not
+    in ``allowed``, or else if ``line`` is not ``width`` characters long."""
+    for column, char in enumerate(line, start=1):
+        if char not in allowed:
+            shown = "a carriage return" if char == "\r" else repr(char)
+            raise ValueError(f"line {number}, column {column}: {shown} is not a map tile ({what})")
+    if len(line) < width:
+        raise ValueError(
+            f"line {number}, column {len(line) + 1}: the line ends after {len(line)} tiles, "
+            f"but line 1 has {width} (every line is as wide as the first)"
+        )
+    if len(line) > width:
+        raise ValueError(
+            f"line {number}, column {width + 1}: the line goes on past the {width} tiles of "
+            "line 1 (every line is as wide as the first)"
+        )
+
+
 def read_grid(text: str, allowed: str, what: str) -> tuple[str, ...]:
     """The lines of a rectangular grid of ``allowed`` characters between the size limits.
 
@@ -46,22 +65,7 @@ def read_grid(text: str, allowed: str, what: str) -> tuple[str, ...]:
     if not MIN_SIDE <= width <= MAX_SIDE:
         raise ValueError(f"line 1: {width} tiles; a map is {MIN_SIDE} to {MAX_SIDE} tiles wide")
     for number, line in enumerate(lines, start=1):
-        for column, char in enumerate(line, start=1):
-            if char not in allowed:
-                shown = "a carriage return" if char == "\r" else repr(char)
-                raise ValueError(
-                    f"line {number}, column {column}: {shown} is not a map tile ({what})"
-                )
-        if len(line) < width:
-            raise ValueError(
-                f"line {number}, column {len(line) + 1}: the line ends after {len(line)} tiles, "
-                f"but line 1 has {width} (every line is as wide as the first)"
-            )
-        if len(line) > width:
-            raise ValueError(
-                f"line {number}, column {width + 1}: the line goes on past the {width} tiles of "
-                "line 1 (every line is as wide as the first)"
-            )
+        _check_line(number, line, width, allowed, what)
     return tuple(lines)
 
 

@@ -248,6 +248,40 @@ def _ordinal(n: int) -> str:
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n, 'th') }"
 
 
+def _tails(
+    state: MultisnakeState, target: Mapping[int, int], forced: bool
+) -> tuple[dict[int, tuple[int, ...]], dict[int, int]]:
+    """Rule 2, for each seat of ``target`` (its snake's target tile): the tiles its tail leaves if
+    it moves, and its length after the turn. ``forced``: the turn's number is a multiple of T."""
+    leaving: dict[int, tuple[int, ...]] = {}
+    lengths: dict[int, int] = {}
+    for s, tile in target.items():
+        snake = state.snakes[s]
+        sign = state.view[tile]
+        grow = 1 if forced or sign == ord("+") else 0
+        shrink = 1 if sign == ord("-") else 0
+        leaving[s] = snake.tiles[: 1 - grow + shrink]
+        lengths[s] = snake.length + grow - shrink
+    return leaving, lengths
+
+
+def _stuck(
+    state: MultisnakeState, target: Mapping[int, int], leaving: Mapping[int, tuple[int, ...]]
+) -> set[int]:
+    """Rules 1 and 3: the seats of ``target`` whose snakes die without moving — those that reverse,
+    then those whose target is a wall or a snake's tile that no moving tail leaves."""
+    snakes, view = state.snakes, state.view
+    stuck = {s for s in target if len(snakes[s].tiles) > 1 and target[s] == snakes[s].tiles[-2]}
+    movers = set(target) - stuck
+    while True:  # until no more snakes die without moving (their tails then stay)
+        left = {tile for s in movers for tile in leaving[s]}
+        blocked = {s for s in movers if view[target[s]] not in FREE and target[s] not in left}
+        if not blocked:
+            return stuck
+        movers -= blocked
+        stuck |= blocked
+
+
 class Multisnake:
     """The rules of Multisnake; seat k plays the snake lettered ``A`` + k."""
 
@@ -302,7 +336,9 @@ class Multisnake:
                 why = f"there is no seat {seat}"
             raise IllegalMoveError(f"{move.value!r}: {why}")
 
-    def apply(self, state: MultisnakeState, moves: Mapping[int, Direction]) -> MultisnakeState:
+    def _check_moves(self, state: MultisnakeState, moves: Mapping[int, Direction]) -> None:
+        """IllegalMoveError unless ``moves`` names exactly the seats that move now; then each
+        move must pass ``check_move``, in the order of ``moves``."""
         moving = self.to_move(state)
         if sorted(moves) != list(moving):
             raise IllegalMoveError(
@@ -310,31 +346,19 @@ class Multisnake:
             )
         for seat, move in moves.items():
             self.check_move(state, seat, move)
+
+    def apply(self, state: MultisnakeState, moves: Mapping[int, Direction]) -> MultisnakeState:
+        """The state after one turn of ``moves`` (one per live snake), by rules 1 to 4."""
+        self._check_moves(state, moves)
+        moving = self.to_move(state)
         turn = state.turns + 1
-        forced = turn % state.period == 0
-        view = state.view
         target = {s: state.step(state.snakes[s].head, moves[s]) for s in moving}
-        snakes = list(state.snakes)
-        leaving: dict[int, tuple[int, ...]] = {}  # the tiles each snake's tail leaves if it moves
-        lengths: dict[int, int] = {}
-        for s in moving:
-            snake = snakes[s]
-            sign = view[target[s]]
-            grow = 1 if forced or sign == ord("+") else 0
-            shrink = 1 if sign == ord("-") else 0
-            leaving[s] = snake.tiles[: 1 - grow + shrink]
-            lengths[s] = snake.length + grow - shrink
-        stuck = {s for s in moving if len(snakes[s].tiles) > 1 and target[s] == snakes[s].tiles[-2]}
+        leaving, lengths = _tails(state, target, forced=turn % state.period == 0)
+        stuck = _stuck(state, target, leaving)
         movers = set(moving) - stuck
-        while True:  # until no more snakes die without moving (their tails then stay)
-            left = {tile for s in movers for tile in leaving[s]}
-            blocked = {s for s in movers if view[target[s]] not in FREE and target[s] not in left}
-            if not blocked:
-                break
-            movers -= blocked
-            stuck |= blocked
         entries = Counter(target[s] for s in movers)
-        board = bytearray(view)
+        board = bytearray(state.view)
+        snakes = list(state.snakes)
         for s in movers:
             for tile in leaving[s]:
                 board[tile] = ord(".")
