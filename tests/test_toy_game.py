@@ -91,11 +91,11 @@ def test_four_seats_move_at_once_and_a_fault_puts_one_out(
 
 
 def test_every_seat_is_asked_at_once(registered: None, local_sandbox: Any, tmp_path: Path) -> None:
-    """Each bot notes when it got its request and when it answered (the system's monotonic
-    clock). Asked one after another, no bot could get its request before the previous one
-    answered; asked at once, in every turn all four are thinking at the same moment."""
+    """Each bot notes when it got its request and when it answered, 0.3 s later (the system's
+    monotonic clock). Asked one after another, no bot could get its request before the previous
+    one answered; asked at once, in every turn all four are thinking at the same moment."""
     BOTS["noting"] = (
-        "import time; got = time.monotonic(); time.sleep(0.05); step = 1 + me % 3\n"
+        "import time; got = time.monotonic(); time.sleep(0.3); step = 1 + me % 3\n"
         "    sys.stderr.write(f'{turn} {got} {time.monotonic()}\\n')"
     )
     try:

@@ -577,8 +577,10 @@ def _find_abilities(groups: _MemoryGroups) -> dict[str, Any]:
 
 
 def zygote(control: socket.socket) -> None:
+    # No parent-death signal here: the kernel sends it when the *thread* that started this
+    # process ends, which may be long before the host does. The host's end of the control
+    # socket closes when the host dies, however it dies, and then this process ends (below).
     walls.make_undumpable()
-    walls.set_parent_death_signal(os.getppid())
     # cffi, its backend and its C parser are loaded once, here: a blank walled into a chroot
     # can no longer import them, and every bot forked from this process has them warm.
     _ffi_for("int koth_warm_up(int);")

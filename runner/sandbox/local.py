@@ -107,6 +107,11 @@ class LocalSandbox:
 
     @property
     def zygote(self) -> Zygote:
+        """The zygote, started on first use (and again if the last one died: its games were
+        reported as the host's failures; the next game needs a working one)."""
+        if self._zygote is not None and self._zygote.dead:
+            self._zygote.close()
+            self._zygote = None
         if self._zygote is None:
             self._zygote = start_local_zygote()
         return self._zygote
