@@ -183,7 +183,11 @@ class _Game:
 
     def play_turn(self) -> None:
         """Ask every seat that moves now, at once; apply what they chose."""
-        movers = [s for s in self.rules.to_move(self.state) if s not in self.out]
+        movers = self.rules.to_move(self.state)
+        if len(movers) == 1 and self.two_seats and not self.spec.records_turns:
+            self.play_alone(movers[0])
+            return
+        movers = tuple(s for s in movers if s not in self.out)
         turn = self.rules.turn(self.state)
         asked: dict[int, Exchange] = {}
         for seat in movers:
@@ -198,9 +202,24 @@ class _Game:
         for seat in movers:
             if chosen.get(seat) is None:
                 self.stand_in_or_retire(seat, chosen)
-        movers = [s for s in self.rules.to_move(self.state) if s not in self.out]
+        movers = tuple(s for s in self.rules.to_move(self.state) if s not in self.out)
         if movers:
             self.apply({seat: chosen[seat] for seat in movers})
+
+    def play_alone(self, seat: int) -> None:
+        """A two-seat game's move (the usual case, kept lean): ask, judge, apply."""
+        turn = self.rules.turn(self.state)
+        held = self.seats[seat]
+        try:
+            move = held.bot.begin(held.request(self.state), turn)
+        except BotFault as exc:
+            self.fault(seat, exc.termination, str(exc))
+            return
+        gather((move,))
+        chosen = self.judge(seat, move, turn)
+        if chosen is not None:
+            self.state = self.rules.apply(self.state, {seat: chosen})
+            self.moves.append(self.rules.move_text(chosen))
 
     def judge(self, seat: int, move: Exchange, turn: int) -> Any:
         """The move a seat's reply means, checked; None after a fault (recorded)."""

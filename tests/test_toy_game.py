@@ -109,7 +109,9 @@ def test_every_seat_is_asked_at_once(registered: None, local_sandbox: Any, tmp_p
         for line in text.splitlines():
             number, got, answered = line.split()
             spans.setdefault(int(number), []).append((float(got), float(answered)))
-    assert spans and all(len(s) == 4 for s in spans.values()), spans
+    # The last turn's notes may be cut off with the game (a bot writes them after its reply).
+    spans.pop(max(spans))
+    assert len(spans) > 3 and all(len(s) == 4 for s in spans.values()), spans
     for turn, seen in spans.items():
         assert max(g for g, _ in seen) < min(a for _, a in seen), (
             f"turn {turn}: some bot got its request only after another had answered"

@@ -19,9 +19,8 @@ import select
 import signal
 import socket
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeVar
 
 from runner.bots import worker
 from runner.bots.faults import (
@@ -32,8 +31,6 @@ from runner.bots.faults import (
     BotTimeout,
 )
 from runner.sandbox.zygote import BotLimits, BotProcess, SandboxError
-
-T = TypeVar("T")
 
 OUTPUT_CAP = 16 * 1024  # bytes of a bot's stdout/stderr kept per game
 LOAD_WALL_S = 5.0  # wall-clock limit for loading a bot
@@ -239,22 +236,16 @@ class Exchange:
         self.data = b""
         self.writing: select.poll | None = None  # the poll the request fd is registered in
         self.start_cpu = 0.0
-        self._guard(self._begin)
+        try:
+            self._begin()
+        except BotFault as fault:
+            self._failed(fault)
+        except SandboxError as error:
+            self._failed(bot.supervisor_lost(self.at, error))
 
     @property
     def done(self) -> bool:
         return self.reply is not None and not self.out or self.fault is not None
-
-    def _guard(self, step: Callable[[], T]) -> T | None:
-        """Run ``step``; a bot's fault ends this exchange (a trusted zygote's failure escapes)."""
-        try:
-            return step()
-        except BotFault as fault:
-            self.fault = fault
-        except SandboxError as error:
-            self.fault = self.bot.supervisor_lost(self.at, error)
-        self._unwatch_writes()
-        return None
 
     def _begin(self) -> None:
         bot, process = self.bot, self.bot.process
@@ -288,7 +279,16 @@ class Exchange:
             self.writing = None
 
     def handle(self, fd: int, events: int) -> None:
-        self._guard(lambda: self._handle(fd, events))
+        try:
+            self._handle(fd, events)
+        except BotFault as fault:
+            self._failed(fault)
+        except SandboxError as error:
+            self._failed(self.bot.supervisor_lost(self.at, error))
+
+    def _failed(self, fault: BotFault) -> None:
+        self.fault = fault
+        self._unwatch_writes()
 
     def _handle(self, fd: int, events: int) -> None:
         bot, process = self.bot, self.bot.process
@@ -379,8 +379,13 @@ class Exchange:
 
     def check(self, now: float) -> float:
         """Enforce the limits now; the seconds until the next one could be reached."""
-        left = self._guard(lambda: self._check(now))
-        return 0.0 if left is None else left
+        try:
+            return self._check(now)
+        except BotFault as fault:
+            self._failed(fault)
+        except SandboxError as error:
+            self._failed(self.bot.supervisor_lost(self.at, error))
+        return 0.0
 
     def _check(self, now: float) -> float:
         bot, process, limits = self.bot, self.bot.process, self.bot.limits
@@ -408,28 +413,45 @@ class Exchange:
 
 
 def _watched(pending: list[Exchange]) -> tuple[select.poll, dict[int, list[Exchange]]]:
-    """The poll to wait in (a lone move's own, else one for all of them) and, per fd, the
-    moves it concerns (a zygote's socket may serve several bots)."""
-    poll = pending[0].bot.poll if len(pending) == 1 else select.poll()
+    """A poll for several moves at once and, per fd, the moves it concerns (a zygote's socket
+    may serve several bots)."""
+    poll = select.poll()
     owners: dict[int, list[Exchange]] = {}
     for move in pending:
         process = move.bot.process
         for fd in (process.reply_fd, process.request_fd, process.output_fd, process.zygote.fileno):
             owners.setdefault(fd, []).append(move)
-        if poll is not move.bot.poll:
-            poll.register(process.reply_fd, _IN)
-            poll.register(process.output_fd, _IN)
-            if len(owners[process.zygote.fileno]) == 1:
-                poll.register(process.zygote.fileno, _IN)
+        poll.register(process.reply_fd, _IN)
+        poll.register(process.output_fd, _IN)
+        if len(owners[process.zygote.fileno]) == 1:
+            poll.register(process.zygote.fileno, _IN)
         move.watch(poll)
     return poll, owners
+
+
+def _drive(move: Exchange) -> None:
+    """One move asked alone (seats taking turns): its bot's own poll, nothing to share."""
+    poll = move.bot.poll
+    move.watch(poll)
+    try:
+        while not move.done:
+            wait = move.check(time.monotonic())
+            if move.done:
+                break
+            for fd, events in poll.poll(max(1.0, wait * 1000.0)):
+                move.handle(fd, events)
+                move.watch(poll)
+    finally:
+        move._unwatch_writes()
 
 
 def gather(moves: Sequence[Exchange]) -> None:
     """Drive every exchange until each has its reply or its fault: all seats of a turn are
     asked at once, and each is held to its own limits."""
     pending = [m for m in moves if not m.done]
-    if not pending:
+    if len(pending) <= 1:
+        for move in pending:
+            _drive(move)
         return
     poll, owners = _watched(pending)
     try:
