@@ -236,7 +236,7 @@ class _Abilities:
     zygote = 0  # the zygote's pid: every blank's parent
 
 
-def _wall_in(request: dict[str, Any], rules: walls.Filter | None) -> str:
+def _wall_in(request: dict[str, Any], rules: bytes | None) -> str:
     """Everything that must hold before bot code runs. Returns the path to load or run."""
     so_path: str = request.get("so", "")
     jail: str = request["jail"]
@@ -274,7 +274,7 @@ def _wall_in(request: dict[str, Any], rules: walls.Filter | None) -> str:
     else:  # dlopen needs one descriptor for a moment; afterwards none may be opened
         _limit(resource.RLIMIT_NOFILE, REPLY_FD + 2)
     if rules is not None:
-        rules.load()
+        walls.install(rules)
     return so_path
 
 
@@ -352,7 +352,7 @@ def _serve(so_path: str, abi: dict[str, Any]) -> None:
         os.write(REPLY_FD, pack(move))
 
 
-def _become_bot(channel: socket.socket) -> None:
+def _become_bot(channel: socket.socket, group: str | None) -> None:
     """The blank's life once forked: wait for a bot, wall in, become it. Never returns."""
     report = channel.fileno()
     try:
@@ -362,14 +362,14 @@ def _become_bot(channel: socket.socket) -> None:
         walls.set_parent_death_signal(_Abilities.zygote)
         if _Abilities.private:
             _check(_libc.unshare(CLONE_NEWNET | CLONE_NEWIPC), "unshare(NEWNET|NEWIPC)")
-        # Built while the blank waits, so a game does not wait for it.
-        rules = walls.deny_list_filter(os.getpid()) if _Abilities.seccomp else None
+        if group:  # joined while waiting (~0.4 ms on cgroup v1); the limit comes with the bot
+            _write_text(group + "/cgroup.procs", str(os.getpid()))
+        # Compiled while the blank waits, so a game does not wait for it.
+        rules = walls.filter_for(os.getpid()) if _Abilities.seccomp else None
         message, fds, _, _ = socket.recv_fds(channel, 1 << 16, 8)
         if not message:
             os._exit(0)
         request = json.loads(message)
-        if request.get("cgroup"):
-            _write_text(request["cgroup"] + "/cgroup.procs", str(os.getpid()))
         # A program (stdio bot) talks on its stdin/stdout; a C function's host uses 3/4 and
         # sends the bot's own prints to the output pipe.
         program = bool(request.get("exec"))
@@ -413,7 +413,7 @@ class _Blank:
         if self.pid == 0:
             control.close()
             parent_end.close()
-            _become_bot(child_end)
+            _become_bot(child_end, group)
         child_end.close()
         self.channel = parent_end
 
@@ -448,7 +448,7 @@ def _can_filter() -> bool:
     pid = os.fork()
     if pid == 0:
         try:
-            walls.deny_list_filter(os.getpid()).load()
+            walls.install(walls.deny_list_filter(os.getpid()).compiled())
         except OSError:
             os._exit(1)
         os._exit(0)
@@ -566,6 +566,8 @@ def _find_abilities(groups: _MemoryGroups) -> dict[str, Any]:
     _Abilities.setuid = os.geteuid() == 0
     _Abilities.private = _Abilities.setuid and _can_unshare()
     _Abilities.seccomp = _can_filter()
+    if _Abilities.seccomp:
+        walls.filter_for(os.getpid())  # compiled here once: every blank inherits it
     return {
         "event": "ready",
         "pid": os.getpid(),
