@@ -15,6 +15,8 @@ from runner.config import (
     SETTINGS,
     Config,
     ConfigError,
+    FreeForAllSettings,
+    KnockoutSettings,
     Limits,
     Output,
     default_config,
@@ -238,7 +240,7 @@ BAD = [
     ("limits:\n  build_wall_s: 0.5\n", "limits.build_wall_s", "from 1 to 3600"),
     # unknown choices and game ids, listed
     ("sandbox: dokcer\n", "sandbox", "got 'dokcer'. Fix: write `sandbox: docker`."),
-    ("format: knockout\n", "format", "expected one of `round-robin`"),
+    ("format: swiss\n", "format", "expected one of `round-robin`, `knockout`, `free-for-all`"),
     ("game: snake\n", "game", "known games are `cluster-v2`, `snakes-v2`. Fix: write `game: "),
     ("game: tetris\n", "game", "Fix: write one of them, e.g. `game: snakes-v2`."),
 ]
@@ -286,9 +288,15 @@ def test_the_game_registry_is_imported_lazily() -> None:
 
 def test_the_table_covers_every_dataclass_field() -> None:
     declared = {s.key for s in SETTINGS}
-    wanted = {f.name for f in dataclasses.fields(Config)} - {"path", "limits", "output"}
-    wanted |= {f"limits.{f.name}" for f in dataclasses.fields(Limits)}
-    wanted |= {f"output.{f.name}" for f in dataclasses.fields(Output)}
+    sections = {
+        "limits": Limits,
+        "output": Output,
+        "knockout": KnockoutSettings,
+        "free_for_all": FreeForAllSettings,
+    }
+    wanted = {f.name for f in dataclasses.fields(Config)} - {"path", *sections}
+    for name, section in sections.items():
+        wanted |= {f"{name}.{f.name}" for f in dataclasses.fields(section)}
     assert declared == wanted
     assert all(s.doc and (s.kind != "int" or isinstance(s.low, int)) for s in SETTINGS)
 

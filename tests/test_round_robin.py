@@ -53,9 +53,9 @@ def test_degenerate_seasons() -> None:
 
 
 def test_formats_are_found_by_name() -> None:
-    assert isinstance(find_format("round-robin"), RoundRobin)
-    assert "round-robin" in FORMATS
-    with pytest.raises(UnknownFormatError, match="known formats: round-robin"):
+    assert find_format("round-robin") is RoundRobin
+    assert set(FORMATS) == {"round-robin", "knockout", "free-for-all"}
+    with pytest.raises(UnknownFormatError, match="known formats: free-for-all, knockout, round"):
         find_format("swiss")
 
 
