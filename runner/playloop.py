@@ -136,7 +136,7 @@ def play_rounds(
         if not todo:
             break
         report.passes += 1
-        say(_batch_line(current, mine, todo, results, shard) + f" with {jobs(len(todo))} job(s)")
+        say(_batch_line(current, mine, todo, results, shard, jobs(len(todo))))
         recorded_before = len(results.places_by_key)
         for game, why in play_batch(todo):
             failed.add(game.key)
@@ -152,15 +152,16 @@ def _batch_line(
     todo: Sequence[Scheduled],
     results: RecordedResults,
     shard: Shard | None,
+    jobs: int,
 ) -> str:
     part = f" (shard {shard})" if shard else ""
     rounds = sorted({s.fixture.round for s in todo})
     which = f"round {rounds[0]}" if len(rounds) == 1 else f"rounds {rounds[0]} to {rounds[-1]}"
     recorded = sum(results.has(s.key) for s in mine)
-    more = f" ({current.then})" if current.then else ""
+    then = f"; {current.then}" if current.then else ""
     return (
-        f"schedule{part}{more}: {len(mine)} games, {recorded} already recorded, "
-        f"{len(todo)} to play now ({which})"
+        f"schedule{part}: {len(mine)} games, {recorded} already recorded, {len(todo)} to play "
+        f"now ({which}) with {jobs} job(s){then}"
     )
 
 

@@ -141,7 +141,7 @@ class Format:
         if todo:
             return Play(todo, known.then)
         if unrecorded:
-            return Wait(known.then or "the last games are still being played", unrecorded)
+            return Wait(known.then or "the games handed out are not recorded yet", unrecorded)
         if known.then is not None:  # a format that cannot go on from complete results
             return Wait(known.then, ())
         return Done()
