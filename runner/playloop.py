@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from runner.formats import Done, Fixture, Format, Play
+from runner.formats import Done, Fixture, Format, Next, Play
 from runner.schedule import Shard, select_shard
 
 Record = Mapping[str, Any]
@@ -117,38 +117,74 @@ def play_rounds(
     before = set(results.places_by_key)
     failed: set[str] = set()
     while True:
-        current = plan(fmt, entries, results)
-        mine = select_shard(current.games, shard)
-        report.scheduled = len(mine)
-        report.recorded = sum(s.key in before for s in mine)
-        by_fixture = {s.fixture: s for s in current.games}
-        busy = {s.fixture for s in current.games if s.key in failed}
-        busy |= set(by_fixture) - {s.fixture for s in mine}
-        if wanted is not None:
-            busy |= {f for f in by_fixture if not wanted(f)}
-        step = fmt.next_games(entries, results, busy)
-        if not isinstance(step, Play) or (shard is not None and report.passes):
+        asked = _ask(fmt, entries, results, shard, wanted, failed)
+        if shard is None or not report.passes:  # a shard reports on the pass it played
+            report.scheduled = len(asked.mine)
+            report.recorded = sum(s.key in before for s in asked.mine)
+        if shard is not None and report.passes:
             break
-        todo = [by_fixture[f] for f in step.games]
-        if max_games is not None and len(todo) > max_games - report.played - len(failed):
-            keep = max(0, max_games - report.played - len(failed))
-            report.left, todo = len(todo) - keep, todo[:keep]
+        todo = _within_budget(asked.todo, max_games, report, len(failed))
+        if not report.passes or todo:
+            say(_batch_line(asked, todo, results, shard, jobs(len(todo))))
         if not todo:
             break
         report.passes += 1
-        say(_batch_line(current, mine, todo, results, shard, jobs(len(todo))))
         recorded_before = len(results.places_by_key)
         for game, why in play_batch(todo):
             failed.add(game.key)
             report.failed.append(f"{' vs '.join(game.fixture.seats)}: {why}")
         report.played += len(results.places_by_key) - recorded_before
-    report.waiting = None if isinstance(step, Done) else plan(fmt, entries, results).then
+    report.waiting = None if isinstance(asked.step, Done) else asked.plan.then
     return report
 
 
+@dataclass(frozen=True)
+class _Asked:
+    """One question to the format: the plan, this shard's part of it, the answer, the games to
+    play now (the answer's, when it is Play)."""
+
+    plan: Plan
+    mine: list[Scheduled]
+    step: Next
+    todo: list[Scheduled]
+
+
+def _ask(
+    fmt: Format,
+    entries: Sequence[str],
+    results: RecordedResults,
+    shard: Shard | None,
+    wanted: Callable[[Fixture], bool] | None,
+    failed: set[str],
+) -> _Asked:
+    """Ask the format what to play now; games of other shards, games not ``wanted`` and games
+    that failed in this run are busy (handed out elsewhere, or not to be retried now)."""
+    current = plan(fmt, entries, results)
+    mine = select_shard(current.games, shard)
+    by_fixture = {s.fixture: s for s in current.games}
+    busy = {s.fixture for s in current.games if s.key in failed}
+    busy |= set(by_fixture) - {s.fixture for s in mine}
+    if wanted is not None:
+        busy |= {f for f in by_fixture if not wanted(f)}
+    step = fmt.next_games(entries, results, busy)
+    todo = [by_fixture[f] for f in step.games] if isinstance(step, Play) else []
+    return _Asked(current, mine, step, todo)
+
+
+def _within_budget(
+    todo: list[Scheduled], max_games: int | None, report: LoopReport, failed: int
+) -> list[Scheduled]:
+    """The games ``--max-games`` still allows; the rest are counted as left."""
+    if max_games is None:
+        return todo
+    keep = max(0, max_games - report.played - failed)
+    if len(todo) > keep:
+        report.left = len(todo) - keep
+    return todo[:keep]
+
+
 def _batch_line(
-    current: Plan,
-    mine: Sequence[Scheduled],
+    asked: _Asked,
     todo: Sequence[Scheduled],
     results: RecordedResults,
     shard: Shard | None,
@@ -156,12 +192,13 @@ def _batch_line(
 ) -> str:
     part = f" (shard {shard})" if shard else ""
     rounds = sorted({s.fixture.round for s in todo})
-    which = f"round {rounds[0]}" if len(rounds) == 1 else f"rounds {rounds[0]} to {rounds[-1]}"
-    recorded = sum(results.has(s.key) for s in mine)
-    then = f"; {current.then}" if current.then else ""
+    which = f" (round {rounds[0]})" if len(rounds) == 1 else ""
+    which = f" (rounds {rounds[0]} to {rounds[-1]})" if len(rounds) > 1 else which
+    recorded = sum(results.has(s.key) for s in asked.mine)
+    then = f"; {asked.plan.then}" if asked.plan.then else ""
     return (
-        f"schedule{part}: {len(mine)} games, {recorded} already recorded, {len(todo)} to play "
-        f"now ({which}) with {jobs} job(s){then}"
+        f"schedule{part}: {len(asked.mine)} games, {recorded} already recorded, {len(todo)} to "
+        f"play now{which} with {jobs} job(s){then}"
     )
 
 

@@ -243,7 +243,7 @@ def test_identity_seeds_and_degenerate_fields() -> None:
     assert fmt.next_games(["alpha"], NO_RESULTS) == Done(), "a field of one needs no game"
     step = fmt.next_games(["alpha", "bravo"], NO_RESULTS)
     assert isinstance(step, Play) and {f.round for f in step.games} == {1}
-    assert step.games != Knockout(GAME, 2).next_games(["alpha", "bravo"], NO_RESULTS).games
+    assert step.games != Knockout(GAME, 2).known(["alpha", "bravo"], NO_RESULTS).games
     seeds = Counter(f.seed for f in fmt.known(NAMES, NO_RESULTS).games)
     assert max(seeds.values()) == 1
     with pytest.raises(FormatError, match="more than once: alpha"):

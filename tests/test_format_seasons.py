@@ -1,7 +1,9 @@
-"""A toy knockout of five tiny C Snakes bots (so one first-round match and three byes) played for
-real: round by round, resumed after ``kill -9`` inside and between rounds, and sharded over two
-"machines" with ``koth merge`` between passes — each ending with the same records as one
-uninterrupted run."""
+"""Seasons of the formats that are not round-robin, played for real with tiny C Snakes bots.
+
+A toy knockout of five (so one first-round match and three byes): round by round, resumed after
+``kill -9`` inside and between rounds, sharded over two "machines" with ``koth merge`` between
+passes, and previewed — each ending with the same records as one uninterrupted run. A
+free-for-all of two seats whose odd field leaves a seat to the built-in bot."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from runner import results, season
+from runner import pr, results, season
 from runner.cli import main
 from runner.config import Config, load_config
 
@@ -228,3 +230,45 @@ def test_a_knockout_shards_over_passes_with_merges(
     assert main(["schedule", "--config", str(machines[0] / "tournament.yaml")]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[-1] == f"{len(reference)} games: {len(reference)} recorded, 0 to play"
+
+
+def test_a_knockout_preview_plays_the_whole_bracket(
+    folder: Path, reference: list[dict[str, Any]]
+) -> None:
+    config = load_config(folder / "tournament.yaml")
+    sandbox = season.make_sandbox(config)
+    try:
+        with season.open_pool(config, sandbox, 2) as pool:
+            result = pr.preview(config, ["e"], folder / "preview", sandbox, pool, lambda _: None)
+    finally:
+        sandbox.close()
+    assert not result.failed
+    assert result.doc["games_played"] == result.doc["games_scheduled"] == len(reference)
+    found = results.read_records(folder / "preview" / pr.RESULTS_FILE)[0]
+    assert stable(found) == reference
+
+
+def test_a_free_for_all_fills_the_odd_seat_with_the_builtin(
+    tmp_path: Path, build_dir: Path
+) -> None:
+    add_entries(tmp_path)
+    for name in ("d", "e"):
+        shutil.rmtree(tmp_path / "entries" / name)
+    (tmp_path / "tournament.yaml").write_text(
+        f"format: free-for-all\nseed: 2\nrounds: 2\njobs: 2\noutput:\n  build: {build_dir}\n"
+        "free_for_all:\n  seats: 2\n  runs: 4\n"
+    )
+    config = load_config(tmp_path / "tournament.yaml")
+    report, rows, _ = season.run_season(config, say=lambda _: None)
+    assert report.failed == [] and report.waiting is None
+    found, problems = results.read_records(config.output.results / results.MAIN_FILE)
+    assert problems == [] and len(found) == 2 * 2 * 4, "two rounds of two tables of four runs"
+    seats = Counter((s["entry"], i) for r in found for i, s in enumerate(r["seats"]))
+    for name in ("a", "b", "c"):
+        assert seats[(name, 0)] == seats[(name, 1)] == 4, "every seat equally often"
+    builtin = season.filler_hash(config)
+    fillers = [s for r in found for s in r["seats"] if s["entry"] == "filler-1"]
+    assert len(fillers) == 2 * 4 and {s["hash"] for s in fillers} == {builtin}
+    assert {r.entry for r in rows} == {"a", "b", "c"}, "a filler is no entrant"
+    line = lineup(config)
+    assert {s.key for s in season.plan_from(config, line, found).games} == {r["key"] for r in found}
