@@ -250,3 +250,30 @@ def test_identity_seeds_and_degenerate_fields() -> None:
         fmt.known(["alpha", "alpha"], NO_RESULTS)
     with pytest.raises(ValueError, match="odd"):
         Knockout(GAME, 1, best_of=2)
+
+
+def test_the_bracket_names_every_match_and_the_champion() -> None:
+    fmt = Knockout(GAME, 1, third_place=True)
+    entries = NAMES[:6]
+    judge = stronger(["foxtrot", "charlie", "alpha", "echo", "bravo", "delta"])
+    results, _ = play_out(fmt, entries, judge)
+    bracket = fmt.bracket(entries, results)
+    assert bracket.then is None and bracket.games == fmt.known(entries, results).games
+    shown = [
+        (m.round, m.pairing.what if m.pairing else "", m.winner, m.loser) for m in bracket.matches
+    ]
+    assert shown == [
+        (1, "match 1", "alpha", None),  # a bye
+        (1, "match 2", "echo", "delta"),
+        (1, "match 3", "bravo", None),
+        (1, "match 4", "foxtrot", "charlie"),  # seed 6 beats seed 3
+        (2, "match 1", "alpha", "echo"),
+        (2, "match 2", "foxtrot", "bravo"),
+        (3, "final", "foxtrot", "alpha"),  # the champion
+        (3, "third place", "echo", "bravo"),
+    ]
+    assert all(m.decided for m in bracket.matches)
+    partial = Recorded()
+    partial.by_fixture = {f: p for f, p in results.by_fixture.items() if f.round == 1}
+    assert [m.round for m in fmt.bracket(entries, partial).matches][-2:] == [2, 2]
+    assert not fmt.bracket(entries, partial).matches[-1].decided

@@ -59,12 +59,26 @@ class Pairing:
 
 @dataclass(frozen=True)
 class MatchState:
-    """A match as far as the recorded results take it."""
+    """A match as far as the recorded results take it (a bye: decided, no games, no loser)."""
 
     games: tuple[Fixture, ...]  # every game of the match known so far
     decided: bool
     winner: Side = None
     loser: Side = None
+    round: int = 0
+    pairing: Pairing | None = None
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """Every match the recorded results reach, round by round, and what the next wait for."""
+
+    matches: tuple[MatchState, ...]
+    then: str | None  # None: the bracket is decided
+
+    @property
+    def games(self) -> tuple[Fixture, ...]:
+        return tuple(sorted(g for m in self.matches for g in m.games))
 
 
 @dataclass(frozen=True)
@@ -93,23 +107,30 @@ class Knockout(Format):
         return listed + [n for n in names if n not in set(listed)]
 
     def known(self, entries: Sequence[str], results: Results) -> Known:
+        bracket = self.bracket(entries, results)
+        return Known(bracket.games, bracket.then)
+
+    def bracket(self, entries: Sequence[str], results: Results) -> Bracket:
+        """The bracket as far as the recorded results take it: every match (byes included) of
+        every round reached, in order (the final, and the third-place match, last), and what the
+        next round waits for. A decided final's winner is the champion."""
         order = self.seeds(entries)
         rank = {name: number for number, name in enumerate(order, 1)}
         size = 1 << max(0, len(order) - 1).bit_length() if order else 0
         sides: list[Side] = [order[s - 1] if s <= len(order) else None for s in bracket_order(size)]
-        games: list[Fixture] = []
+        matches: list[MatchState] = []
         semi_losers: list[Side] = []
         round_ = 1
         while len(sides) > 1:
             pairs = self.pairs(sides, semi_losers)
             states = [self.match(round_, pairing, rank, results) for pairing in pairs]
-            games += [g for state in states for g in state.games]
+            matches += states
             if not all(state.decided for state in states):
-                return Known(tuple(sorted(games)), waiting(round_, final=len(sides) == 2))
+                return Bracket(tuple(matches), waiting(round_, final=len(sides) == 2))
             played = states[: len(sides) // 2]
             sides, semi_losers = [s.winner for s in played], [s.loser for s in played]
             round_ += 1
-        return Known(tuple(sorted(games)))
+        return Bracket(tuple(matches), None)
 
     def pairs(self, sides: list[Side], semi_losers: list[Side]) -> list[Pairing]:
         """A round's matches. The final's round adds the third-place match (match 2) when it is
@@ -140,7 +161,7 @@ class Knockout(Format):
         """A match of ``round_`` as far as the recorded results take it."""
         a, b = pairing.a, pairing.b
         if a is None or b is None:
-            return MatchState((), True, a if a is not None else b, None)
+            return MatchState((), True, a if a is not None else b, None, round_, pairing)
         high, low = (a, b) if rank[a] < rank[b] else (b, a)
         wins = {high: 0, low: 0}
         games: list[Fixture] = []
@@ -153,12 +174,12 @@ class Knockout(Format):
             for fixture in batch:
                 places = results.places(fixture)
                 if places is None:
-                    return MatchState(tuple(games), False)
+                    return MatchState(tuple(games), False, round=round_, pairing=pairing)
                 winner = game_winner(fixture.seats, places)
                 if winner is not None:
                     wins[winner] += 1
         winner, loser = (low, high) if wins[low] > wins[high] else (high, low)
-        return MatchState(tuple(games), True, winner, loser)
+        return MatchState(tuple(games), True, winner, loser, round_, pairing)
 
     def fixture(self, round_: int, pairing: Pairing, number: int, high: str, low: str) -> Fixture:
         """Game ``number`` of a match: the higher seed sits in seat 0 in odd-numbered games."""
