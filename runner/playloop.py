@@ -23,7 +23,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from runner.formats import Done, Fixture, Format, Next, Play
+from runner.formats import Done, Fixture, Format, Next, Play, fillers
+from runner.results import record_key
 from runner.schedule import Shard, select_shard
 
 Record = Mapping[str, Any]
@@ -47,6 +48,27 @@ def record_places(record: Record) -> tuple[int, ...]:
         return tuple(int(p) for p in placement)
     points = outcome["points"]
     return tuple(1 + sum(other > mine for other in points) for mine in points)
+
+
+def keys_by(
+    hashes: Mapping[str, str],
+    setups: Mapping[str, Mapping[str, str]],
+    filler_hash: Callable[[], str],
+) -> KeyOf:
+    """A fixture's result key (runner/results.py ``record_key``): its game, its seats as entry
+    name and content hash (a filler seat: the built-in bot's), its seed and its setup's name and
+    hash (only for a game with a setup, so no other key changes)."""
+    known = dict(hashes)
+
+    def key_of(fixture: Fixture) -> str:
+        for name in fillers(fixture.seats):
+            if name not in known:
+                known[name] = filler_hash()
+        seats = [(name, known[name]) for name in fixture.seats]
+        setup = setups[fixture.setup] if fixture.setup is not None else None
+        return record_key(fixture.game, seats, fixture.seed, setup)
+
+    return key_of
 
 
 class RecordedResults:
@@ -209,5 +231,6 @@ __all__ = [
     "Scheduled",
     "play_rounds",
     "plan",
+    "keys_by",
     "record_places",
 ]

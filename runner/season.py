@@ -8,11 +8,12 @@ what changed:
 - check: every built entry plays two smoke games against the built-in bot (runner/builtin/),
   once in each seat; an entry at fault in either is excluded. Verdicts are cached in
   build/<entry>/check.json by the entry's hash, the built-in bot's hash, the game and the limits.
-- schedule: the format's pairings of the entries that passed, with derived seeds and result keys
-  (runner/schedule.py, runner/results.py).
-- play: the games whose key is not yet recorded in the results folder, on ``jobs`` worker
-  processes; each worker keeps one sandbox for all its games and only this process writes the
-  results file. Ctrl-C (or SIGTERM) stops the workers; what was recorded stays.
+- schedule: the games the format (runner/formats) knows for the entries that passed, given the
+  recorded results, with derived seeds and result keys (runner/playloop.py, runner/results.py).
+- play: the season loop (runner/playloop.py): the games the format hands out whose key is not
+  yet recorded in the results folder, on ``jobs`` worker processes, then ask again (a knockout
+  round after round); each worker keeps one sandbox for all its games and only this process
+  writes the results file. Ctrl-C (or SIGTERM) stops the workers; what was recorded stays.
 - standings: the records whose key is in the current schedule (runner/standings.py).
 
 An entry that fails its build or its check never stops the season: it is listed in the
@@ -45,7 +46,16 @@ from runner.config import Config, ConfigError
 from runner.entries import Entry, Manifest, content_hash, discover
 from runner.formats import Fixture, Format, FormatError, fillers, format_for
 from runner.games import find_game
-from runner.playloop import KeyOf, LoopReport, Plan, RecordedResults, Scheduled, plan, play_rounds
+from runner.playloop import (
+    KeyOf,
+    LoopReport,
+    Plan,
+    RecordedResults,
+    Scheduled,
+    keys_by,
+    plan,
+    play_rounds,
+)
 from runner.progress import Progress
 from runner.referee import Player, play_game
 from runner.sandbox.local import LocalSandbox
@@ -487,15 +497,7 @@ def key_function(config: Config, line: Lineup) -> KeyOf:
     """A fixture's result key: its game, seats (entry and content hash), seed and setup."""
     hashes = {name: player.content_hash for name, player in line.players.items()}
     setups = {s.name: {"name": s.name, "hash": s.hash} for s in config.free_for_all.setups}
-
-    def key_of(fixture: Fixture) -> str:
-        for name in fillers(fixture.seats):
-            hashes.setdefault(name, filler_hash(config))
-        seats = [(name, hashes[name]) for name in fixture.seats]
-        setup = setups[fixture.setup] if fixture.setup is not None else None
-        return results.record_key(fixture.game, seats, fixture.seed, setup)
-
-    return key_of
+    return keys_by(hashes, setups, lambda: filler_hash(config))
 
 
 def recorded_results(
