@@ -201,6 +201,17 @@ def test_a_knockout_shards_over_passes_with_merges(
         machine.mkdir()
         make_season(machine, build_dir, entries="../entries")
     merged = tmp_path / "merged.jsonl"
+    assert main(["schedule", "--config", str(machines[0] / "tournament.yaml")]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert listed[-2:] == [
+        "2 games: 0 recorded, 2 to play",
+        "more games follow: round 2 waits for round 1's results (`koth play-season` plays them "
+        "when they can be)",
+    ]
+    assert [line.rsplit("  ", 1)[-1] for line in listed[1:3]] == [
+        "match 2, game 1",
+        "match 2, game 2",
+    ], listed
     passes = 0
     while True:
         passes += 1
