@@ -592,7 +592,6 @@ def play_batch(
     todo: Sequence[Scheduled],
     out: Path,
     on_game: Callable[[], None] = lambda: None,
-    say: Say = _stderr,
     on_record: Callable[[results.Record], None] = lambda _: None,
 ) -> list[tuple[Scheduled, str]]:
     """Play these scheduled games, appending one record per game to ``out`` (and handing it to
@@ -609,8 +608,6 @@ def play_batch(
     ]
     failed: list[tuple[Scheduled, str]] = []
     with results.ResultsWriter(out) as writer:
-        if writer.repaired:
-            say(f"warning: {out}: cut off an incomplete last line left by an interrupted run")
         for index, played, error in pool.play(tasks):
             game = todo[index]
             if played is None:
@@ -688,11 +685,16 @@ def play_into(
     _check_setups(config)
     players = _filler_players(config, line, plan_from(config, line, []).games, sandbox)
     start = len(recorded.places_by_key)
+    # ``out`` exists afterwards even when nothing is played (a shard's file is uploaded), and a
+    # torn last line a killed run left is cut off now, once.
+    with results.ResultsWriter(out) as writer:
+        if writer.repaired:
+            say(f"warning: {out}: cut off an incomplete last line left by an interrupted run")
 
     def batch(todo: Sequence[Scheduled]) -> list[tuple[Scheduled, str]]:
         progress = Progress(len(todo), "games", enabled=show_progress)
         try:
-            return play_batch(config, players, pool, todo, out, progress.advance, say, recorded.add)
+            return play_batch(config, players, pool, todo, out, progress.advance, recorded.add)
         finally:
             progress.close()
 

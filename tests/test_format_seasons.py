@@ -228,9 +228,8 @@ def test_a_knockout_shards_over_passes_with_merges(
         if passes == 1:
             assert "round 2 waits for round 1's results" in err, err
             assert "merge the shards (`koth merge`) and run `koth play-season` again" in err
-        inputs = [str(p) for p in shards if p.is_file()] + (
-            [str(merged)] if merged.is_file() else []
-        )
+        assert all(p.is_file() for p in shards), "a shard's file exists, if only empty"
+        inputs = [str(p) for p in shards] + ([str(merged)] if merged.is_file() else [])
         assert main(["merge", *inputs, "--out", str(merged)]) == 0
         capsys.readouterr()
         if "not done yet" not in err:
@@ -238,6 +237,11 @@ def test_a_knockout_shards_over_passes_with_merges(
     assert passes >= 3, "a knockout of three rounds needs a pass per round at least"
     assert stable(results.read_records(merged)[0]) == reference
     shutil.copy(merged, machines[0] / "results" / results.MAIN_FILE)
+    # A shard with nothing left to play still leaves its file, empty (the workflow uploads it).
+    empty = tmp_path / "nothing-left.jsonl"
+    config = ["--config", str(machines[0] / "tournament.yaml"), "--no-progress"]
+    assert main(["play-season", *config, "--shard", "1/2", "--out", str(empty)]) == 0
+    assert empty.is_file() and empty.read_bytes() == b""
     assert main(["schedule", "--config", str(machines[0] / "tournament.yaml")]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[-1] == f"{len(reference)} games: {len(reference)} recorded, 0 to play"
