@@ -287,3 +287,24 @@ def test_a_free_for_all_fills_the_odd_seat_with_the_builtin(
     assert {r.entry for r in rows} == {"a", "b", "c"}, "a filler is no entrant"
     line = lineup(config)
     assert {s.key for s in season.plan_from(config, line, found).games} == {r["key"] for r in found}
+
+
+def test_setups_are_refused_until_the_referee_takes_them(tmp_path: Path, build_dir: Path) -> None:
+    """Until the N-seat referee gives a game its setup, a season with setups stops before its
+    first game, saying so, instead of playing games without their maps."""
+    import inspect
+
+    from runner.referee import play_game
+
+    if "setup" in inspect.signature(play_game).parameters:
+        pytest.skip("the referee takes setups: this refusal is gone (see runner/season.py)")
+    add_entries(tmp_path)
+    (tmp_path / "maze.map").write_text("#####\n")
+    (tmp_path / "tournament.yaml").write_text(
+        f"format: free-for-all\njobs: 1\noutput:\n  build: {build_dir}\nfree_for_all:\n"
+        "  seats: 2\n  setups: [{name: maze, map_file: maze.map}]\n"
+    )
+    config = load_config(tmp_path / "tournament.yaml")
+    with pytest.raises(season.SeasonError, match="cannot give a game its setup yet"):
+        season.run_season(config, say=lambda _: None)
+    assert not (config.output.results / results.MAIN_FILE).exists(), "no game was played"
