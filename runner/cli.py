@@ -258,7 +258,8 @@ def cmd_schedule(args: argparse.Namespace) -> int:
     shard = _shard(args)
     with _stage(args) as (config, sandbox, pool):
         line = _lineup(args, config, sandbox, pool)
-    games = select_shard(season.schedule(config, line), shard)
+        plan = season.season_plan(config, line, say=_say)
+    games = select_shard(plan.games, shard)
     known = season.recorded_keys(config, say=_say)
     rows: list[dict[str, Any]] = [
         {
@@ -269,27 +270,38 @@ def cmd_schedule(args: argparse.Namespace) -> int:
             "seed": g.fixture.seed,
             "key": g.key,
             "recorded": g.key in known,
+            **({"label": g.fixture.label} if g.fixture.label else {}),
+            **({"setup": g.fixture.setup} if g.fixture.setup else {}),
         }
         for g in games
     ]
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    names = [n for g in games for n in g.fixture.seats]
+    _print_schedule(rows, find_game(config.game).info.seat_names)
+    done = sum(r["recorded"] for r in rows)
+    part = f" in shard {shard}" if shard else ""
+    print(f"{len(rows)} games{part}: {done} recorded, {len(rows) - done} to play")
+    if plan.then:
+        print(f"more games follow: {plan.then} (`koth play-season` plays them when they can be)")
+    return 0
+
+
+def _print_schedule(rows: list[dict[str, Any]], seat_names: tuple[str, ...]) -> None:
+    names = [n for row in rows for n in row["seats"]]
     width = max([1, *(len(n) for n in names)])
-    seats = " ".join(f"{s:<{width}}" for s in find_game(config.game).info.seat_names)
+    count = max([len(seat_names), *(len(row["seats"]) for row in rows)])
+    heads = [seat_names[i] if i < len(seat_names) else f"seat {i}" for i in range(count)]
+    seats = " ".join(f"{s:<{width}}" for s in heads)
     print(f"{'#':>5}  round  {seats}  {'seed':>19}  key           status")
     for row in rows:
         players = " ".join(f"{n:<{width}}" for n in row["seats"])
         status = "recorded" if row["recorded"] else "to play"
+        label = f"  {row['label']}" if "label" in row else ""
         print(
             f"{row['index']:>5}  {row['round']:>5}  {players}  {row['seed']:>19}  "
-            f"{row['key'][:12]}  {status}"
+            f"{row['key'][:12]}  {status}{label}"
         )
-    done = sum(r["recorded"] for r in rows)
-    part = f" in shard {shard}" if shard else ""
-    print(f"{len(rows)} games{part}: {done} recorded, {len(rows) - done} to play")
-    return 0
 
 
 def _max_games(args: argparse.Namespace) -> int | None:
@@ -299,7 +311,7 @@ def _max_games(args: argparse.Namespace) -> int | None:
     return value
 
 
-def _report(report: Any) -> int:
+def _report(report: Any, sharded: bool = False) -> int:
     where = report.out
     _say(f"played {report.played} game(s) into {where}; {report.recorded} were already recorded")
     if report.left:
@@ -308,6 +320,13 @@ def _report(report: Any) -> int:
         _say(f"not played: {failure}")
     if report.failed:
         _say(f"{len(report.failed)} game(s) could not be played; run again to retry them")
+    if report.waiting and sharded:
+        _say(
+            f"not done yet: {report.waiting}. When every shard has played, merge the shards "
+            "(`koth merge`) and run `koth play-season` again for the next games."
+        )
+    elif report.waiting and not report.left and not report.failed:
+        _say(f"not done yet: {report.waiting}")
     return 1 if report.failed else 0
 
 
@@ -327,8 +346,9 @@ def cmd_play_season(args: argparse.Namespace) -> int:
             max_games=limit,
             show_progress=not args.no_progress,
             say=_say,
+            sandbox=sandbox,
         )
-    return _report(report)
+    return _report(report, sharded=shard is not None)
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
@@ -363,7 +383,8 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
     with _stage(args) as (config, sandbox, pool):
         line = _lineup(args, config, sandbox, pool)
-    rows, doc = season.standings(config, line, say=_say)
+    with _host_errors():
+        rows, doc = season.standings(config, line, say=_say)
     _print_standings(config, rows, doc)
     return 0
 
@@ -476,10 +497,13 @@ def add_season_commands(commands: Any) -> None:
     sched = add(
         "schedule",
         "print the season's games, their seeds and keys",
-        "Build and check the entries (cached), then print every game of the season in "
-        "canonical order (round, then X, then O): its seed, derived from the season seed "
-        "and the game's identity only, its result key, and whether it is already "
-        "recorded in the results folder. With --shard, only that shard's games.",
+        "Build and check the entries (cached), then print every game of the season known "
+        "so far in canonical order (round, then its place in the round, then the seats): "
+        "its seed, derived from the season seed and the game's identity only, its result "
+        "key, and whether it is already recorded in the results folder. A round-robin or a "
+        "free-for-all knows every game from the start; a knockout knows a round only once "
+        "the previous round's results are recorded, and the last line says what waits "
+        "(e.g. 'round 2 waits for round 1's results'). With --shard, only that shard's games.",
     )
     _options(sched, "seed", "rounds", "jobs", "verdicts")
     sched.add_argument("--shard", metavar="I/N", help="only the I-th of N parts (1-based)")
@@ -489,11 +513,14 @@ def add_season_commands(commands: Any) -> None:
     play = add(
         "play-season",
         "play the season's unrecorded games (or one shard of them)",
-        "Build and check the entries (cached), then play every scheduled game whose key "
-        "is not yet recorded in the results folder, --jobs at a time, appending one "
-        "JSON line per game to results/games.jsonl. With --shard I/N, play only the "
-        "I-th of N disjoint parts and write results/shard-I-of-N.jsonl (or --out); "
-        "combine the shards with `koth merge`. Ctrl-C stops cleanly; run again to resume.",
+        "Build and check the entries (cached), then play every game the format hands out "
+        "whose key is not yet recorded in the results folder, --jobs at a time, appending "
+        "one JSON line per game to results/games.jsonl, and ask the format again until the "
+        "season is done (a knockout: round after round). With --shard I/N, play only the "
+        "I-th of N disjoint parts of what is playable now and write "
+        "results/shard-I-of-N.jsonl (or --out), then stop; combine the shards with `koth "
+        "merge`. A knockout's next round needs every shard's results: merge, then run "
+        "play-season --shard again (it says so). Ctrl-C stops cleanly; run again to resume.",
     )
     _options(play, "seed", "rounds", "jobs", "play", "verdicts")
     play.add_argument("--shard", metavar="I/N", help="play only the I-th of N parts (1-based)")

@@ -5,9 +5,10 @@ workflows need lives here, on top of runner/season.py:
 
 - ``koth changed --base REF``: the entry folders a pull request adds or edits (``git diff``).
 - ``koth preview --entries a,b``: build and check every entry (cached, as ``koth check``), then
-  play the named entries against every entry that plays, in both seats, into a results file of
-  their own, rank those games and render their site. The games, seeds and keys are the season's
-  (``season.schedule``), so a preview record is a valid season record.
+  play the named entries' games of the season (a round-robin: against every entry that plays, in
+  both seats; a free-for-all: their tables; a knockout: the whole bracket, round by round) into a
+  results file of their own, rank those games and render their site. The games, seeds and keys
+  are the season's (``season.play_into``), so a preview record is a valid season record.
 - ``koth report --summary FILE``: the preview as Markdown for ``$GITHUB_STEP_SUMMARY``; exits 1
   when a changed entry does not build, is refused by the static check, fails a smoke game or
   could not play.
@@ -35,7 +36,7 @@ import re
 import secrets
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,7 @@ from runner import __version__, results, season
 from runner.build import Sandbox
 from runner.config import Config
 from runner.entries import entry_name
+from runner.formats import Fixture
 from runner.site import entries_info_from, render_site
 from runner.standings import Row, check_document, document, rank
 from runner.standings import write as write_standings
@@ -293,20 +295,28 @@ def preview(
             f"no entry {', '.join(map(repr, unknown))} in {config.entries}/ (entries: {known})."
         )
     mine = {n for n in names if verdicts[n].ok}
-    games = [s for s in season.schedule(config, line) if mine & set(s.fixture.seats)]
     path = out / RESULTS_FILE
     recorded, problems = results.read_records(path)
     for problem in problems:
         say(f"warning: {problem}")
-    known_keys = {r["key"] for r in recorded}
-    todo = [s for s in games if s.key not in known_keys]
-    say(
-        f"preview: {len(games)} games of {', '.join(sorted(mine)) or 'no entry'}, "
-        f"{len(games) - len(todo)} already recorded in {path}, {len(todo)} to play"
+    wanted = _preview_games(season.season_format(config).static, mine)
+    say(f"preview: the games of {', '.join(sorted(mine)) or 'no entry'} into {path}")
+    played = season.play_into(
+        config,
+        line,
+        pool,
+        path,
+        recorded,
+        wanted=wanted,
+        show_progress=False,
+        say=say,
+        sandbox=sandbox,
     )
-    _, not_played = season.play_games(config, line, pool, todo, path, say=say)
+    not_played = played.failed
+    after = results.read_records(path)[0]
+    games = [s for s in season.plan_from(config, line, after).games if wanted(s.fixture)]
     current = {s.key for s in games}
-    records = results.canonical(r for r in results.read_records(path)[0] if r["key"] in current)
+    records = results.canonical(r for r in after if r["key"] in current)
     shown = [e for e in line.entrants() if e.entry in names or (bool(mine) and e.excluded is None)]
     rows = rank(shown, records, config.points)
     meta = {
@@ -361,6 +371,15 @@ def preview(
     tmp.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     os.replace(tmp, out / PREVIEW_FILE)
     return PreviewResult(doc, rows)
+
+
+def _preview_games(static: bool, mine: set[str]) -> Callable[[Fixture], bool]:
+    """Which games a preview plays: a format that never reads results (round-robin,
+    free-for-all) plays the games of the entries checked; a knockout plays the whole bracket,
+    since who meets whom depends on every match (none, when no checked entry plays)."""
+    if static:
+        return lambda fixture: bool(mine & set(fixture.seats))
+    return lambda fixture: bool(mine)
 
 
 # -- koth report -----------------------------------------------------------------------------------

@@ -45,9 +45,22 @@ MAIN_FILE = "games.jsonl"
 LINE_CAP = 1 << 20  # one record's line; a 2048-move game with its output excerpts is ~40 KiB
 
 
-def record_key(game_id: str, seats: Sequence[tuple[str, str]], seed: int) -> str:
-    """The key of a game: ``seats`` is (entry name, content hash) per seat, X first."""
-    identity = {"game": game_id, "rules": game_id, "seats": [list(s) for s in seats], "seed": seed}
+def record_key(
+    game_id: str,
+    seats: Sequence[tuple[str, str]],
+    seed: int,
+    setup: Mapping[str, str] | None = None,
+) -> str:
+    """The key of a game: ``seats`` is (entry name, content hash) per seat, X first; ``setup``
+    ({"name", "hash"}) only for a game played with a per-game setup, so other keys never change."""
+    identity: dict[str, Any] = {
+        "game": game_id,
+        "rules": game_id,
+        "seats": [list(s) for s in seats],
+        "seed": seed,
+    }
+    if setup is not None:
+        identity["setup"] = {"name": setup["name"], "hash": setup["hash"]}
     text = json.dumps(identity, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -57,12 +70,21 @@ def utc_now() -> str:
 
 
 def make_record(
-    result: Mapping[str, Any], *, key: str, season_seed: int, round_: int, when: str
+    result: Mapping[str, Any],
+    *,
+    key: str,
+    season_seed: int,
+    round_: int,
+    when: str,
+    setup: Mapping[str, str] | None = None,
 ) -> Record:
-    """A results record from ``GameResult.to_dict()`` and the game's place in the season."""
+    """A results record from ``GameResult.to_dict()`` and the game's place in the season (and
+    its setup's name and hash, for a game played with one)."""
     record: Record = {"key": key}
     record.update((k, v) for k, v in result.items() if k != "measured")
     record.update(season_seed=season_seed, round=round_, host_version=__version__)
+    if setup is not None:
+        record["setup"] = {"name": setup["name"], "hash": setup["hash"]}
     record["measured"] = {**result.get("measured", {}), "when": when}
     return record
 
@@ -187,8 +209,11 @@ def check_record(record: Any) -> str | None:
     measured = record.get("measured", {})
     if not isinstance(measured, dict) or not _measured_ok(measured):
         return "its `measured` part is malformed"
+    setup = record.get("setup")
+    if setup is not None and not _setup_ok(setup):
+        return "its `setup` is not a setup's name and hash"
     seats = [(s["entry"], s["hash"]) for s in record["seats"]]
-    if record["key"] != record_key(record["game"], seats, record["seed"]):
+    if record["key"] != record_key(record["game"], seats, record["seed"], setup):
         return "its `key` is not the key of its game, seats and seed"
     return None
 
@@ -285,6 +310,17 @@ def _outcome_problem(record: dict[str, Any]) -> str | None:
     if problem is None and "faults" in outcome:
         problem = _faults_problem(outcome["faults"], seats)
     return problem
+
+
+def _setup_ok(setup: Any) -> bool:
+    return (
+        isinstance(setup, dict)
+        and set(setup) == {"name", "hash"}
+        and isinstance(setup["name"], str)
+        and NAME_PATTERN.match(setup["name"]) is not None
+        and isinstance(setup["hash"], str)
+        and HEX64.fullmatch(setup["hash"]) is not None
+    )
 
 
 def _measured_ok(measured: dict[str, Any]) -> bool:

@@ -48,6 +48,7 @@ from runner import standings as ranking
 from runner.config import LINEAR_POINTS, Config, ConfigError, Points
 from runner.entries import discover, read_source
 from runner.games import find_game
+from runner.games.base import EMPTY, Setup
 from runner.replay import (
     ReplayError,
     board_html,
@@ -100,7 +101,8 @@ def read_standings(
     """The adapter from standings.json and results records to what the pages need.
 
     Returns the season's facts, the rows in rank order (excluded entries last) and the records
-    counted: those whose every seat is a playing entry with the same content hash (and the same
+    counted: those whose every seat is a playing entry with the same content hash — or, in a
+    game of more than two seats, a built-in bot filling the table — (and the same
     game and season seed, when standings.json names them). Without standings, the records are
     ranked here with runner.standings (games of more than two seats by the ``points`` table).
     """
@@ -124,10 +126,12 @@ def read_standings(
         for key in ("game", "season_seed"):
             if key in standings and key in record and standings[key] != record[key]:
                 return False
-        return all(
-            s["entry"] in playing and playing[s["entry"]] in ("", s.get("hash", ""))
-            for s in record["seats"]
-        )
+        seats = record["seats"]
+        ours = [s for s in seats if s["entry"] in playing]
+        # A larger game's seats that are no entrant are built-in bots filling a table.
+        if not ours or (len(ours) < len(seats) and len(seats) <= 2):
+            return False
+        return all(playing[s["entry"]] in ("", s.get("hash", "")) for s in ours)
 
     meta = {k: v for k, v in standings.items() if k != "entries"}
     return meta, rows, [r for r in records if current(r)]
@@ -423,9 +427,26 @@ def _entry_page(row: Row, season: Mapping[str, Any]) -> dict[str, Any]:
     return {"row": row, "info": season["infos"][row.entry], "groups": by_opponent, "faults": faults}
 
 
-def _game_page(game: dict[str, Any]) -> dict[str, Any]:
+Setups = Mapping[tuple[str, str], Setup]  # (name, hash) → a setup's content, from the config
+
+
+def _setup_of(record: Record, setups: Setups) -> Setup:
+    """The setup a record was played with (the config's, checked by its hash), or none."""
+    used = record.get("setup")
+    if used is None:
+        return EMPTY
+    content = setups.get((used["name"], used["hash"]))
+    if content is None:
+        raise ReplayError(
+            f"it was played with the setup {used['name']!r}, which the configuration no "
+            "longer holds as it was"
+        )
+    return content
+
+
+def _game_page(game: dict[str, Any], setups: Setups) -> dict[str, Any]:
     """A game's replay (compact, for replay.js), its final frame and its move list."""
-    rep = replay(game["record"])
+    rep = replay(game["record"], _setup_of(game["record"], setups))
     show = presentation(rep.game)
     return {
         "game": game,
@@ -446,6 +467,7 @@ def render_site(
     out_dir: Path,
     warn: Callable[[str], None] = lambda text: print(f"warning: {text}", file=sys.stderr),
     points: Points = LINEAR_POINTS,
+    setups: Setups | None = None,
 ) -> SiteReport:
     """Render the site into ``out_dir``, replacing a site rendered there before.
 
@@ -493,7 +515,7 @@ def render_site(
             )
         for game in season["games"]:
             try:  # a record from a cache may be well formed and still not replay
-                shown = _game_page(game)
+                shown = _game_page(game, setups or {})
             except ReplayError as exc:
                 warn(f"game {game['record'].get('key', game['number'])}: {exc}; no page for it")
                 continue
@@ -599,6 +621,7 @@ def render_from_config(
             out,
             warn,
             config.points,
+            {(s.name, s.hash): s.as_dict() for s in config.free_for_all.setups},
         )
     except SiteError:
         raise ConfigError(

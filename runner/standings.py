@@ -151,7 +151,9 @@ class _Book:
         seats = tuple(str(s["entry"]) for s in record["seats"])
         game = _Counted(seats, tuple(game_points(record, table)), tuple(record_places(record)))
         for seat, name in enumerate(seats):
-            row = self.rows[name]
+            row = self.rows.get(name)
+            if row is None:  # a built-in bot filling a table's empty seat: no entrant
+                continue
             row.games += 1
             self.points[name] = self.points.get(name, Fraction(0)) + game.points[seat]
             self.place_sums[name] = self.place_sums.get(name, 0) + game.places[seat]
@@ -162,8 +164,9 @@ class _Book:
                 row.places += [0] * (len(seats) - len(row.places))
                 row.places[game.places[seat] - 1] += 1
         for seat, kind in sorted(_faults(record)):
-            faults = self.rows[seats[seat]].faults
-            faults[kind] = faults.get(kind, 0) + 1
+            if seats[seat] in self.rows:
+                faults = self.rows[seats[seat]].faults
+                faults[kind] = faults.get(kind, 0) + 1
         self.games.append(game)
 
     def finish(self) -> None:
@@ -185,11 +188,14 @@ def _count_result(row: Row, mine: Fraction, other: Fraction) -> None:
 
 
 def _tally(rows: Mapping[str, Row], records: Iterable[Game], table: Points) -> _Book:
-    """Every game between playing entries, added into ``rows``."""
+    """Every game among playing entries (a free-for-all table's filler seats aside), added
+    into ``rows``."""
     book = _Book(rows)
     for record in records:
         seats = [s["entry"] for s in record["seats"]]
-        if all(name in rows and rows[name].excluded is None for name in seats):
+        ranked = [name for name in seats if name in rows]
+        playing = ranked and all(rows[name].excluded is None for name in ranked)
+        if playing and (len(ranked) == len(seats) or len(seats) > 2):
             book.add(record, table)
     book.finish()
     return book
@@ -211,9 +217,10 @@ def rank(
 ) -> list[Row]:
     """The standings table: ranked playing entries, then excluded ones by name.
 
-    ``records`` must be the season's current games (one per key); games involving an entry that
-    is not a playing entrant are ignored. ``points`` is the season's table for games of more
-    than two seats.
+    ``records`` must be the season's current games (one per key); a game of two seats with an
+    entry that is not a playing entrant is ignored, and in a larger game a seat that is no
+    entrant (a built-in bot filling a table) counts for nobody. ``points`` is the season's table
+    for games of more than two seats.
     """
     rows = {
         e.entry: Row(e.entry, e.name, e.content_hash, excluded=e.excluded, detail=e.detail)

@@ -116,3 +116,69 @@ def test_every_seat_is_asked_at_once(registered: None, local_sandbox: Any, tmp_p
         assert max(g for g, _ in seen) < min(a for _, a in seen), (
             f"turn {turn}: some bot got its request only after another had answered"
         )
+
+
+def test_a_free_for_all_season_of_four_seats_from_play_to_the_site(
+    registered: None, tmp_path: Path
+) -> None:
+    """The toy through the whole pipeline: a free-for-all of 5 entries at tables of 4 (the
+    built-in bot fills the empty seat), two setups taken in turn, a seat that crashes mid-game
+    while the others play on, standings by place, ratings from every game, and the site."""
+    from runner import ratings, season
+    from runner.config import load_config
+    from runner.site import render_from_config
+
+    bots = {
+        "steady": "step = 1 + me % 3",
+        "greedy": "step = 3",
+        "careful": "step = 2 if turn % 2 else 1",
+        "hasty": "step = 3 if turn < 3 else 1",
+        # It crashes at turn 3 at a table of four (the check stage plays two seats).
+        "crasher": "step = 3\n    if turn == 3 and seats == 4: raise SystemExit(7)",
+    }
+    for name, step in bots.items():
+        folder = tmp_path / "entries" / name
+        folder.mkdir(parents=True)
+        (folder / "bot.py").write_text(RUNNER.replace("STEP", step))
+        (folder / "entry.yaml").write_text(
+            f"name: {name}\nauthor: tests\ndescription: a racer\nlanguage: python\n"
+        )
+    (tmp_path / "tournament.yaml").write_text(
+        "game: race-v1\nformat: free-for-all\nrounds: 2\njobs: 1\n"
+        "limits: {move_cpu_ms: 500, move_wall_s: 2.0}\n"
+        "free_for_all:\n  seats: 4\n  runs: 4\n"
+        "  setups: [{name: sprint, goal: 6}, {name: marathon, goal: 30}]\n"
+    )
+    config = load_config(tmp_path / "tournament.yaml")
+    report, rows, doc = season.run_season(config, say=lambda _: None)
+    assert report.failed == [], report.failed
+    found, problems = results.read_records(config.output.results / results.MAIN_FILE)
+    assert problems == [] and found, "the season recorded its games, all of them valid"
+    assert {r["setup"]["name"] for r in found} == {"sprint", "marathon"}, "both setups played"
+    assert all(len(r["seats"]) == 4 for r in found)
+    faulted = [r for r in found if r["outcome"]["faults"]]
+    assert faulted, "the crasher crashed in some game"
+    for record in faulted:
+        [fault] = record["outcome"]["faults"]
+        seat = fault["seat"]
+        assert record["seats"][seat]["entry"] == "crasher" and fault["turn"] == 3
+        later = record["moves"][fault["at"] :]
+        assert all(turn[seat] is None for turn in later), "out from its fault on"
+        assert all(None not in turn[:seat] + turn[seat + 1 :] for turn in later), (
+            "the others play on"
+        )
+    sprint = [r for r in found if r["setup"]["name"] == "sprint"]
+    assert all(max(r["outcome"]["scores"]) <= 6 + 2 for r in sprint), "the setup reached the game"
+    ranked = {row.entry: row for row in rows}
+    assert set(ranked) == set(bots), "fillers are no entrants"
+    assert ranked["crasher"].faults.get("crash", 0) == len(faulted)
+    rated = ratings.fit(ratings.results_from_records(found), list(ranked))
+    assert set(bots) <= set(rated) and all(rated[b].games > 0 for b in bots), "all rated"
+    assert rated["crasher"].rating < max(r.rating for r in rated.values()), "ratings differ"
+    report_site = render_from_config(config)
+    pages = list((config.output.site / "games").glob("*.html"))
+    assert len(pages) == len(found), report_site.summary()
+    crossed = (config.output.site / "crosstable.html").read_text()
+    assert "finished ahead" in crossed.lower() or "ahead of" in crossed.lower(), (
+        "a cross-table of N-seat games says how often each finished ahead of each other"
+    )

@@ -2,7 +2,8 @@
 
 Every turn each seat still in the race says how far it runs, 1, 2 or 3. A seat that says the
 same number as another seat this turn trips and runs nothing. The game ends after 10 turns, or
-as soon as a seat reaches 20; places go by distance (more is better, ties share the better place).
+as soon as a seat reaches the goal (20, or the setup's ``goal``); places go by distance (more is
+better, ties share the better place).
 A seat whose bot faults is out: it stops where it stands (``stand_in`` None, ``retire``).
 
 A program bot reads ``SEATS n ME m`` once, then before each move ``TURN t`` and one line of each
@@ -37,10 +38,11 @@ class Race:
     distance: tuple[int, ...]
     out: tuple[bool, ...]
     turns: int = 0
+    goal: int = GOAL
 
     @property
     def over(self) -> bool:
-        return self.turns >= TURNS or max(self.distance) >= GOAL or all(self.out)
+        return self.turns >= TURNS or max(self.distance) >= self.goal or all(self.out)
 
 
 class RaceRules:
@@ -55,7 +57,10 @@ class RaceRules:
     )
 
     def initial_state(self, rng: random.Random, seats: int, setup: Setup = EMPTY) -> Race:
-        return Race((0,) * seats, (False,) * seats)
+        goal = setup.get("goal", GOAL)
+        if not isinstance(goal, int) or goal < 1:
+            raise ValueError(f"a race's goal is a whole number of steps, not {goal!r}")
+        return Race((0,) * seats, (False,) * seats, goal=goal)
 
     def to_move(self, state: Race) -> tuple[int, ...]:
         return () if state.over else tuple(s for s, out in enumerate(state.out) if not out)
@@ -106,7 +111,7 @@ class RaceRules:
         lines = [f"turn {state.turns}"]
         for seat, d in enumerate(state.distance):
             mark = "x" if state.out[seat] else self.info.seat_names[seat]
-            lines.append(("." * d + mark).ljust(GOAL + 3, " ") + "|")
+            lines.append(("." * d + mark).ljust(state.goal + 3, " ") + "|")
         return "\n".join(lines)
 
     def move_text(self, move: int) -> str:
