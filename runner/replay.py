@@ -63,25 +63,37 @@ def presentation(game_id: str) -> Presentation:
         return DEFAULT
 
 
-def board_html(frame: str, show: Presentation) -> Markup:
+def board_html(frame: str, show: Presentation, layer: str = "") -> Markup:
     """A text frame, each run of one CSS class in a span (the same markup as replay.js makes).
 
     Only the lines ``show.lines`` selects are coloured: text around a board keeps its letters.
+    With a ``layer`` (``show.layer`` of the frame's state), its character at a place chooses the
+    class there when ``show.layer_classes`` names one.
     """
     lines = frame.split("\n")
+    over = layer.split("\n") if layer else []
     coloured = range(len(lines))[slice(*show.lines)]
     return Markup(
         "\n".join(
-            _line_html(line, show.classes if y in coloured else {}) for y, line in enumerate(lines)
+            _line_html(
+                line,
+                show.classes if y in coloured else {},
+                over[y] if y < len(over) else "",
+                show.layer_classes,
+            )
+            for y, line in enumerate(lines)
         )
     )
 
 
-def _line_html(line: str, classes: Mapping[str, str]) -> str:
+def _line_html(
+    line: str, classes: Mapping[str, str], layer: str = "", layer_classes: Mapping[str, str] = {}
+) -> str:
     parts: list[str] = []
     run, cls = "", ""
-    for ch in line:
-        c = classes.get(ch, "")
+    for x, ch in enumerate(line):
+        c = layer_classes.get(layer[x], "") if x < len(layer) else ""
+        c = c or classes.get(ch, "")
         if c != cls:
             parts.append(_span(run, cls))
             run, cls = "", c
@@ -115,6 +127,7 @@ class Replay:
     scores: tuple[tuple[int, ...], ...]  # per frame: each seat's score
     final: str  # the last frame
     longest: int  # the length of the longest frame
+    layers: tuple[str, ...] = ()  # per frame, the presentation's layer (none: empty)
 
     @property
     def final_scores(self) -> tuple[int, ...]:
@@ -131,8 +144,12 @@ def replay(record: Record, setup: Setup = EMPTY) -> Replay:
     scores: list[tuple[int, ...]] = []
     first = frame = ""
     longest = 0
+    layers: list[str] = []
+    layer = spec.presentation.layer
     try:
         for step, state in playback(spec, record, setup):
+            if layer is not None:
+                layers.append(_checked(layer(state)))
             after = _checked(rules.render_text(state))
             if step is None:
                 first = frame = after
@@ -156,7 +173,8 @@ def replay(record: Record, setup: Setup = EMPTY) -> Replay:
         tuple(turns),
         tuple(scores),
         frame,
-        longest,
+        max([longest, *map(len, layers)]),
+        tuple(layers),
     )
 
 
@@ -306,4 +324,17 @@ def page_data(rep: Replay, show: Presentation, log_name: str) -> dict[str, Any]:
         "lines": list(show.lines),
         "byTurn": show.by_turn,
         "log": log_name,
+        "layer": _layer_data(rep, show, digits),
+    }
+
+
+def _layer_data(rep: Replay, show: Presentation, digits: int) -> dict[str, Any] | None:
+    """The layer's frames, packed like the board's (its first, then each step's edits)."""
+    if not rep.layers:
+        return None
+    steps = [diff(a, b) for a, b in zip(rep.layers, rep.layers[1:], strict=False)]
+    return {
+        "initial": rep.layers[0],
+        "changes": encode_edits(steps, digits),
+        "classes": dict(show.layer_classes),
     }

@@ -451,7 +451,7 @@ def _game_page(game: dict[str, Any], setups: Setups) -> dict[str, Any]:
     return {
         "game": game,
         "replay": page_data(rep, show, f"{game['page']}.txt"),
-        "board": board_html(rep.final, show),
+        "board": board_html(rep.final, show, rep.layers[-1] if rep.layers else ""),
         "items": move_items(rep, show.by_turn),
         "steps": len(rep.steps),
         "final_scores": rep.final_scores,

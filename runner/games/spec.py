@@ -194,6 +194,11 @@ class Presentation:
     score_prefix: str = "score: "  # the status line: prefix, "seat score" per seat, suffix
     score_suffix: str = ""
     by_turn: bool = False  # move list: one line per turn (moves only), or a line per move
+    # A layer over the board: for a state, a text the shape of its frame whose characters name
+    # the class of the frame's character at the same place (``layer_classes``; a character not
+    # listed there leaves the symbol's own class). Multisnake: which snake a tile is.
+    layer: Callable[[Any], str] | None = None
+    layer_classes: Mapping[str, str] = field(default_factory=dict)
 
     def seat_class(self, seat: int) -> str:
         return self.seat_classes[seat] if seat < len(self.seat_classes) else ""

@@ -47,11 +47,36 @@ def _open_field(seats: int) -> Setup:
     return {"map": "\n".join("".join(row) for row in rows) + "\n", "period": 3}
 
 
+def _owners(state: MultisnakeState) -> str:
+    """The site's layer over a frame: each snake's tiles by its letter (lower case once it is
+    dead), the status line and the rest blank — so each snake has its colour and the dead are
+    greyed, while the frame keeps every letter readable without colour."""
+    owners = tile_owners(state)
+    status_width = Multisnake().render_text(state).index("\n")
+    marks = []
+    for char, owner in zip(state.view[:-1], owners, strict=False):
+        if char == ord("\n") or owner < 0:
+            marks.append("\n" if char == ord("\n") else " ")
+        else:
+            letter = chr(ord("A") + owner)
+            marks.append(letter if state.snakes[owner].died is None else letter.lower())
+    return " " * status_width + "\n" + "".join(marks)
+
+
+LAYER_CLASSES = {chr(ord("A") + s): f"snake{s}" for s in range(8)} | {
+    chr(ord("a") + s): "dead" for s in range(8)
+}
+
 SPEC = GameSpec(
     rules=RULES,
     interface="stdio",
     codec=STDIO,
-    presentation=Presentation(score_header="Length", score_prefix="length: "),
+    presentation=Presentation(
+        score_header="Length",
+        score_prefix="length: ",
+        layer=_owners,
+        layer_classes=LAYER_CLASSES,
+    ),
     builtins=(Builtin("first-free", HERE / "builtin" / "first-free", "python"),),
     rules_doc="multisnake",
     limits={"move_cpu_ms": 100, "move_wall_s": 1.0, "first_move_wall_s": 2.0, "game_cpu_s": 60},
