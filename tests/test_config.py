@@ -369,7 +369,9 @@ def test_knockout_seeding_from_a_previous_season_standings(tmp_path: Path) -> No
 
 
 def test_the_format_must_fit_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    four = types.SimpleNamespace(info=types.SimpleNamespace(min_players=4, max_players=8))
+    four = types.SimpleNamespace(
+        info=types.SimpleNamespace(min_players=4, max_players=8), limits={}
+    )
     monkeypatch.setitem(sys.modules["runner.games"].GAMES, "cluster-v2", four)
     e = error_of(write(tmp_path, "game: cluster-v2\n"))
     assert e.field == "format" and "round-robin plays games of two players" in str(e), str(e)
