@@ -18,6 +18,7 @@ from runner.bots.cabi import CFunctionBot
 from runner.build import build_entry
 from runner.entries import load_entry
 from runner.games import find_game
+from runner.games.snakes import SnakesCall
 from runner.referee import Player, play_game
 from runner.sandbox.zygote import BotLimits
 from runner.season import new_sandbox
@@ -48,7 +49,7 @@ def main() -> None:
         (folder / "entry.yaml").write_text(
             "name: walker\nauthor: bench\ndescription: random walk\nlanguage: c\n"
         )
-        build = build_entry(load_entry(folder), root / "build", sandbox, LIMITS, 60)
+        build = build_entry(load_entry(folder), root / "build", sandbox, LIMITS, 60, game)
         assert build.ok, build.message
         player = Player("walker", build.content_hash, build.jail_path)
 
@@ -61,7 +62,11 @@ def main() -> None:
 
         def start_game() -> float:
             began = time.perf_counter()
-            bots = [CFunctionBot(sandbox.spawn(build.jail_path, LIMITS), LIMITS, "w") for _ in "XO"]
+            abi = SnakesCall.abi.to_json()
+            bots = [
+                CFunctionBot(sandbox.spawn(build.jail_path, LIMITS, abi=abi), LIMITS, "w")
+                for _ in "XO"
+            ]
             for bot in bots:
                 bot.start()
             elapsed = (time.perf_counter() - began) * 1000

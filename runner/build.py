@@ -15,12 +15,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol, cast
 
 from runner.bots.cabi import CFunctionBot
 from runner.bots.faults import BotFault
 from runner.bots.objcheck import check_library, check_object
 from runner.entries import Entry
+from runner.games.spec import CFunctionCodec, GameSpec
 from runner.safefiles import read_capped
 from runner.sandbox.local import ARTIFACT_CAP, Compiled
 from runner.sandbox.zygote import BotLimits, BotProcess
@@ -28,7 +29,6 @@ from runner.sandbox.zygote import BotLimits, BotProcess
 RECIPE = "c11-O2-v2"  # change when the flags or checks change: every entry is rebuilt
 # How a program bot is started, in its jail, by language (stdio games).
 PROGRAMS = {"c": ["./bot"], "cpp": ["./bot"], "python": ["/usr/bin/python3", "-I", "-B", "bot.py"]}
-LANGUAGES = {"c-function": ("c",), "stdio": ("c", "cpp", "python")}
 
 
 class Sandbox(Protocol):
@@ -39,7 +39,11 @@ class Sandbox(Protocol):
     ) -> Compiled: ...
 
     def spawn(
-        self, jail: Path, limits: BotLimits, program: list[str] | None = None
+        self,
+        jail: Path,
+        limits: BotLimits,
+        program: list[str] | None = None,
+        abi: dict[str, Any] | None = None,
     ) -> BotProcess: ...
 
     def close(self) -> None: ...
@@ -111,12 +115,46 @@ def build_entry(
     sandbox: Sandbox,
     limits: BotLimits,
     wall_s: float,
-    interface: str = "c-function",
+    game: GameSpec,
 ) -> Build:
-    """Build one entry for a game with this bot ``interface`` (or reuse its cached build).
-    Never raises for a bad entry. Safe to call from several koth processes at once."""
+    """Build one entry for ``game``'s kind of bot (or reuse its cached build). Never raises
+    for a bad entry. Safe to call from several koth processes at once."""
     with entry_lock(build_root, entry.name):
-        return _build_entry(entry, build_root, sandbox, limits, wall_s, interface)
+        return _build_entry(entry, build_root, sandbox, limits, wall_s, game)
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One entry being built: where, with what, and how a verdict is saved."""
+
+    entry: Entry
+    folder: Path
+    sandbox: Sandbox
+    limits: BotLimits
+    wall_s: float
+    game: GameSpec
+
+    def verdict(
+        self,
+        ok: bool,
+        stage: str,
+        message: str,
+        name: str | None = None,
+        program: list[str] | None = None,
+    ) -> Build:
+        entry = self.entry
+        build = Build(
+            entry.name,
+            entry.content_hash,
+            ok,
+            stage,
+            message,
+            name or entry.name,
+            str(self.folder / "jail") if ok else None,
+            self.sandbox.name,
+            program=program,
+        )
+        return _save(build, self.folder)
 
 
 def _build_entry(
@@ -125,63 +163,55 @@ def _build_entry(
     sandbox: Sandbox,
     limits: BotLimits,
     wall_s: float,
-    interface: str,
+    game: GameSpec,
 ) -> Build:
     folder = (build_root / entry.name).resolve()
     cached = _cached(entry, folder, sandbox.name)
     if cached is not None:
         return cached
-
-    def verdict(
-        ok: bool, stage: str, message: str, name: str = entry.name, program: list[str] | None = None
-    ) -> Build:
-        jail = str(folder / "jail") if ok else None
-        build = Build(
-            entry.name,
-            entry.content_hash,
-            ok,
-            stage,
-            message,
-            name,
-            jail,
-            sandbox.name,
-            program=program,
-        )
-        return _save(build, folder)
-
+    job = _Job(entry, folder, sandbox, limits, wall_s, game)
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     if entry.problem:
-        return verdict(False, "entry", entry.problem)
+        return job.verdict(False, "entry", entry.problem)
     language = entry.manifest.language if entry.manifest else "c"
-    if language not in LANGUAGES[interface]:
-        allowed = ", ".join(LANGUAGES[interface])
-        return verdict(
+    if language not in game.languages:
+        allowed = ", ".join(game.languages)
+        kind = "C functions" if game.interface == "c-function" else "programs on stdin/stdout"
+        return job.verdict(
             False,
             "entry",
-            f"{entry.name}/entry.yaml: field `language` is {language!r}, but this game's bots "
-            f"are {interface} bots. Fix: write the bot in one of: {allowed}.",
+            f"{entry.name}/entry.yaml: field `language` is {language!r}, but {game.id}'s bots "
+            f"are {kind}. Fix: write the bot in one of: {allowed}.",
         )
-    if interface == "stdio":
-        compiled = sandbox.compile(entry.path, folder, wall_s, recipe=language)
-        if not compiled.ok:
-            source = entry.source.name
-            return verdict(
-                False, "compile", f"{source} does not build:\n{compiled.output}".rstrip()
-            )
-        (folder / "root").mkdir(mode=0o755)  # empty: the sandbox builds the bot's view on it
-        (folder / "jail").chmod(0o555)
-        built = (
-            f"built with warnings:\n{compiled.output}".rstrip()
-            if compiled.output.strip()
-            else "built"
+    if game.interface != "c-function":
+        return _build_program(job, language)
+    return _build_c_function(job)
+
+
+def _build_program(job: _Job, language: str) -> Build:
+    """A program bot: compiled (C, C++) or syntax-checked (Python) into its jail."""
+    compiled = job.sandbox.compile(job.entry.path, job.folder, job.wall_s, recipe=language)
+    if not compiled.ok:
+        source = job.entry.source.name
+        return job.verdict(
+            False, "compile", f"{source} does not build:\n{compiled.output}".rstrip()
         )
-        return verdict(True, "ok", built, program=PROGRAMS[language])
-    compiled = sandbox.compile(entry.path, folder, wall_s)
+    (job.folder / "root").mkdir(mode=0o755)  # empty: the sandbox builds the bot's view on it
+    (job.folder / "jail").chmod(0o555)
+    output = compiled.output
+    built = f"built with warnings:\n{output}".rstrip() if output.strip() else "built"
+    return job.verdict(True, "ok", built, program=PROGRAMS[language])
+
+
+def _build_c_function(job: _Job) -> Build:
+    """A C-function bot: compiled, checked against the rules, linked, and loaded once."""
+    folder = job.folder
+    compiled = job.sandbox.compile(job.entry.path, folder, job.wall_s)
     output = compiled.output
     if not compiled.ok and compiled.stage == "compile":
-        return verdict(False, "compile", f"bot.c does not compile:\n{output}".rstrip())
+        return job.verdict(False, "compile", f"bot.c does not compile:\n{output}".rstrip())
     # The object and the linked library are checked here, on the host, whatever checked them in
     # the sandbox before (the sandbox's artefacts are regular files under its cap).
     problems = check_object(read_capped(folder / "bot.o", ARTIFACT_CAP))
@@ -190,23 +220,25 @@ def _build_entry(
     if not problems and not compiled.ok and compiled.stage == "check":
         problems = [output.strip() or "refused by the sandbox's check"]
     if problems:
-        return verdict(False, "check", "refused by the static check:\n- " + "\n- ".join(problems))
+        refused = "refused by the static check:\n- " + "\n- ".join(problems)
+        return job.verdict(False, "check", refused)
     if not compiled.ok:
-        return verdict(False, "link", f"bot.o does not link:\n{output}".rstrip())
+        return job.verdict(False, "link", f"bot.o does not link:\n{output}".rstrip())
     jail = folder / "jail"
     (jail / "bot.so").chmod(0o444)
     jail.chmod(0o555)
     try:
-        name = load_name(entry.name, jail, sandbox, limits)
+        name = load_name(job.entry.name, jail, job.sandbox, job.limits, job.game)
     except BotFault as fault:
-        return verdict(False, "load", f"the bot fails when loaded: {fault}")
+        return job.verdict(False, "load", f"the bot fails when loaded: {fault}")
     warnings = f"compiled with warnings:\n{output}".rstrip() if output.strip() else "built"
-    return verdict(True, "ok", warnings, name)
+    return job.verdict(True, "ok", warnings, name)
 
 
-def load_name(entry: str, jail: Path, sandbox: Sandbox, limits: BotLimits) -> str:
-    """Load the bot once in the sandbox and read its bot_name (raises BotFault)."""
-    bot = CFunctionBot(sandbox.spawn(jail, limits), limits, entry)
+def load_name(entry: str, jail: Path, sandbox: Sandbox, limits: BotLimits, game: GameSpec) -> str:
+    """Load the C bot once in the sandbox and read its name (raises BotFault)."""
+    abi = cast(CFunctionCodec[Any, Any], game.codec).abi.to_json()
+    bot = CFunctionBot(sandbox.spawn(jail, limits, abi=abi), limits, entry)
     try:
         return bot.start()
     finally:

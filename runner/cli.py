@@ -44,86 +44,104 @@ def _print_frame(text: str, header: str) -> None:
     sys.stdout.flush()
 
 
-def cmd_play(args: argparse.Namespace) -> int:
+def _players(config: Config, names: list[str], sandbox: Any, game: Any) -> list[Any]:
+    """Build the named entries (cached) and seat them in order; UsageError for a bad name,
+    a count of seats the game does not allow, or an entry that does not build."""
     from runner import entries
     from runner.build import build_entry
+    from runner.referee import Player
+    from runner.season import bot_limits
+
+    if not game.info.allows(len(names)):
+        allowed = game.info.seat_counts or range(game.info.min_players, game.info.max_players + 1)
+        counts = ", ".join(map(str, allowed))
+        raise UsageError(
+            f"{game.id} is played by {counts} entries, not {len(names)}. Fix: name that many "
+            "entries, e.g. `koth play a b`."
+        )
+    players = []
+    for name in names:
+        try:
+            entry = entries.find(config.entries, name)
+        except LookupError as exc:
+            raise UsageError(str(exc)) from None
+        build = build_entry(
+            entry,
+            config.output.build,
+            sandbox,
+            bot_limits(config),
+            config.limits.build_wall_s,
+            game,
+        )
+        if not build.ok:
+            raise UsageError(f"{name} does not build: {build.message}")
+        players.append(Player.of(build))
+    return players
+
+
+def _watcher(game: Any, delay: float, last: list[Any]) -> Any:
+    """What ``koth play`` does with each state: keep it, and with --watch draw it."""
+
+    def seen(state: Any) -> None:
+        last[:] = [state]
+        if delay < 0:
+            return
+        names = (game.seat_name(s) for s in range(len(game.rules.scores(state))))
+        scores = "  ".join(f"{n} {v}" for n, v in zip(names, game.rules.scores(state), strict=True))
+        header = f"turn {game.rules.turn(state)}   {scores}"
+        _print_frame(game.rules.render_text(state), header)
+        time.sleep(delay)
+
+    return seen
+
+
+def _print_result(game: Any, result: Any, seed: int) -> None:
+    outcome = result.outcome
+    places = outcome.places
+    for seat, (player, name) in enumerate(zip(result.players, result.names, strict=True)):
+        print(
+            f"{game.seat_name(seat)}: {name} ({player.entry})  place {places[seat]}, "
+            f"{outcome.points[seat]:g} point(s), "
+            f"{game.info.score_label.format(result.scores[seat])}, "
+            f"{result.cpu_s[seat] * 1000:.1f} ms CPU"
+        )
+    winners = [s for s, place in enumerate(places) if place == 1]
+    if len(winners) == len(places):
+        verdict = "draw"
+    else:
+        verdict = " and ".join(f"{game.seat_name(s)} ({result.names[s]})" for s in winners)
+        verdict += " wins" if len(winners) == 1 else " share first place"
+    print(f"result: {verdict} — {outcome.termination.value}: {outcome.detail}")
+    for fault in outcome.faults:
+        print(f"fault: {fault.detail}")
+    print(f"{len(result.moves)} moves, seed {seed}")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
     from runner.games import find_game
-    from runner.referee import Player, play_game
+    from runner.referee import play_game
     from runner.season import bot_limits, new_sandbox
 
     config = _config(args)
     game = find_game(config.game)
-    limits = bot_limits(config)
+    seed = args.seed if args.seed is not None else config.seed
+    last: list[Any] = []
     sandbox = new_sandbox(config.sandbox)
     try:
-        players = []
-        for name in (args.x, args.o):
-            try:
-                entry = entries.find(config.entries, name)
-            except LookupError as exc:
-                raise UsageError(str(exc)) from None
-            build = build_entry(
-                entry,
-                config.output.build,
-                sandbox,
-                limits,
-                config.limits.build_wall_s,
-                game.info.interface,
-            )
-            if not build.ok:
-                print(f"{name}: {build.message}", file=sys.stderr)
-                return 1
-            players.append(Player.of(build))
-        seed = args.seed if args.seed is not None else config.seed
-        watch = None
-        if args.watch:
-            delay = args.delay
-
-            def watch(state: Any) -> None:
-                scores = "  ".join(
-                    f"{seat} {score}"
-                    for seat, score in zip(game.info.seat_names, game.scores(state), strict=True)
-                )
-                _print_frame(game.render_text(state), f"turn {game.turn(state)}   {scores}")
-                time.sleep(delay)
-
-        result = play_game(game, players, sandbox, limits, seed, on_state=watch)
+        players = _players(config, args.entries, sandbox, game)
+        seen = _watcher(game, args.delay if args.watch else -1.0, last)
+        setup = game.sample_setup(len(players))
+        limits = bot_limits(config)
+        result = play_game(game, players, sandbox, limits, seed, on_state=seen, setup=setup)
     finally:
         sandbox.close()
     if args.json:
         print(json.dumps(result.to_dict(), indent=None if args.compact else 2))
         return 0
-    seats = game.info.seat_names
-    outcome = result.outcome
-    for seat, (player, name) in enumerate(zip(result.players, result.names, strict=True)):
-        print(
-            f"{seats[seat]}: {name} ({player.entry})  {outcome.points[seat]:g} point(s), "
-            f"{game.info.score_label.format(result.scores[seat])}, "
-            f"{result.cpu_s[seat] * 1000:.1f} ms CPU"
-        )
-    if all(p == outcome.points[0] for p in outcome.points):
-        verdict = "draw"
-    else:
-        best = max(range(len(outcome.points)), key=lambda s: outcome.points[s])
-        verdict = f"{seats[best]} ({result.names[best]}) wins"
-    print(f"result: {verdict} — {outcome.termination.value}: {outcome.detail}")
-    print(f"{len(result.moves)} moves, seed {seed}")
+    _print_result(game, result, seed)
     if not args.watch:
-        from runner.games import find_game as _find
-
-        print(_final_frame(_find(config.game), result))
+        print(game.rules.render_text(last[0]))
     return 0
-
-
-def _final_frame(game: Any, result: Any) -> str:
-    import random
-
-    state = game.initial_state(random.Random(result.seed))
-    for index, text in enumerate(result.moves):
-        seat = game.to_move(state)[0]
-        state = game.apply(state, {seat: game.parse_move(seat, text)})
-        del index
-    return str(game.render_text(state))
 
 
 # -- the season's stages ---------------------------------------------------------------------------
@@ -240,7 +258,8 @@ def cmd_schedule(args: argparse.Namespace) -> int:
     shard = _shard(args)
     with _stage(args) as (config, sandbox, pool):
         line = _lineup(args, config, sandbox, pool)
-    games = select_shard(season.schedule(config, line), shard)
+        plan = season.season_plan(config, line, say=_say)
+    games = select_shard(plan.games, shard)
     known = season.recorded_keys(config, say=_say)
     rows: list[dict[str, Any]] = [
         {
@@ -251,27 +270,38 @@ def cmd_schedule(args: argparse.Namespace) -> int:
             "seed": g.fixture.seed,
             "key": g.key,
             "recorded": g.key in known,
+            **({"label": g.fixture.label} if g.fixture.label else {}),
+            **({"setup": g.fixture.setup} if g.fixture.setup else {}),
         }
         for g in games
     ]
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    names = [n for g in games for n in g.fixture.seats]
+    _print_schedule(rows, find_game(config.game).info.seat_names)
+    done = sum(r["recorded"] for r in rows)
+    part = f" in shard {shard}" if shard else ""
+    print(f"{len(rows)} games{part}: {done} recorded, {len(rows) - done} to play")
+    if plan.then:
+        print(f"more games follow: {plan.then} (`koth play-season` plays them when they can be)")
+    return 0
+
+
+def _print_schedule(rows: list[dict[str, Any]], seat_names: tuple[str, ...]) -> None:
+    names = [n for row in rows for n in row["seats"]]
     width = max([1, *(len(n) for n in names)])
-    seats = " ".join(f"{s:<{width}}" for s in find_game(config.game).info.seat_names)
+    count = max([len(seat_names), *(len(row["seats"]) for row in rows)])
+    heads = [seat_names[i] if i < len(seat_names) else f"seat {i}" for i in range(count)]
+    seats = " ".join(f"{s:<{width}}" for s in heads)
     print(f"{'#':>5}  round  {seats}  {'seed':>19}  key           status")
     for row in rows:
         players = " ".join(f"{n:<{width}}" for n in row["seats"])
         status = "recorded" if row["recorded"] else "to play"
+        label = f"  {row['label']}" if "label" in row else ""
         print(
             f"{row['index']:>5}  {row['round']:>5}  {players}  {row['seed']:>19}  "
-            f"{row['key'][:12]}  {status}"
+            f"{row['key'][:12]}  {status}{label}"
         )
-    done = sum(r["recorded"] for r in rows)
-    part = f" in shard {shard}" if shard else ""
-    print(f"{len(rows)} games{part}: {done} recorded, {len(rows) - done} to play")
-    return 0
 
 
 def _max_games(args: argparse.Namespace) -> int | None:
@@ -281,7 +311,7 @@ def _max_games(args: argparse.Namespace) -> int | None:
     return value
 
 
-def _report(report: Any) -> int:
+def _report(report: Any, sharded: bool = False) -> int:
     where = report.out
     _say(f"played {report.played} game(s) into {where}; {report.recorded} were already recorded")
     if report.left:
@@ -290,6 +320,13 @@ def _report(report: Any) -> int:
         _say(f"not played: {failure}")
     if report.failed:
         _say(f"{len(report.failed)} game(s) could not be played; run again to retry them")
+    if report.waiting and sharded:
+        _say(
+            f"not done yet: {report.waiting}. When every shard has played, merge the shards "
+            "(`koth merge`) and run `koth play-season` again for the next games."
+        )
+    elif report.waiting and not report.left and not report.failed:
+        _say(f"not done yet: {report.waiting}")
     return 1 if report.failed else 0
 
 
@@ -309,8 +346,9 @@ def cmd_play_season(args: argparse.Namespace) -> int:
             max_games=limit,
             show_progress=not args.no_progress,
             say=_say,
+            sandbox=sandbox,
         )
-    return _report(report)
+    return _report(report, sharded=shard is not None)
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
@@ -345,7 +383,8 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
     with _stage(args) as (config, sandbox, pool):
         line = _lineup(args, config, sandbox, pool)
-    rows, doc = season.standings(config, line, say=_say)
+    with _host_errors():
+        rows, doc = season.standings(config, line, say=_say)
     _print_standings(config, rows, doc)
     return 0
 
@@ -458,10 +497,13 @@ def add_season_commands(commands: Any) -> None:
     sched = add(
         "schedule",
         "print the season's games, their seeds and keys",
-        "Build and check the entries (cached), then print every game of the season in "
-        "canonical order (round, then X, then O): its seed, derived from the season seed "
-        "and the game's identity only, its result key, and whether it is already "
-        "recorded in the results folder. With --shard, only that shard's games.",
+        "Build and check the entries (cached), then print every game of the season known "
+        "so far in canonical order (round, then its place in the round, then the seats): "
+        "its seed, derived from the season seed and the game's identity only, its result "
+        "key, and whether it is already recorded in the results folder. A round-robin or a "
+        "free-for-all knows every game from the start; a knockout knows a round only once "
+        "the previous round's results are recorded, and the last line says what waits "
+        "(e.g. 'round 2 waits for round 1's results'). With --shard, only that shard's games.",
     )
     _options(sched, "seed", "rounds", "jobs", "verdicts")
     sched.add_argument("--shard", metavar="I/N", help="only the I-th of N parts (1-based)")
@@ -471,11 +513,14 @@ def add_season_commands(commands: Any) -> None:
     play = add(
         "play-season",
         "play the season's unrecorded games (or one shard of them)",
-        "Build and check the entries (cached), then play every scheduled game whose key "
-        "is not yet recorded in the results folder, --jobs at a time, appending one "
-        "JSON line per game to results/games.jsonl. With --shard I/N, play only the "
-        "I-th of N disjoint parts and write results/shard-I-of-N.jsonl (or --out); "
-        "combine the shards with `koth merge`. Ctrl-C stops cleanly; run again to resume.",
+        "Build and check the entries (cached), then play every game the format hands out "
+        "whose key is not yet recorded in the results folder, --jobs at a time, appending "
+        "one JSON line per game to results/games.jsonl, and ask the format again until the "
+        "season is done (a knockout: round after round). With --shard I/N, play only the "
+        "I-th of N disjoint parts of what is playable now and write "
+        "results/shard-I-of-N.jsonl (or --out), then stop; combine the shards with `koth "
+        "merge`. A knockout's next round needs every shard's results: merge, then run "
+        "play-season --shard again (it says so). Ctrl-C stops cleanly; run again to resume.",
     )
     _options(play, "seed", "rounds", "jobs", "play", "verdicts")
     play.add_argument("--shard", metavar="I/N", help="play only the I-th of N parts (1-based)")
@@ -781,15 +826,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser(
         "play",
-        help="play one game between two entries and print the result",
+        help="play one game between entries and print the result",
         description=(
-            "Build two entries (cached) and play one game between them: the first takes seat X, "
-            "the second seat O. Prints both bots, the result, why the game ended and the final "
-            "frame."
+            "Build the named entries (cached) and play one game of the config's game between "
+            "them, one entry per seat in the order given (Snakes: the first is X, who moves "
+            "first; a game of more seats takes as many entries as it has seats). Prints each "
+            "seat's bot, place, points and CPU time, the result, why the game ended, any faults "
+            "and the final frame."
         ),
     )
-    play.add_argument("x", metavar="X", help="entry name (a folder under entries/) playing X")
-    play.add_argument("o", metavar="O", help="entry name playing O")
+    play.add_argument(
+        "entries",
+        nargs="+",
+        metavar="ENTRY",
+        help="entry names (folders under entries/), one per seat, the first seat first",
+    )
     play.add_argument("--seed", type=int, help="the game seed (default: the config's seed)")
     play.add_argument("--watch", action="store_true", help="animate the game in the terminal")
     play.add_argument(

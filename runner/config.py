@@ -10,8 +10,12 @@ the fix; the CLI prints it and exits with code 2, never with a traceback.
 from __future__ import annotations
 
 import difflib
+import hashlib
+import json
+import math
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Literal
@@ -20,6 +24,9 @@ import yaml
 
 DEFAULT_FILE = "tournament.yaml"
 DOCS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "configuration.md"
+LINEAR_POINTS = "linear"
+MAX_PLACES = 1000
+Points = str | tuple[float, ...]  # points by place in games of 3+ seats: LINEAR_POINTS or a list
 
 
 @dataclass(frozen=True)
@@ -43,6 +50,33 @@ class Output:
 
 
 @dataclass(frozen=True)
+class KnockoutSettings:
+    best_of: int
+    seeding: tuple[str, ...] | None  # best first (listed, or read from a standings file)
+    third_place: bool
+    tiebreak_games: int
+
+
+@dataclass(frozen=True)
+class SetupSpec:
+    """One per-game setup (a map): its name, the game's settings with files read, their hash."""
+
+    name: str
+    values: tuple[tuple[str, str | int | float | bool], ...]  # sorted by key
+    hash: str  # sha256 of the values as canonical JSON
+
+    def as_dict(self) -> dict[str, str | int | float | bool]:
+        return dict(self.values)
+
+
+@dataclass(frozen=True)
+class FreeForAllSettings:
+    seats: int | None  # None: every entry at one table
+    runs: int | None  # None: one game per seat
+    setups: tuple[SetupSpec, ...]
+
+
+@dataclass(frozen=True)
 class Config:
     path: Path | None  # the file that was loaded, or None for the built-in defaults
     game: str
@@ -54,6 +88,9 @@ class Config:
     entries: Path
     limits: Limits
     output: Output
+    points: Points = LINEAR_POINTS
+    knockout: KnockoutSettings = KnockoutSettings(3, None, False, 2)
+    free_for_all: FreeForAllSettings = FreeForAllSettings(None, None, ())
 
 
 class ConfigError(Exception):
@@ -76,7 +113,9 @@ class Setting:
     """One field of tournament.yaml: its type, default, allowed values and description."""
 
     key: str  # dotted for fields inside a section: "limits.move_cpu_ms"
-    kind: Literal["int", "float", "str", "path", "game"]
+    kind: Literal[
+        "int", "float", "str", "path", "game", "points", "bool", "seats", "seeding", "setups"
+    ]
     default: int | float | str | None
     doc: str
     unit: str = ""  # what a number counts, for the fix hint
@@ -90,7 +129,16 @@ class Setting:
 SECTIONS = {
     "limits": "What one bot may use. A bot over a limit loses the game with the reason shown.",
     "output": "Where the stages write, relative to the folder holding tournament.yaml.",
+    "knockout": (
+        "The knockout format (`format: knockout`): a single-elimination bracket of best-of-N "
+        "matches; byes go to the top seeds. Ignored by the other formats."
+    ),
+    "free_for_all": (
+        "The free-for-all format (`format: free-for-all`): tables of N seats, seats rotated "
+        "between runs, setups taken in turn. Ignored by the other formats."
+    ),
 }
+FORMATS = ("round-robin", "knockout", "free-for-all")
 
 SETTINGS: tuple[Setting, ...] = (
     Setting("game", "game", "snakes-v2", "The game the season plays, by versioned id."),
@@ -98,11 +146,19 @@ SETTINGS: tuple[Setting, ...] = (
         "format",
         "str",
         "round-robin",
-        "How the season pairs entries into games.",
-        choices=("round-robin",),
+        "How the season seats entries into games: every pair twice per round (round-robin), "
+        "a bracket of matches (knockout), or tables of N seats (free-for-all).",
+        choices=FORMATS,
     ),
     Setting(
-        "rounds", "int", 1, "How many times every pair meets in each seating.", "rounds", 1, 100
+        "rounds",
+        "int",
+        1,
+        "Round-robin: how many times every pair meets in each seating. Free-for-all: how many "
+        "times the field is dealt into tables. Knockout: 1 (one bracket).",
+        "rounds",
+        1,
+        100,
     ),
     Setting(
         "seed",
@@ -132,6 +188,15 @@ SETTINGS: tuple[Setting, ...] = (
         example=4,
     ),
     Setting("entries", "path", "entries", "The folder of entries, one sub-folder per bot."),
+    Setting(
+        "points",
+        "points",
+        LINEAR_POINTS,
+        "Points by place in games of more than two seats: `linear` (first 1, last 0, evenly "
+        "spaced), or a list from first place down, e.g. `[10, 6, 3, 1]` (places past its end "
+        "score 0). Tied seats share the points of the places they span. Two-seat games always "
+        "give win 1, draw ½, loss 0.",
+    ),
     Setting(
         "limits.move_cpu_ms",
         "int",
@@ -182,6 +247,77 @@ SETTINGS: tuple[Setting, ...] = (
         1,
         3600,
     ),
+    Setting(
+        "knockout.best_of",
+        "int",
+        3,
+        "Games per match (odd): the first to win more than half advances. Game 1 seats the "
+        "higher seed first, game 2 swaps, game 3 seats it first again, and so on.",
+        "games",
+        1,
+        99,
+    ),
+    Setting(
+        "knockout.seeding",
+        "seeding",
+        None,
+        "The seeds, best first: a list of entry names, or the path of a previous season's "
+        "standings.json (seeded by its ranking). Entries not named follow, by name.",
+        null_means="by entry name",
+        example="previous/standings.json",
+    ),
+    Setting(
+        "knockout.third_place",
+        "bool",
+        False,
+        "Whether the semi-finals' losers play a match for third place (not when a semi-final "
+        "was a bye).",
+    ),
+    Setting(
+        "knockout.tiebreak_games",
+        "int",
+        2,
+        "A match level after best_of games (drawn games count for neither side) plays up to "
+        "this many more, one at a time, sides alternating; the first won decides. Still level: "
+        "the higher seed advances.",
+        "games",
+        0,
+        99,
+    ),
+    Setting(
+        "free_for_all.seats",
+        "seats",
+        "all",
+        "Players per table, a number the game allows; `all`: every entry at one table. A table "
+        "the field does not fill is filled with the game's built-in bot (filler-1, …), up to "
+        "the game's minimum for `all`.",
+        "seats",
+        2,
+        64,
+        example=4,
+    ),
+    Setting(
+        "free_for_all.runs",
+        "int",
+        None,
+        "Games each table plays; run j seats the table rotated j places (a multiple of the table "
+        "size gives every entry each seat equally often).",
+        "games",
+        1,
+        1000,
+        null_means="one per seat",
+        example=10,
+    ),
+    Setting(
+        "free_for_all.setups",
+        "setups",
+        None,
+        "Per-game setups (e.g. maps), taken in turn by each table rotation: a list of mappings, "
+        "each with a `name` and the game's settings; a setting ending in `_file` is read from "
+        "that file (relative to this one), e.g. `{name: maze, map_file: maps/maze.map}`.",
+        null_means="none",
+        example="[{name: maze, map_file: maps/maze.map}]",
+    ),
     Setting("output.build", "path", "build", "Compiled entries."),
     Setting("output.results", "path", "results", "Game records, one JSON line per game."),
     Setting("output.site", "path", "_site", "The static results site."),
@@ -193,6 +329,8 @@ BY_KEY = {s.key: s for s in SETTINGS}
 def _fmt(value: object) -> str:
     if value is None:
         return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
@@ -254,11 +392,49 @@ def _retired_game(game_id: str) -> tuple[str, str] | None:
     return retired.get(game_id)
 
 
+def points_problem(value: object) -> str | None:
+    """Why ``value`` is not a points table (``linear``, or points by place: at least one, each
+    a finite number of at least 0, none more than the place before it's), or None."""
+    if value == LINEAR_POINTS:
+        return None
+    if not isinstance(value, list | tuple) or not value:
+        return "expected `linear` or a list of points by place"
+    if len(value) > MAX_PLACES:
+        return f"expected points for at most {MAX_PLACES} places"
+    if not all(
+        isinstance(p, int | float) and not isinstance(p, bool) and math.isfinite(p) and p >= 0
+        for p in value
+    ):
+        return "expected points that are finite numbers of at least 0"
+    if any(worse > better for better, worse in zip(value, value[1:], strict=False)):
+        return "a place may not score more than the place before it"
+    return None
+
+
+def _check_points(s: Setting, value: object, src: _Source) -> Points:
+    problem = points_problem(value)
+    if problem:
+        raise src.error(
+            s.key,
+            f"{problem}, got {_describe(value)}.",
+            f"write {src.example(s.key, LINEAR_POINTS)}, or the points of the first, second, "
+            "... place from most to least, e.g. `points: [10, 6, 3, 1]` (places past the list "
+            "score 0).",
+        )
+    if isinstance(value, list | tuple):
+        return tuple(float(p) for p in value)
+    return LINEAR_POINTS
+
+
 def _check(s: Setting, value: object, src: _Source) -> Any:
     """The validated value of one setting, or a ConfigError naming it."""
     got = f"got {_describe(value)}."
     if value is None and s.null_means:
         return None
+    if s.kind == "points":
+        return _check_points(s, value, src)
+    if s.kind in _SHAPED:
+        return _SHAPED[s.kind](s, value, src)
     if s.kind in ("int", "float"):
         assert s.low is not None and s.high is not None
         wanted = int if s.kind == "int" else (int, float)
@@ -302,6 +478,218 @@ def _check(s: Setting, value: object, src: _Source) -> Any:
         pick = ("" if close else "one of them, e.g. ") + src.example(s.key, eg)
         raise src.error(s.key, msg, f"write {pick}.")
     return value
+
+
+# -- the format fields: kinds the plain table cannot say, the files they name, cross-checks -------
+
+SETUP_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+SETUP_FILE_CAP = 1 << 20
+Scalar = str | int | float | bool
+
+
+def _check_bool(s: Setting, value: object, src: _Source) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise src.error(
+        s.key,
+        f"expected true or false, got {_describe(value)}.",
+        f"write {src.example(s.key, True)} or {src.example(s.key, False)}.",
+    )
+
+
+def _check_seats(s: Setting, value: object, src: _Source) -> int | str:
+    number = value if isinstance(value, int) and not isinstance(value, bool) else None
+    assert s.low is not None and s.high is not None
+    if value == "all" or (number is not None and s.low <= number <= s.high):
+        return value  # type: ignore[return-value]
+    raise src.error(
+        s.key,
+        f"expected a number of players from {_fmt(s.low)} to {_fmt(s.high)}, or `all`, "
+        f"got {_describe(value)}.",
+        f"write the players per table, e.g. {src.example(s.key, 4)}, or "
+        f"{src.example(s.key, 'all')} for one table of every entry.",
+    )
+
+
+def _check_seeding(s: Setting, value: object, src: _Source) -> tuple[str, ...] | str:
+    names = value if isinstance(value, list) else None
+    if isinstance(value, str) and value:
+        return value  # a standings file, read once the config's folder is known
+    if names is not None and all(isinstance(n, str) and SETUP_NAME.match(n) for n in names):
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if not twice:
+            return tuple(names)
+        raise src.error(
+            s.key,
+            f"lists {', '.join(twice)} more than once.",
+            "name each entry once, best seed first.",
+        )
+    raise src.error(
+        s.key,
+        f"expected a list of entry names (best first), the path of a standings.json, or null "
+        f"for seeding by entry name, got {_describe(value)}.",
+        f"write e.g. `seeding: [alpha, bravo]` or {src.example(s.key, s.example)}.",
+    )
+
+
+def _setup_problem(item: object, seen: set[str]) -> str | None:
+    """Why one item of ``setups`` is not a setup, or None."""
+    if not isinstance(item, dict):
+        return f"is {_describe(item)}, not a mapping"
+    name = item.get("name")
+    if not isinstance(name, str) or not SETUP_NAME.match(name):
+        return "has no `name` of lowercase letters, digits, '-' or '_'"
+    if name in seen:
+        return f"repeats the name {name!r}"
+    seen.add(name)
+    for key, value in item.items():
+        scalar = isinstance(value, Scalar) and not (isinstance(value, float) and value != value)
+        if not isinstance(key, str) or not scalar:
+            return f"({name}) has a setting {key!r} that is not a name with a plain value"
+        if key.endswith("_file") and not (isinstance(value, str) and value):
+            return f"({name}) has `{key}` that is not a file's path"
+    return None
+
+
+def _check_setups(s: Setting, value: object, src: _Source) -> tuple[dict[str, Scalar], ...]:
+    items = value if isinstance(value, list) and value else None
+    seen: set[str] = set()
+    for number, item in enumerate(items or [], 1):
+        problem = _setup_problem(item, seen)
+        if problem:
+            raise src.error(
+                s.key,
+                f"setup {number} {problem}.",
+                "write each setup as a mapping with a `name` and plain values, e.g. "
+                "`- {name: maze, map_file: maps/maze.map, period: 5}`.",
+            )
+    if items is None:
+        raise src.error(
+            s.key,
+            f"expected a list of setups, got {_describe(value)}.",
+            "write one mapping per setup, e.g. `setups: [{name: maze, map_file: maps/maze.map}]`,"
+            " or leave the field out.",
+        )
+    return tuple(items)
+
+
+_SHAPED = {
+    "bool": _check_bool,
+    "seats": _check_seats,
+    "seeding": _check_seeding,
+    "setups": _check_setups,
+}
+
+
+def _read_text(base: Path, name: str, key: str, src: _Source) -> str:
+    """A file a field names, as text; a ConfigError naming the field otherwise."""
+    path = _resolve(base, name)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(SETUP_FILE_CAP + 1)
+        if len(data) > SETUP_FILE_CAP:
+            raise ValueError(f"it is larger than {SETUP_FILE_CAP >> 20} MiB")
+        return data.decode("utf-8")
+    except (OSError, ValueError) as exc:
+        raise src.error(
+            key,
+            f"cannot read {path}: {exc}.",
+            "check the path; it is relative to the folder of this file.",
+        ) from None
+
+
+def _resolve_setups(
+    items: Sequence[Mapping[str, Scalar]], base: Path, src: _Source
+) -> tuple[SetupSpec, ...]:
+    specs = []
+    for item in items:
+        values: dict[str, Scalar] = {}
+        for key, value in item.items():
+            if key == "name":
+                continue
+            if key.endswith("_file"):
+                values[key[: -len("_file")]] = _read_text(
+                    base, str(value), "free_for_all.setups", src
+                )
+            else:
+                values[key] = value
+        text = json.dumps(values, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        specs.append(SetupSpec(str(item["name"]), tuple(sorted(values.items())), digest))
+    return tuple(specs)
+
+
+def _standings_seeds(base: Path, name: str, src: _Source) -> tuple[str, ...]:
+    """The ranked entries of a standings.json, best first."""
+    from runner.standings import check_document
+
+    key = "knockout.seeding"
+    text = _read_text(base, name, key, src)
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        doc = None
+    problem = check_document(doc) if doc is not None else "it is not JSON"
+    if problem:
+        raise src.error(
+            key,
+            f"{_resolve(base, name)} is not a standings file: {problem}.",
+            "name a standings.json written by `koth standings`, or list the entries.",
+        )
+    ranked = [row for row in doc["entries"] if row.get("rank") is not None]
+    return tuple(row["entry"] for row in sorted(ranked, key=lambda row: row["rank"]))
+
+
+def _resolve_files(values: dict[str, Any], base: Path, src: _Source) -> None:
+    """Read the files the format fields name (a standings file, setup files)."""
+    if isinstance(values["knockout.seeding"], str):
+        values["knockout.seeding"] = _standings_seeds(base, values["knockout.seeding"], src)
+    values["free_for_all.setups"] = _resolve_setups(values["free_for_all.setups"] or (), base, src)
+
+
+def seat_counts(game_id: str) -> tuple[int, ...] | None:
+    """The numbers of players ``game_id`` is played by, ascending; None when the registry does
+    not say (a game's ``info.seat_counts``, else every number from its minimum to its maximum)."""
+    from runner.games import GAMES
+
+    info = getattr(GAMES.get(game_id), "info", None)
+    if info is None:
+        return None
+    counts: tuple[int, ...] = tuple(getattr(info, "seat_counts", ()) or ())
+    return counts or tuple(range(info.min_players, info.max_players + 1))
+
+
+def _cross_check(values: Mapping[str, Any], source: Callable[[str], _Source]) -> None:
+    """The format's fields against each other and against the game's seat counts."""
+    fmt, game = values["format"], values["game"]
+    counts = seat_counts(game)
+    listed = ", ".join(map(str, counts or ()))
+    if fmt in ("round-robin", "knockout") and counts is not None and 2 not in counts:
+        raise source("format").error(
+            "format",
+            f"{fmt} plays games of two players, but {game} is played by {listed}.",
+            "write `format: free-for-all` (with `free_for_all: seats:`).",
+        )
+    if fmt == "knockout" and values["knockout.best_of"] % 2 == 0:
+        raise source("knockout.best_of").error(
+            "knockout.best_of",
+            f"expected an odd number of games, got {values['knockout.best_of']}: a match of an "
+            "even number can end level without a draw.",
+            f"write e.g. `best_of: {values['knockout.best_of'] + 1}`.",
+        )
+    if fmt == "knockout" and values["rounds"] != 1:
+        raise source("rounds").error(
+            "rounds",
+            f"a knockout plays one bracket, got {values['rounds']} rounds.",
+            "leave `rounds` out (or write `rounds: 1`); longer matches are `knockout: best_of:`.",
+        )
+    seats = values["free_for_all.seats"]
+    if fmt == "free-for-all" and counts is not None and seats != "all" and seats not in counts:
+        raise source("free_for_all.seats").error(
+            "free_for_all.seats",
+            f"{game} is played by {listed} players, not {seats}.",
+            f"write one of those numbers, e.g. `seats: {counts[-1]}`, or `seats: all`.",
+        )
 
 
 def _read(path: Path, src: _Source) -> dict[Any, Any]:
@@ -351,7 +739,9 @@ def _read(path: Path, src: _Source) -> dict[Any, Any]:
     return doc
 
 
-def _from_file(doc: Mapping[Any, Any], values: dict[str, Any], src: _Source) -> None:
+def _from_file(
+    doc: Mapping[Any, Any], values: dict[str, Any], src: _Source, given: set[str]
+) -> None:
     top = [k for k in BY_KEY if "." not in k] + list(SECTIONS)
     for key, value in doc.items():
         key = str(key)
@@ -371,8 +761,10 @@ def _from_file(doc: Mapping[Any, Any], values: dict[str, Any], src: _Source) -> 
                 if full not in BY_KEY:
                     raise src.unknown(full, [k for k in BY_KEY if k.startswith(key + ".")])
                 values[full] = _check(BY_KEY[full], subvalue, src)
+                given.add(full)
         elif key in BY_KEY:
             values[key] = _check(BY_KEY[key], value, src)
+            given.add(key)
         else:
             raise src.unknown(key, top)
 
@@ -388,6 +780,7 @@ def _build(values: Mapping[str, Any], base: Path, path: Path | None) -> Config:
             items = {k: _resolve(base, v) for k, v in items.items()}
         return cls(**items)
 
+    seats = values["free_for_all.seats"]
     return Config(
         path=path,
         game=values["game"],
@@ -399,6 +792,13 @@ def _build(values: Mapping[str, Any], base: Path, path: Path | None) -> Config:
         entries=_resolve(base, values["entries"]),
         limits=section(Limits, "limits"),
         output=section(Output, "output"),
+        points=values["points"],
+        knockout=section(KnockoutSettings, "knockout"),
+        free_for_all=FreeForAllSettings(
+            None if seats == "all" else seats,
+            values["free_for_all.runs"],
+            tuple(values["free_for_all.setups"] or ()),
+        ),
     )
 
 
@@ -412,18 +812,38 @@ def load_config(path: Path | None, overrides: Mapping[str, object] | None = None
     explicit = path is not None
     path = Path(path) if path is not None else Path(DEFAULT_FILE)
     values: dict[str, Any] = {s.key: s.default for s in SETTINGS}
+    given: set[str] = set()  # the keys the file or the command line set
     loaded: Path | None = None
+    src = _Source(str(path) if explicit or path.is_file() else DEFAULT_FILE)
     if explicit or path.is_file():
-        _from_file(_read(path, _Source(str(path))), values, _Source(str(path)))
+        _from_file(_read(path, src), values, src, given)
         loaded = path.resolve()
     cli = _Source("command line", cli=True)
+    on_cli: set[str] = set()  # the keys the command line set (errors name it, not the file)
     for key, value in (overrides or {}).items():
         if value is None:
             continue
         if key not in BY_KEY:
             raise cli.unknown(key, list(BY_KEY))
         values[key] = _check(BY_KEY[key], value, cli)
-    return _build(values, loaded.parent if loaded else Path.cwd().resolve(), loaded)
+        given.add(key)
+        on_cli.add(key)
+    _game_limits(values, given)
+    base = loaded.parent if loaded else Path.cwd().resolve()
+    _resolve_files(values, base, src)
+    _cross_check(values, lambda key: cli if key in on_cli else src)
+    return _build(values, base, loaded)
+
+
+def _game_limits(values: dict[str, Any], given: set[str]) -> None:
+    """A game's own defaults for the limits the config leaves unset (Cluster: its referee's
+    wall-clock limits per move)."""
+    from runner.games import GAMES
+
+    game = GAMES.get(values["game"])
+    for name, value in game.limits.items() if game is not None else ():
+        if f"limits.{name}" not in given:
+            values[f"limits.{name}"] = value
 
 
 def default_config(base: Path) -> Config:
@@ -433,7 +853,24 @@ def default_config(base: Path) -> Config:
 
 def reference_markdown() -> str:
     """docs/configuration.md, generated from ``SETTINGS``."""
-    kinds = {"int": "integer", "float": "number", "str": "text", "path": "path", "game": "text"}
+    kinds = {
+        "int": "integer",
+        "float": "number",
+        "str": "text",
+        "path": "path",
+        "game": "text",
+        "points": "text or list",
+        "bool": "boolean",
+        "seats": "integer or `all`",
+        "seeding": "list or path",
+        "setups": "list",
+    }
+    shaped = {
+        "bool": "`true`, `false`",
+        "seats": "2 to 64, as many as the game allows, or `all`",
+        "seeding": "entry names, a standings.json's path, or `null` (by entry name)",
+        "setups": "mappings, each with a `name`, or `null` (none)",
+    }
     lines = [
         "# Configuration reference: tournament.yaml",
         "",
@@ -444,7 +881,9 @@ def reference_markdown() -> str:
         "empty file or no file at all gives the defaults below. Paths are relative to the "
         "folder holding the file. Command-line options (`--seed`, `--jobs`, ...) override the "
         "file and are checked the same way. A bad value stops the run with one paragraph "
-        "naming the file, the field and the fix.",
+        "naming the file, the field and the fix. A game may set its own defaults for some "
+        "`limits` (Cluster: `move_wall_s` 0.1 and `first_move_wall_s` 1.0, as its referee "
+        "did): they apply where neither the file nor the command line sets the field.",
     ]
     for section, title in [("", "Top level"), *((s, f"`{s}`") for s in SECTIONS)]:
         lines += ["", f"## {title}", ""]
@@ -454,8 +893,14 @@ def reference_markdown() -> str:
         for s in SETTINGS:
             if s.key.rpartition(".")[0] != section:
                 continue
-            if s.kind == "game":
+            if s.kind in shaped:
+                allowed = shaped[s.kind]
+            elif s.kind == "game":
                 allowed = "a game id registered in `runner.games.GAMES`"
+            elif s.kind == "points":
+                allowed = (
+                    f"`linear`, or 1 to {MAX_PLACES} numbers ≥ 0, none more than the one before"
+                )
             elif s.choices:
                 allowed = ", ".join(f"`{c}`" for c in s.choices)
             elif s.low is not None:

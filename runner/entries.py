@@ -58,9 +58,8 @@ def content_hash(folder: Path) -> str:
     return tree_hash(read_tree(folder))
 
 
-def _manifest(folder: str, files: Mapping[str, bytes]) -> Manifest:
-    """Parse entry.yaml; raises ValueError with one plain sentence naming file, field and fix."""
-    where = f"{folder}/{MANIFEST}"
+def _manifest_fields(where: str, files: Mapping[str, bytes]) -> dict[Any, Any]:
+    """entry.yaml read as a mapping of fields; raises ValueError as ``_manifest`` does."""
     if MANIFEST not in files:
         raise ValueError(
             f"{where} is missing. Fix: add it with the fields name, author, description, language."
@@ -73,6 +72,12 @@ def _manifest(folder: str, files: Mapping[str, bytes]) -> Manifest:
         ) from None
     if not isinstance(data, dict):
         raise ValueError(f"{where} must be a mapping of fields. Fix: see the entry template.")
+    return data
+
+
+def _field_values(where: str, data: Mapping[Any, Any]) -> dict[str, str]:
+    """The four fields, stripped (``language`` defaults to c); raises ValueError for an unknown
+    field or one that is not a non-empty string."""
     known = {"name", "author", "description", "language"}
     for key in data:
         if key not in known:
@@ -87,6 +92,13 @@ def _manifest(folder: str, files: Mapping[str, bytes]) -> Manifest:
                 f"{where}: field `{key}` must be a non-empty string. Fix: add `{key}: …`."
             )
         values[key] = value.strip()
+    return values
+
+
+def _manifest(folder: str, files: Mapping[str, bytes]) -> Manifest:
+    """Parse entry.yaml; raises ValueError with one plain sentence naming file, field and fix."""
+    where = f"{folder}/{MANIFEST}"
+    values = _field_values(where, _manifest_fields(where, files))
     if values["name"] != folder:
         raise ValueError(
             f"{where}: field `name` is {values['name']!r} but the folder is {folder!r}. "

@@ -5,9 +5,10 @@ workflows need lives here, on top of runner/season.py:
 
 - ``koth changed --base REF``: the entry folders a pull request adds or edits (``git diff``).
 - ``koth preview --entries a,b``: build and check every entry (cached, as ``koth check``), then
-  play the named entries against every entry that plays, in both seats, into a results file of
-  their own, rank those games and render their site. The games, seeds and keys are the season's
-  (``season.schedule``), so a preview record is a valid season record.
+  play the named entries' games of the season (a round-robin: against every entry that plays, in
+  both seats; a free-for-all: their tables; a knockout: the whole bracket, round by round) into a
+  results file of their own, rank those games and render their site. The games, seeds and keys
+  are the season's (``season.play_into``), so a preview record is a valid season record.
 - ``koth report --summary FILE``: the preview as Markdown for ``$GITHUB_STEP_SUMMARY``; exits 1
   when a changed entry does not build, is refused by the static check, fails a smoke game or
   could not play.
@@ -35,7 +36,7 @@ import re
 import secrets
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,7 @@ from runner import __version__, results, season
 from runner.build import Sandbox
 from runner.config import Config
 from runner.entries import entry_name
+from runner.formats import Fixture
 from runner.site import entries_info_from, render_site
 from runner.standings import Row, check_document, document, rank
 from runner.standings import write as write_standings
@@ -293,22 +295,30 @@ def preview(
             f"no entry {', '.join(map(repr, unknown))} in {config.entries}/ (entries: {known})."
         )
     mine = {n for n in names if verdicts[n].ok}
-    games = [s for s in season.schedule(config, line) if mine & set(s.fixture.seats)]
     path = out / RESULTS_FILE
     recorded, problems = results.read_records(path)
     for problem in problems:
         say(f"warning: {problem}")
-    known_keys = {r["key"] for r in recorded}
-    todo = [s for s in games if s.key not in known_keys]
-    say(
-        f"preview: {len(games)} games of {', '.join(sorted(mine)) or 'no entry'}, "
-        f"{len(games) - len(todo)} already recorded in {path}, {len(todo)} to play"
+    wanted = _preview_games(season.season_format(config).static, mine)
+    say(f"preview: the games of {', '.join(sorted(mine)) or 'no entry'} into {path}")
+    played = season.play_into(
+        config,
+        line,
+        pool,
+        path,
+        recorded,
+        wanted=wanted,
+        show_progress=False,
+        say=say,
+        sandbox=sandbox,
     )
-    _, not_played = season.play_games(config, line, pool, todo, path, say=say)
+    not_played = played.failed
+    after = results.read_records(path)[0]
+    games = [s for s in season.plan_from(config, line, after).games if wanted(s.fixture)]
     current = {s.key for s in games}
-    records = results.canonical(r for r in results.read_records(path)[0] if r["key"] in current)
+    records = results.canonical(r for r in after if r["key"] in current)
     shown = [e for e in line.entrants() if e.entry in names or (bool(mine) and e.excluded is None)]
-    rows = rank(shown, records)
+    rows = rank(shown, records, config.points)
     meta = {
         "game": config.game,
         "format": "preview",
@@ -318,6 +328,7 @@ def preview(
         "games_scheduled": len(games),
         "games_played": len(records),
         "preview_of": list(names),
+        "points": config.points if isinstance(config.points, str) else list(config.points),
     }
     standings = document(rows, meta)
     write_standings(out / STANDINGS_FILE, standings)
@@ -360,6 +371,15 @@ def preview(
     tmp.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     os.replace(tmp, out / PREVIEW_FILE)
     return PreviewResult(doc, rows)
+
+
+def _preview_games(static: bool, mine: set[str]) -> Callable[[Fixture], bool]:
+    """Which games a preview plays: a format that never reads results (round-robin,
+    free-for-all) plays the games of the entries checked; a knockout plays the whole bracket,
+    since who meets whom depends on every match (none, when no checked entry plays)."""
+    if static:
+        return lambda fixture: bool(mine & set(fixture.seats))
+    return lambda fixture: bool(mine)
 
 
 # -- koth report -----------------------------------------------------------------------------------
@@ -413,6 +433,116 @@ def _row_line(row: Mapping[str, Any]) -> str:
     )
 
 
+def _verdict_table(changed: list[Mapping[str, Any]], rows: Mapping[str, Any]) -> list[str]:
+    """A row per changed entry: its bot's name and its verdict, in a few words."""
+    lines = ["| entry | bot | verdict |", "|---|---|---|"]
+    for c in changed:
+        if c["ok"]:
+            row = rows.get(c["entry"], {})
+            text = (
+                f"✅ builds, passes the smoke games; {row.get('games', 0)} preview games: "
+                f"{row.get('wins', 0)} W, {row.get('draws', 0)} D, {row.get('losses', 0)} L"
+            )
+        else:
+            text = f"❌ {STAGE_WORDS.get(c['stage'], c['stage'])}"
+        bot = md_text(c["display_name"]) if c["ok"] or c["display_name"] != c["entry"] else "–"
+        lines.append(f"| {md_text(c['entry'])} | {bot} | {text} |")
+    lines.append("")
+    return lines
+
+
+def _entry_title(c: Mapping[str, Any]) -> str:
+    """A changed entry's name, and its bot's name where that differs."""
+    title = md_text(c["entry"])
+    if c["display_name"] != c["entry"]:
+        title += f" ({md_text(c['display_name'])})"
+    return title
+
+
+def _passed_section(c: Mapping[str, Any], rows: Mapping[str, Any]) -> list[str]:
+    """What a changed entry that passed is told: its compiler's warnings, its faults in the
+    preview games."""
+    lines = [f"### ✅ {_entry_title(c)}", ""]
+    lines.append(
+        "Builds in the sandbox, passes the static check and finishes both smoke games "
+        "against the built-in bot (one in each seat)."
+    )
+    if c["message"].startswith("compiled with warnings"):
+        lines += ["", "Compiler warnings:", "", md_block(c["message"])]
+    row = rows.get(c["entry"])
+    if row and row["faults"]:
+        faults = ", ".join(f"{k} {n}" for k, n in sorted(row["faults"].items()))
+        lines += [
+            "",
+            f"⚠️ At fault in preview games: {md_text(faults)} (see the preview site's "
+            "entry page for the details). This does not fail the check.",
+        ]
+    lines.append("")
+    return lines
+
+
+def _failed_section(c: Mapping[str, Any]) -> list[str]:
+    """What a changed entry that failed is told: the stage, and the compiler's messages or the
+    reason."""
+    title = _entry_title(c)
+    what = STAGE_WORDS.get(c["stage"], c["stage"])
+    return [
+        f"### ❌ {title}: {what}",
+        "",
+        "The entry cannot play until this is fixed. "
+        + ("The compiler's messages:" if c["stage"] in ("compile", "link") else "The reason:"),
+        "",
+        md_block(c["message"]),
+        "",
+    ]
+
+
+def _not_played_section(not_played: list[str]) -> list[str]:
+    """The games the sandbox failed to play (none: no section)."""
+    if not not_played:
+        return []
+    return [
+        "### ❌ Games that could not be played",
+        "",
+        "The sandbox failed (not the entry's fault); re-run the check:",
+        "",
+        md_block("\n".join(not_played)),
+        "",
+    ]
+
+
+def _standings_section(doc: Mapping[str, Any], standings: Mapping[str, Any] | None) -> list[str]:
+    """The preview's standings, of the entries that played (none: no section)."""
+    played = [r for r in (standings or {}).get("entries", []) if r["excluded"] is None]
+    if not played:
+        return []
+    return [
+        "### Preview standings",
+        "",
+        f"Only the games of the changed entries: each against every entry, in both seats "
+        f"({doc['games_played']} of {doc['games_scheduled']} games, seed "
+        f"{doc['season_seed']}). The season itself is played after the merge.",
+        "",
+        "| rank | entry | bot | points | games | W | D | L | faults |",
+        "|---|---|---|---|---|---|---|---|---|",
+        *(_row_line(r) for r in played),
+        "",
+    ]
+
+
+def _site_section(artifact: str, url: str | None) -> list[str]:
+    """Where to find the preview site: the artifact's name on this run's page."""
+    where = f"[this run's page]({url})" if url else "this run's page"
+    name = f"`{artifact}`" if re.fullmatch(r"[\w.-]+", artifact) else md_text(artifact)
+    return [
+        "### Preview site",
+        "",
+        f"The results site of these games, with a replay of each, is the artifact {name} "
+        f"on {where}, under *Artifacts*: download it, unzip it and open `index.html`.",
+        "",
+    ]
+
+
 def report_markdown(
     doc: Mapping[str, Any] | None,
     standings: Mapping[str, Any] | None,
@@ -427,9 +557,8 @@ def report_markdown(
             "changed entries cannot be judged. The log of the first failed step says why.\n"
         )
     changed = doc["changed"]
-    lines: list[str] = []
     if not changed:
-        lines += [
+        lines = [
             "## koth: no entry to check",
             "",
             "This pull request adds or edits no entry folder under `entries/` (a removed entry "
@@ -438,95 +567,20 @@ def report_markdown(
         ]
         return "\n".join(lines)
     verdict = "❌ failed" if failed(doc) else "✅ passed"
-    lines += [f"## koth: entry check {verdict}", ""]
+    lines = [f"## koth: entry check {verdict}", ""]
     rows = {r["entry"]: r for r in (standings or {}).get("entries", [])}
-    lines += ["| entry | bot | verdict |", "|---|---|---|"]
+    lines += _verdict_table(changed, rows)
     for c in changed:
-        if c["ok"]:
-            row = rows.get(c["entry"], {})
-            text = (
-                f"✅ builds, passes the smoke games; {row.get('games', 0)} preview games: "
-                f"{row.get('wins', 0)} W, {row.get('draws', 0)} D, {row.get('losses', 0)} L"
-            )
-        else:
-            text = f"❌ {STAGE_WORDS.get(c['stage'], c['stage'])}"
-        bot = md_text(c["display_name"]) if c["ok"] or c["display_name"] != c["entry"] else "–"
-        lines.append(f"| {md_text(c['entry'])} | {bot} | {text} |")
-    lines.append("")
-    for c in changed:
-        title = md_text(c["entry"])
-        if c["display_name"] != c["entry"]:
-            title += f" ({md_text(c['display_name'])})"
-        if c["ok"]:
-            lines += [f"### ✅ {title}", ""]
-            lines.append(
-                "Builds in the sandbox, passes the static check and finishes both smoke games "
-                "against the built-in bot (one in each seat)."
-            )
-            if c["message"].startswith("compiled with warnings"):
-                lines += ["", "Compiler warnings:", "", md_block(c["message"])]
-            row = rows.get(c["entry"])
-            if row and row["faults"]:
-                faults = ", ".join(f"{k} {n}" for k, n in sorted(row["faults"].items()))
-                lines += [
-                    "",
-                    f"⚠️ At fault in preview games: {md_text(faults)} (see the preview site's "
-                    "entry page for the details). This does not fail the check.",
-                ]
-            lines.append("")
-        else:
-            what = STAGE_WORDS.get(c["stage"], c["stage"])
-            lines += [
-                f"### ❌ {title}: {what}",
-                "",
-                "The entry cannot play until this is fixed. "
-                + (
-                    "The compiler's messages:"
-                    if c["stage"] in ("compile", "link")
-                    else "The reason:"
-                ),
-                "",
-                md_block(c["message"]),
-                "",
-            ]
-    if doc["not_played"]:
-        lines += [
-            "### ❌ Games that could not be played",
-            "",
-            "The sandbox failed (not the entry's fault); re-run the check:",
-            "",
-            md_block("\n".join(doc["not_played"])),
-            "",
-        ]
+        lines += _passed_section(c, rows) if c["ok"] else _failed_section(c)
+    lines += _not_played_section(doc["not_played"])
     if doc["excluded_others"]:
         others = ", ".join(
             f"{md_text(o['entry'])} ({md_text(o['summary'])})" for o in doc["excluded_others"]
         )
         lines += [f"Not in the preview (excluded already, not by this PR): {others}", ""]
-    played = [r for r in (standings or {}).get("entries", []) if r["excluded"] is None]
-    if played:
-        lines += [
-            "### Preview standings",
-            "",
-            f"Only the games of the changed entries: each against every entry, in both seats "
-            f"({doc['games_played']} of {doc['games_scheduled']} games, seed "
-            f"{doc['season_seed']}). The season itself is played after the merge.",
-            "",
-            "| rank | entry | bot | points | games | W | D | L | faults |",
-            "|---|---|---|---|---|---|---|---|---|",
-        ]
-        lines += [_row_line(r) for r in played]
-        lines.append("")
+    lines += _standings_section(doc, standings)
     if doc.get("site"):
-        where = f"[this run's page]({url})" if url else "this run's page"
-        name = f"`{artifact}`" if re.fullmatch(r"[\w.-]+", artifact) else md_text(artifact)
-        lines += [
-            "### Preview site",
-            "",
-            f"The results site of these games, with a replay of each, is the artifact {name} "
-            f"on {where}, under *Artifacts*: download it, unzip it and open `index.html`.",
-            "",
-        ]
+        lines += _site_section(artifact, url)
     return "\n".join(lines)
 
 

@@ -1,8 +1,17 @@
-"""Plays one game: starts the bots in the sandbox, asks them in turn, applies moves, judges.
+"""Plays one game of 1..N seats: starts every seat's bot, asks every seat that moves in a turn at
+once (each under its own watchdog, runner/bots/watch.py), applies the turn, judges.
 
-A bot's fault (BotFault, or a reply the game rejects) ends the game at once as that bot's loss,
-with the reason in words; the host and the other bot carry on. Only the sandbox's own failures
-(SandboxError) escape, because then no fair result exists.
+Faults — a BotFault, or a reply the game refuses (InvalidMoveError, IllegalMoveError) — are the
+faulting seat's alone. In a game of two seats the first one ends the game as that seat's loss.
+In a larger game the others play on, as the game's rules say: the seat's stand-in move replaces
+its reply this turn (``rules.stand_in``; the Easter Egg Hunt's "stay, do nothing"), or the seat
+is out (``rules.retire``; Multisnake's snake dies where it stands); the outcome lists every
+seat's fault. Only the host's own failures (SandboxError) escape, because then no fair result
+exists.
+
+A record of a game holds what replays it (runner/playback.py): for two seats taking turns, the
+moves in order (as ever); otherwise one entry per turn with each seat's move (None for a seat
+that did not move), and each fault with the index of the turn it happened in.
 """
 
 from __future__ import annotations
@@ -10,23 +19,28 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from runner.bots.cabi import CFunctionBot
 from runner.bots.faults import BotFault
-from runner.bots.stdio import FreshStdioBot, StdioBot
-from runner.build import Build, Sandbox
+from runner.bots.seats import Entrant, Seat, Spawner, open_seat
+from runner.bots.watch import Exchange, gather
+from runner.build import Build
 from runner.games.base import (
-    Game,
+    EMPTY,
     IllegalMoveError,
     InvalidMoveError,
     Outcome,
+    SeatFault,
+    Setup,
     Termination,
     fault_outcome,
 )
+from runner.games.spec import GameSpec
 from runner.sandbox.zygote import BotLimits
+
+TurnMoves = tuple[str | None, ...]  # one turn of a game recorded by turns: each seat's move
 
 
 @dataclass(frozen=True)
@@ -36,7 +50,7 @@ class Player:
     entry: str
     content_hash: str
     jail: Path
-    program: tuple[str, ...] | None = None  # a stdio bot's command (run in its jail)
+    program: tuple[str, ...] | None = None  # a program bot's command (run in its jail)
 
     @classmethod
     def of(cls, build: Build) -> Player:
@@ -50,16 +64,36 @@ class GameResult:
     game: str
     seed: int
     players: tuple[Player, ...]  # by seat
-    names: tuple[str, ...]  # display names (bot_name) by seat
-    moves: tuple[str, ...]  # every move applied, in order
+    names: tuple[str, ...]  # display names by seat
+    moves: tuple[str, ...] | tuple[TurnMoves, ...]  # see the module docstring
     outcome: Outcome
     scores: tuple[int, ...]
     cpu_s: tuple[float, ...]  # CPU charged to each seat's moves (kernel accounting)
     wall_s: float
     output: tuple[str, ...] = field(default=())  # what each bot printed (capped)
+    fault_turns: tuple[int, ...] = ()  # per outcome.faults: the index of its turn in ``moves``
 
     def to_dict(self) -> dict[str, Any]:
         outcome = self.outcome
+        summary: dict[str, Any] = {
+            "points": list(outcome.points),
+            "scores": list(self.scores),
+            "termination": outcome.termination.value,
+            "faulty": outcome.faulty,
+            "detail": outcome.detail,
+        }
+        if outcome.placement:
+            summary["placement"] = list(outcome.placement)
+            summary["faults"] = [
+                {
+                    "seat": f.seat,
+                    "turn": f.turn,
+                    "at": at,
+                    "termination": f.termination.value,
+                    "detail": f.detail,
+                }
+                for f, at in zip(outcome.faults, self.fault_turns, strict=True)
+            ]
         return {
             "game": self.game,
             "seed": self.seed,
@@ -67,22 +101,21 @@ class GameResult:
                 {"entry": p.entry, "hash": p.content_hash, "name": n}
                 for p, n in zip(self.players, self.names, strict=True)
             ],
-            "moves": "".join(self.moves)
-            if all(len(m) == 1 for m in self.moves)
-            else list(self.moves),
-            "outcome": {
-                "points": list(outcome.points),
-                "scores": list(self.scores),
-                "termination": outcome.termination.value,
-                "faulty": outcome.faulty,
-                "detail": outcome.detail,
-            },
+            "moves": _moves_json(self.moves),
+            "outcome": summary,
             "measured": {
                 "cpu_s": [round(c, 6) for c in self.cpu_s],
                 "wall_s": round(self.wall_s, 6),
                 "output": [excerpt(text) for text in self.output],
             },
         }
+
+
+def _moves_json(moves: tuple[str, ...] | tuple[TurnMoves, ...]) -> str | list[Any]:
+    if all(isinstance(m, str) for m in moves):
+        texts = [str(m) for m in moves]
+        return "".join(texts) if all(len(m) == 1 for m in texts) else texts
+    return [list(m) for m in moves]
 
 
 OUTPUT_IN_RECORD = 2000  # characters of a bot's output kept in its game's record
@@ -96,91 +129,174 @@ def excerpt(text: str, limit: int = OUTPUT_IN_RECORD) -> str:
     return f"{text[:half]}\n… ({len(text) - limit} characters left out) …\n{text[-half:]}"
 
 
+class _Game:
+    """One game in progress: the state, the seats and what happened to them."""
+
+    def __init__(self, spec: GameSpec, players: Sequence[Player], seed: int, setup: Setup) -> None:
+        self.spec, self.rules = spec, spec.rules
+        self.players = tuple(players)
+        self.state = self.rules.initial_state(random.Random(seed), len(players), setup)
+        self.names = [p.entry for p in players]
+        self.seats: list[Seat] = []
+        self.out: set[int] = set()  # seats that are out of the game (retired)
+        self.faults: list[SeatFault] = []
+        self.fault_turns: list[int] = []
+        self.moves: list[Any] = []
+        self.ended: Outcome | None = None  # a two-seat game's forfeit
+
+    @property
+    def two_seats(self) -> bool:
+        return len(self.players) == 2
+
+    def fault(self, seat: int, termination: Termination, reason: str) -> None:
+        who = f"{self.spec.seat_name(seat)} ({self.names[seat]})"
+        if self.two_seats:
+            if self.ended is None:
+                self.ended = fault_outcome(2, seat, termination, f"{who} {reason}")
+            return
+        turn = self.rules.turn(self.state)
+        self.faults.append(SeatFault(seat, turn, termination, f"{who} {reason}"))
+        self.fault_turns.append(len(self.moves))
+
+    def start(self, sandbox: Spawner, limits: BotLimits) -> None:
+        # Spawn every bot before waiting for any: they load side by side.
+        for seat, player in enumerate(self.players):
+            who = Entrant(player.entry, player.jail, player.program)
+            self.seats.append(open_seat(self.spec, who, sandbox, limits, seat, self.state))
+        for seat, held in enumerate(self.seats):
+            if self.ended is not None:
+                break  # a two-seat game already lost by the seat before: no need to start
+            try:
+                self.names[seat] = held.bot.start()
+            except BotFault as exc:
+                self.fault(seat, exc.termination, str(exc))
+                self.retire_if_out(seat)
+
+    def retire_if_out(self, seat: int) -> None:
+        """After a fault in a game of more than two seats: out, unless a stand-in move keeps
+        the seat playing (then ``stand_in`` gives that move when it is asked)."""
+        if self.two_seats or seat in self.out:
+            return
+        if self.rules.stand_in(self.state, seat) is None:
+            self.out.add(seat)
+            self.state = self.rules.retire(self.state, seat)
+
+    def play_turn(self) -> None:
+        """Ask every seat that moves now, at once; apply what they chose."""
+        movers = self.rules.to_move(self.state)
+        if len(movers) == 1 and self.two_seats and not self.spec.records_turns:
+            self.play_alone(movers[0])
+            return
+        movers = tuple(s for s in movers if s not in self.out)
+        turn = self.rules.turn(self.state)
+        asked: dict[int, Exchange] = {}
+        for seat in movers:
+            try:
+                asked[seat] = self.seats[seat].bot.begin(self.seats[seat].request(self.state), turn)
+            except BotFault as exc:
+                self.fault(seat, exc.termination, str(exc))
+        gather(list(asked.values()))
+        chosen = {seat: self.judge(seat, move, turn) for seat, move in asked.items()}
+        if self.ended is not None:
+            return
+        for seat in movers:
+            if chosen.get(seat) is None:
+                self.stand_in_or_retire(seat, chosen)
+        movers = tuple(s for s in self.rules.to_move(self.state) if s not in self.out)
+        if movers:
+            self.apply({seat: chosen[seat] for seat in movers})
+
+    def play_alone(self, seat: int) -> None:
+        """A two-seat game's move (the usual case, kept lean): ask, judge, apply."""
+        turn = self.rules.turn(self.state)
+        held = self.seats[seat]
+        try:
+            move = held.bot.begin(held.request(self.state), turn)
+        except BotFault as exc:
+            self.fault(seat, exc.termination, str(exc))
+            return
+        gather((move,))
+        chosen = self.judge(seat, move, turn)
+        if chosen is not None:
+            self.state = self.rules.apply(self.state, {seat: chosen})
+            self.moves.append(self.rules.move_text(chosen))
+
+    def judge(self, seat: int, move: Exchange, turn: int) -> Any:
+        """The move a seat's reply means, checked; None after a fault (recorded)."""
+        held = self.seats[seat]
+        held.bot.finish(move)
+        if move.fault is not None:
+            self.fault(seat, move.fault.termination, str(move.fault))
+            return None
+        try:
+            chosen = held.decode(self.state, move)
+            self.rules.check_move(self.state, seat, chosen)
+        except (InvalidMoveError, IllegalMoveError) as exc:
+            self.fault(seat, Termination.INVALID_MOVE, f"{exc} at turn {turn}")
+            return None
+        return chosen
+
+    def stand_in_or_retire(self, seat: int, chosen: dict[int, Any]) -> None:
+        stand_in = self.rules.stand_in(self.state, seat)
+        if stand_in is not None:
+            chosen[seat] = stand_in
+        else:
+            self.retire_if_out(seat)
+
+    def apply(self, chosen: dict[int, Any]) -> None:
+        self.state = self.rules.apply(self.state, chosen)
+        text = self.rules.move_text
+        if self.spec.records_turns:
+            seats = range(len(self.players))
+            self.moves.append(tuple(text(chosen[s]) if s in chosen else None for s in seats))
+        else:
+            self.moves.extend(text(chosen[seat]) for seat in sorted(chosen))
+
+    def outcome(self) -> Outcome | None:
+        if self.ended is not None:
+            return self.ended
+        outcome = self.rules.outcome(self.state)
+        if outcome is None or self.two_seats:
+            return outcome
+        return replace(outcome, faults=tuple(self.faults))
+
+    def close(self) -> None:
+        for held in self.seats:
+            held.bot.close()
+
+
 def play_game(
-    game: Game[Any, Any],
+    spec: GameSpec,
     players: Sequence[Player],
-    sandbox: Sandbox,
+    sandbox: Spawner,
     limits: BotLimits,
     seed: int,
     on_state: Callable[[Any], None] | None = None,
+    setup: Setup = EMPTY,
 ) -> GameResult:
+    """Play one game of ``spec`` between ``players`` (by seat) and judge it."""
     started = time.monotonic()
-    info = game.info
-    seat_names = info.seat_names
-    state = game.initial_state(random.Random(seed))
-    moves: list[str] = []
-    bots: list[CFunctionBot | StdioBot | FreshStdioBot] = []
-    stdio = info.interface == "stdio"
-    names = [p.entry for p in players]
-    outcome: Outcome | None = None
-
-    def fault(seat: int, termination: Termination, reason: str) -> Outcome:
-        who = f"{seat_names[seat]} ({names[seat]})"
-        return fault_outcome(info, seat, termination, f"{who} {reason}")
-
+    game = _Game(spec, players, seed, setup)
     try:
-        # Spawn every bot before waiting for any: they load in parallel.
-        init_message = getattr(game, "init_message", None)
-        for seat, player in enumerate(players):
-            if stdio and info.fresh_process_per_move:
-
-                def spawn(player: Player = player) -> Any:
-                    return sandbox.spawn(player.jail, limits, list(player.program or ()))
-
-                init = init_message(state, seat) if init_message is not None else None
-                bots.append(FreshStdioBot(spawn, limits, player.entry, init))
-            elif stdio:
-                program = list(player.program or ())
-                process = sandbox.spawn(player.jail, limits, program)
-                bots.append(StdioBot(process, limits, player.entry))
-            else:
-                bots.append(CFunctionBot(sandbox.spawn(player.jail, limits), limits, player.entry))
-        for seat, bot in enumerate(bots):
-            try:
-                names[seat] = bot.start()
-                if isinstance(bot, StdioBot) and init_message is not None:
-                    bot.send(init_message(state, seat))
-            except BotFault as exc:
-                outcome = fault(seat, exc.termination, str(exc))
-                break
+        game.start(sandbox, limits)
         if on_state is not None:
-            on_state(state)
-        while outcome is None and (outcome := game.outcome(state)) is None:
-            chosen = {}
-            for seat in game.to_move(state):
-                turn = game.turn(state)
-                try:
-                    reply = bots[seat].ask(game.observation(state, seat), turn)
-                    chosen[seat] = game.parse_move(seat, reply)
-                except BotFault as exc:
-                    outcome = fault(seat, exc.termination, str(exc))
-                except InvalidMoveError as exc:
-                    outcome = fault(seat, Termination.INVALID_MOVE, f"{exc} at turn {turn}")
-                if outcome is not None:
-                    break
-            if outcome is not None:
-                break
-            try:
-                state = game.apply(state, chosen)
-            except IllegalMoveError as exc:  # legal only in the position: the mover's fault
-                seat = min(chosen)
-                outcome = fault(seat, Termination.INVALID_MOVE, f"{exc} at turn {game.turn(state)}")
-                break
-            moves.extend(game.move_text(chosen[seat]) for seat in sorted(chosen))
-            if on_state is not None:
-                on_state(state)
+            on_state(game.state)
+        while (outcome := game.outcome()) is None:
+            game.play_turn()
+            if on_state is not None and game.ended is None:
+                on_state(game.state)
     finally:
-        for bot in bots:
-            bot.close()
+        game.close()
     return GameResult(
-        game=game.id,
+        game=spec.id,
         seed=seed,
         players=tuple(players),
-        names=tuple(names),
-        moves=tuple(moves),
+        names=tuple(game.names),
+        moves=tuple(game.moves),
         outcome=outcome,
-        scores=tuple(game.scores(state)),
-        cpu_s=tuple(bot.cpu_used for bot in bots),
+        scores=tuple(int(s) for s in spec.rules.scores(game.state)),
+        cpu_s=tuple(held.bot.cpu_used for held in game.seats),
         wall_s=time.monotonic() - started,
-        output=tuple(bot.output_text() for bot in bots),
+        output=tuple(held.bot.output_text() for held in game.seats),
+        fault_turns=tuple(game.fault_turns),
     )

@@ -22,20 +22,22 @@ an edit is either ``OO c`` (offset, one character replaced: the usual case) or `
 change of (turn, score of each seat) from the frame before (from zeros for the first), decimal,
 split by spaces, trailing zeros left out; frames split by ``,``.
 
-How a game looks (colours of its symbols, its score line, its move list) is chosen here by game
-id (``presentation``), with a plain default for a game that has none.
+How a game looks (colours of its symbols, its score line, its move list) is its package's
+``Presentation`` (runner/games/spec.py), with a plain default for a game that has none.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup, escape
 
-from runner.games import find_game
+from runner.games import UnknownGameError, find_game
+from runner.games.base import EMPTY, Setup
+from runner.games.spec import Presentation
+from runner.playback import PlaybackError, playback
 
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
 SPLICE = "~"  # starts an edit that is not a single replaced character
@@ -50,68 +52,48 @@ class ReplayError(ValueError):
 # -- presentation ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Presentation:
-    """How the site shows one game's frames, scores and moves (the engine decides the rest)."""
-
-    classes: Mapping[str, str] = field(default_factory=dict)  # frame symbol → CSS class
-    lines: tuple[int | None, int | None] = (None, None)  # the lines coloured, as a slice
-    seat_classes: tuple[str, ...] = ()  # the CSS class of each seat's name
-    board_class: str = ""  # an extra class on the board (e.g. to dim empty cells)
-    score_header: str = "Score"  # the seats table's column of final scores
-    score_prefix: str = "score: "  # the status line: prefix, "seat score" per seat, suffix
-    score_suffix: str = ""
-    by_turn: bool = False  # move list: one line per turn (moves only), or a line per move
-
-    def seat_class(self, seat: int) -> str:
-        return self.seat_classes[seat] if seat < len(self.seat_classes) else ""
-
-
-PRESENTATIONS: dict[str, Presentation] = {
-    "snakes-v2": Presentation(
-        classes={"X": "x", "*": "xh", "O": "o", "@": "oh"},
-        seat_classes=("x", "o"),
-        score_header="Cells",
-        score_prefix="",
-        score_suffix=" cells",
-        by_turn=True,
-    ),
-    "cluster-v2": Presentation(
-        classes={"B": "blue", "b": "blue2", "R": "red", "r": "red2"},
-        lines=(2, -2),  # the board: not the status lines above it nor the ruler below
-        seat_classes=("blue", "red"),
-        board_class="dim",
-        score_header="Longest line",
-        score_prefix="longest line: ",
-    ),
-}
 DEFAULT = Presentation()
 
 
 def presentation(game_id: str) -> Presentation:
-    """The presentation of ``game_id``; a plain one (no colours, "score") for other games."""
-    return PRESENTATIONS.get(game_id, DEFAULT)
+    """How the site shows ``game_id`` (its package's presentation); a plain one for others."""
+    try:
+        return find_game(game_id).presentation
+    except UnknownGameError:
+        return DEFAULT
 
 
-def board_html(frame: str, show: Presentation) -> Markup:
+def board_html(frame: str, show: Presentation, layer: str = "") -> Markup:
     """A text frame, each run of one CSS class in a span (the same markup as replay.js makes).
 
     Only the lines ``show.lines`` selects are coloured: text around a board keeps its letters.
+    With a ``layer`` (``show.layer`` of the frame's state), its character at a place chooses the
+    class there when ``show.layer_classes`` names one.
     """
     lines = frame.split("\n")
+    over = layer.split("\n") if layer else []
     coloured = range(len(lines))[slice(*show.lines)]
     return Markup(
         "\n".join(
-            _line_html(line, show.classes if y in coloured else {}) for y, line in enumerate(lines)
+            _line_html(
+                line,
+                show.classes if y in coloured else {},
+                over[y] if y < len(over) else "",
+                show.layer_classes,
+            )
+            for y, line in enumerate(lines)
         )
     )
 
 
-def _line_html(line: str, classes: Mapping[str, str]) -> str:
+def _line_html(
+    line: str, classes: Mapping[str, str], layer: str = "", layer_classes: Mapping[str, str] = {}
+) -> str:
     parts: list[str] = []
     run, cls = "", ""
-    for ch in line:
-        c = classes.get(ch, "")
+    for x, ch in enumerate(line):
+        c = layer_classes.get(layer[x], "") if x < len(layer) else ""
+        c = c or classes.get(ch, "")
         if c != cls:
             parts.append(_span(run, cls))
             run, cls = "", c
@@ -145,58 +127,54 @@ class Replay:
     scores: tuple[tuple[int, ...], ...]  # per frame: each seat's score
     final: str  # the last frame
     longest: int  # the length of the longest frame
+    layers: tuple[str, ...] = ()  # per frame, the presentation's layer (none: empty)
 
     @property
     def final_scores(self) -> tuple[int, ...]:
         return self.scores[-1]
 
 
-def _moves(record: Record) -> list[str]:
-    moves = record["moves"]
-    return list(moves) if isinstance(moves, str) else [str(m) for m in moves]
-
-
-def replay(record: Record) -> Replay:
-    """Replay a record's moves with its game's engine, frame by frame."""
-    game = find_game(record["game"])
-    state = game.initial_state(random.Random(record["seed"]))
-    first = frame = _checked(game.render_text(state))
+def replay(record: Record, setup: Setup = EMPTY) -> Replay:
+    """Replay a record's moves with its game's rules, frame by frame."""
+    spec = find_game(record["game"])
+    rules = spec.rules
     steps: list[Step] = []
     edits: list[tuple[Edit, ...]] = []
-    turns, scores = [0], [tuple(game.scores(state))]
-    longest = len(first)
-    pending = _moves(record)
-    pending.reverse()
-    while pending:
-        seats = game.to_move(state)
-        if not 0 < len(seats) <= len(pending):
-            raise ReplayError(
-                f"{_where(record, len(steps))}: {len(pending)} moves left, {len(seats)} to move"
-            )
-        texts = [(seat, pending.pop()) for seat in seats]
-        turn = game.turn(state)
-        try:
-            state = game.apply(state, {seat: game.parse_move(seat, t) for seat, t in texts})
-        except ValueError as exc:
-            where = _where(record, len(steps))
-            raise ReplayError(f"{where}: the engine refuses {texts}: {exc}") from None
-        after = _checked(game.render_text(state))
-        steps.append(Step(tuple(texts), turn))
-        edits.append(tuple(diff(frame, after)))
-        turns.append(turn)
-        scores.append(tuple(game.scores(state)))
-        longest = max(longest, len(after))
-        frame = after
+    turns: list[int] = []
+    scores: list[tuple[int, ...]] = []
+    first = frame = ""
+    longest = 0
+    layers: list[str] = []
+    layer = spec.presentation.layer
+    try:
+        for step, state in playback(spec, record, setup):
+            if layer is not None:
+                layers.append(_checked(layer(state)))
+            after = _checked(rules.render_text(state))
+            if step is None:
+                first = frame = after
+                turns.append(0)
+            else:
+                steps.append(Step(step.moves, step.turn))
+                edits.append(tuple(diff(frame, after)))
+                turns.append(step.turn)
+                frame = after
+            scores.append(tuple(int(s) for s in rules.scores(state)))
+            longest = max(longest, len(after))
+    except PlaybackError as exc:
+        raise ReplayError(str(exc)) from None
+    seats = len(record["seats"])
     return Replay(
         record["game"],
-        tuple(game.info.seat_names),
+        tuple(spec.seat_name(s) for s in range(seats)),
         first,
         tuple(steps),
         tuple(edits),
         tuple(turns),
         tuple(scores),
         frame,
-        longest,
+        max([longest, *map(len, layers)]),
+        tuple(layers),
     )
 
 
@@ -346,4 +324,17 @@ def page_data(rep: Replay, show: Presentation, log_name: str) -> dict[str, Any]:
         "lines": list(show.lines),
         "byTurn": show.by_turn,
         "log": log_name,
+        "layer": _layer_data(rep, show, digits),
+    }
+
+
+def _layer_data(rep: Replay, show: Presentation, digits: int) -> dict[str, Any] | None:
+    """The layer's frames, packed like the board's (its first, then each step's edits)."""
+    if not rep.layers:
+        return None
+    steps = [diff(a, b) for a, b in zip(rep.layers, rep.layers[1:], strict=False)]
+    return {
+        "initial": rep.layers[0],
+        "changes": encode_edits(steps, digits),
+        "classes": dict(show.layer_classes),
     }

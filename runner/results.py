@@ -45,9 +45,22 @@ MAIN_FILE = "games.jsonl"
 LINE_CAP = 1 << 20  # one record's line; a 2048-move game with its output excerpts is ~40 KiB
 
 
-def record_key(game_id: str, seats: Sequence[tuple[str, str]], seed: int) -> str:
-    """The key of a game: ``seats`` is (entry name, content hash) per seat, X first."""
-    identity = {"game": game_id, "rules": game_id, "seats": [list(s) for s in seats], "seed": seed}
+def record_key(
+    game_id: str,
+    seats: Sequence[tuple[str, str]],
+    seed: int,
+    setup: Mapping[str, str] | None = None,
+) -> str:
+    """The key of a game: ``seats`` is (entry name, content hash) per seat, X first; ``setup``
+    ({"name", "hash"}) only for a game played with a per-game setup, so other keys never change."""
+    identity: dict[str, Any] = {
+        "game": game_id,
+        "rules": game_id,
+        "seats": [list(s) for s in seats],
+        "seed": seed,
+    }
+    if setup is not None:
+        identity["setup"] = {"name": setup["name"], "hash": setup["hash"]}
     text = json.dumps(identity, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -57,12 +70,21 @@ def utc_now() -> str:
 
 
 def make_record(
-    result: Mapping[str, Any], *, key: str, season_seed: int, round_: int, when: str
+    result: Mapping[str, Any],
+    *,
+    key: str,
+    season_seed: int,
+    round_: int,
+    when: str,
+    setup: Mapping[str, str] | None = None,
 ) -> Record:
-    """A results record from ``GameResult.to_dict()`` and the game's place in the season."""
+    """A results record from ``GameResult.to_dict()`` and the game's place in the season (and
+    its setup's name and hash, for a game played with one)."""
     record: Record = {"key": key}
     record.update((k, v) for k, v in result.items() if k != "measured")
     record.update(season_seed=season_seed, round=round_, host_version=__version__)
+    if setup is not None:
+        record["setup"] = {"name": setup["name"], "hash": setup["hash"]}
     record["measured"] = {**result.get("measured", {}), "when": when}
     return record
 
@@ -100,6 +122,51 @@ def _integer(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def places(record: Mapping[str, Any]) -> list[int]:
+    """Each seat's place in a (checked) record, 1 first, tied seats sharing the better place:
+    ``outcome.placement`` when the record has one (games of more than two seats), else read from
+    the points (more points, better place; equal points, a shared place)."""
+    outcome = record["outcome"]
+    placement = outcome.get("placement")
+    if placement:
+        return [int(p) for p in placement]
+    return list(placement_from_order([float(p) for p in outcome["points"]]))
+
+
+def _placement_problem(placement: Any, points: list[float]) -> str | None:
+    """Whether ``placement`` is a placement of these seats that the points agree with."""
+    if not isinstance(placement, list) or len(placement) != len(points):
+        return "its `placement` is not one place per seat"
+    if not all(_integer(p) for p in placement):
+        return "its `placement` is not whole numbers"
+    if tuple(placement) != placement_from_order([-p for p in placement]):
+        return f"its placement {placement} is not places 1, 2, ... with ties sharing the better one"
+    if tuple(placement) != placement_from_order(points):  # points are checked on their own
+        return f"its placement {placement} disagrees with its points"
+    return None
+
+
+def _faults_problem(faults: Any, seats: int) -> str | None:
+    """Whether ``faults`` is a list of faults of seats of the game (see the module docstring)."""
+    if not isinstance(faults, list):
+        return "its `faults` is not a list"
+    for fault in faults:
+        if not isinstance(fault, dict) or not _integer(fault.get("seat")):
+            return "a fault of its `faults` names no seat"
+        if not 0 <= fault["seat"] < seats:
+            return f"a fault of its `faults` names seat {fault['seat']}, not a seat of the game"
+        if not _integer(fault.get("turn", 0)) or fault.get("turn", 0) < 0:
+            return "a fault of its `faults` has a `turn` that is not a turn"
+        if not _integer(fault.get("at", 0)) or fault.get("at", 0) < 0:
+            return "a fault of its `faults` has an `at` that is not a turn of its moves"
+        kind = TERMINATIONS.get(fault.get("termination"))  # type: ignore[arg-type]
+        if kind is None or not kind.is_fault:
+            return f"a fault of its `faults` has the ending {fault.get('termination')!r}"
+        if not isinstance(fault.get("detail", ""), str):
+            return "a fault of its `faults` has a `detail` that is not text"
+    return None
+
+
 def _points_problem(points: list[float], termination: Termination, faulty: Any) -> str | None:
     """Whether the rules can give these points with this ending (see runner/games/spec.py)."""
     shown = "[" + ", ".join(f"{p:g}" for p in points) + "]"
@@ -129,10 +196,30 @@ def check_record(record: Any) -> str | None:
     caches and artefacts, so it is input from a stranger. Checked: the shape and types; a known
     game; the seat count that game allows; finite numbers; a known termination; points the
     rules can give with that termination (two seats: 1/0, 0/1 or ½/½, and a fault is the faulty
-    seat's loss); and the key, recomputed from the game, the seats and the seed.
+    seat's loss; more seats: the default table's points of a placement); a ``placement``, when
+    there is one, that is places 1, 2, ... (ties sharing the better place) agreeing with the
+    points; ``faults``, when there are any, naming seats of the game and faulty endings; and the
+    key, recomputed from the game, the seats and the seed.
     """
     if not isinstance(record, dict):
         return "it is not a JSON object"
+    problem = _header_problem(record) or _seats_problem(record) or _outcome_problem(record)
+    if problem:
+        return problem
+    measured = record.get("measured", {})
+    if not isinstance(measured, dict) or not _measured_ok(measured):
+        return "its `measured` part is malformed"
+    setup = record.get("setup")
+    if setup is not None and not _setup_ok(setup):
+        return "its `setup` is not a setup's name and hash"
+    seats = [(s["entry"], s["hash"]) for s in record["seats"]]
+    if record["key"] != record_key(record["game"], seats, record["seed"], setup):
+        return "its `key` is not the key of its game, seats and seed"
+    return None
+
+
+def _header_problem(record: dict[str, Any]) -> str | None:
+    """The key, round, game, seeds and host version."""
     key = record.get("key")
     if not isinstance(key, str) or not _integer(record.get("round")):
         return "it has no `key` or `round`"
@@ -141,59 +228,99 @@ def check_record(record: Any) -> str | None:
     game_id = record.get("game")
     if not isinstance(game_id, str) or game_id not in GAMES:
         return f"its game {game_id!r} is not a known game"
-    info = GAMES[game_id].info
     if not _integer(record.get("seed")) or not _integer(record.get("season_seed")):
         return "its `seed` or `season_seed` is not a whole number"
     if not isinstance(record.get("host_version"), str):
         return "its `host_version` is not text"
+    return None
+
+
+def _seat_ok(seat: Any) -> bool:
+    return (
+        isinstance(seat, dict)
+        and isinstance(seat.get("entry"), str)
+        and bool(NAME_PATTERN.match(seat["entry"]))
+        and isinstance(seat.get("hash"), str)
+        and bool(HEX64.fullmatch(seat["hash"]))
+        and isinstance(seat.get("name", ""), str)
+    )
+
+
+def _seats_problem(record: dict[str, Any]) -> str | None:
+    """The seats (as many as the game allows) and the moves."""
+    game_id = record["game"]
+    spec = GAMES[game_id]
+    info = spec.info
     seats = record.get("seats")
-    if not isinstance(seats, list) or not all(
-        isinstance(s, dict)
-        and isinstance(s.get("entry"), str)
-        and NAME_PATTERN.match(s["entry"])
-        and isinstance(s.get("hash"), str)
-        and HEX64.fullmatch(s["hash"])
-        and isinstance(s.get("name", ""), str)
-        for s in seats
-    ):
+    if not isinstance(seats, list) or not all(_seat_ok(s) for s in seats):
         return "its `seats` are malformed"
-    if not info.min_players <= len(seats) <= info.max_players:
-        allowed = f"{info.min_players}" + (
-            f" to {info.max_players}" if info.max_players != info.min_players else ""
-        )
+    if not info.allows(len(seats)):
+        counts = info.seat_counts or range(info.min_players, info.max_players + 1)
+        allowed = ", ".join(map(str, counts))
         return f"it has {len(seats)} seat(s), but {game_id} is played by {allowed}"
-    moves = record.get("moves")
-    if isinstance(moves, str):
+    return _moves_problem(record.get("moves"), len(seats), spec.records_turns, info.max_moves)
+
+
+def _moves_problem(moves: Any, seats: int, by_turn: bool, max_moves: int) -> str | None:
+    """Moves one after another (text), or turn by turn: a list per turn of each seat's move
+    (text, or null for a seat that did not move)."""
+    if isinstance(moves, str) and not by_turn:
         moves = list(moves)
-    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+    if not isinstance(moves, list):
         return "its `moves` are malformed"
-    if len(moves) > info.max_moves * len(seats):
-        return f"it has more moves ({len(moves)}) than a game of {game_id} can"
+    if by_turn:
+        ok = all(
+            isinstance(turn, list)
+            and len(turn) == seats
+            and all(m is None or isinstance(m, str) for m in turn)
+            for turn in moves
+        )
+    else:
+        ok = all(isinstance(m, str) for m in moves)
+    if not ok:
+        return "its `moves` are malformed"
+    if len(moves) > max_moves * (1 if by_turn else seats):
+        return f"it has more moves ({len(moves)}) than a game of it can"
+    return None
+
+
+def _outcome_problem(record: dict[str, Any]) -> str | None:
+    """The outcome: points, scores, termination, detail, placement and faults."""
     outcome = record.get("outcome")
     if not isinstance(outcome, dict) or not isinstance(outcome.get("points"), list):
         return "its `outcome` is malformed"
+    seats = len(record["seats"])
     points = outcome["points"]
-    if len(points) != len(seats) or not all(_number(p) for p in points):
+    if len(points) != seats or not all(_number(p) for p in points):
         return "its points are not one finite number per seat"
     scores = outcome.get("scores", [])
     if not isinstance(scores, list) or not all(_number(p) for p in scores):
         return "its scores are not finite numbers"
-    if scores and len(scores) != len(seats):
+    if scores and len(scores) != seats:
         return "its scores are not one number per seat"
     termination = TERMINATIONS.get(outcome.get("termination"))  # type: ignore[arg-type]
     if termination is None:
         return f"its termination {outcome.get('termination')!r} is not a known ending"
     if not isinstance(outcome.get("detail", ""), str):
         return "its `detail` is not text"
-    problem = _points_problem([float(p) for p in points], termination, outcome.get("faulty"))
-    if problem:
-        return problem
-    measured = record.get("measured", {})
-    if not isinstance(measured, dict) or not _measured_ok(measured):
-        return "its `measured` part is malformed"
-    if key != record_key(game_id, [(s["entry"], s["hash"]) for s in seats], record["seed"]):
-        return "its `key` is not the key of its game, seats and seed"
-    return None
+    points = [float(p) for p in points]
+    problem = _points_problem(points, termination, outcome.get("faulty"))
+    if problem is None and "placement" in outcome:
+        problem = _placement_problem(outcome["placement"], points)
+    if problem is None and "faults" in outcome:
+        problem = _faults_problem(outcome["faults"], seats)
+    return problem
+
+
+def _setup_ok(setup: Any) -> bool:
+    return (
+        isinstance(setup, dict)
+        and set(setup) == {"name", "hash"}
+        and isinstance(setup["name"], str)
+        and NAME_PATTERN.match(setup["name"]) is not None
+        and isinstance(setup["hash"], str)
+        and HEX64.fullmatch(setup["hash"]) is not None
+    )
 
 
 def _measured_ok(measured: dict[str, Any]) -> bool:

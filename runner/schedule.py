@@ -1,34 +1,33 @@
 """The season's game list: deterministic, independent of listing order, shardable.
 
-A game's identity is (game id, round, seat entries by name). Its seed is derived from the season
-seed and that identity alone: the first 8 bytes of sha256("season-seed|game-id|round|x|o"), as a
-non-negative int64. Adding, removing or editing another entry therefore never changes a game's
-seed. The canonical order of games is by (round, x, o); shard i of n (1-based) holds the games
-whose index in that order is i−1 modulo n, so shards are disjoint and together are the schedule.
+The format (runner/formats) decides which games exist; this module keeps what every format
+shares. A game's seed is derived from the season seed and the game's identity alone
+(``fixture_seed``): for a round-robin game the first 8 bytes of
+sha256("season-seed|game-id|round|x|o"), as a non-negative int64, so adding, removing or editing
+another entry never changes its seed. Shard i of n (1-based) holds the games whose index in the
+canonical order of the games known so far is i−1 modulo n, so shards are disjoint and together are
+what is known (runner/playloop.py plays a shard's share of what is playable now).
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from runner.formats import find_format
+from runner.formats import (
+    NO_RESULTS,
+    Fixture,
+    Format,
+    FreeForAll,
+    Knockout,
+    RoundRobin,
+    find_format,
+    fixture_seed,
+)
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True, order=True)
-class Fixture:
-    """One scheduled game. Ordering is the canonical order: round, then seats."""
-
-    round: int  # 1-based
-    seats: tuple[str, ...]  # entry names, X first
-    game: str
-    seed: int
 
 
 @dataclass(frozen=True)
@@ -45,23 +44,22 @@ class Shard:
 
 
 def game_seed(season_seed: int, game_id: str, round_: int, seats: tuple[str, ...]) -> int:
-    text = "|".join([str(season_seed), game_id, str(round_), *seats])
-    digest = hashlib.sha256(text.encode()).digest()
-    return int.from_bytes(digest[:8], "big") & (2**63 - 1)
+    """A round-robin game's seed (and the check stage's): no tag."""
+    return fixture_seed(season_seed, game_id, round_, seats)
 
 
 def make_schedule(
     game_id: str, format_name: str, entries: list[str], rounds: int, season_seed: int
 ) -> list[Fixture]:
-    """Every game of the season, in canonical order."""
-    seen: Counter[tuple[str, ...]] = Counter()
-    fixtures = []
-    for seats in find_format(format_name).pairings(sorted(entries), rounds):
-        seen[seats] += 1
-        round_ = seen[seats]
-        seed = game_seed(season_seed, game_id, round_, seats)
-        fixtures.append(Fixture(round_, seats, game_id, seed))
-    return sorted(fixtures)
+    """The games a format knows before any result (every game of a round-robin), in canonical
+    order, with the format's other settings at their defaults."""
+    find_format(format_name)  # an unknown name: UnknownFormatError, listing the known ones
+    fmt: Format = RoundRobin(game_id, season_seed, rounds)
+    if format_name == Knockout.name:
+        fmt = Knockout(game_id, season_seed)
+    elif format_name == FreeForAll.name:
+        fmt = FreeForAll(game_id, season_seed, rounds)
+    return list(fmt.known(entries, NO_RESULTS).games)
 
 
 _SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")

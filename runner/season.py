@@ -5,14 +5,16 @@ Every stage reads and writes plain files and caches by content hash, so each can
 what changed:
 
 - build: every entry under ``entries/`` is compiled (runner/build.py, cached in build/<entry>/).
-- check: every built entry plays two smoke games against the built-in bot (runner/builtin/),
+- check: every built entry plays smoke games against the game's built-in bot (its package's
+  builtin/ folder),
   once in each seat; an entry at fault in either is excluded. Verdicts are cached in
   build/<entry>/check.json by the entry's hash, the built-in bot's hash, the game and the limits.
-- schedule: the format's pairings of the entries that passed, with derived seeds and result keys
-  (runner/schedule.py, runner/results.py).
-- play: the games whose key is not yet recorded in the results folder, on ``jobs`` worker
-  processes; each worker keeps one sandbox for all its games and only this process writes the
-  results file. Ctrl-C (or SIGTERM) stops the workers; what was recorded stays.
+- schedule: the games the format (runner/formats) knows for the entries that passed, given the
+  recorded results, with derived seeds and result keys (runner/playloop.py, runner/results.py).
+- play: the season loop (runner/playloop.py): the games the format hands out whose key is not
+  yet recorded in the results folder, on ``jobs`` worker processes, then ask again (a knockout
+  round after round); each worker keeps one sandbox for all its games and only this process
+  writes the results file. Ctrl-C (or SIGTERM) stops the workers; what was recorded stays.
 - standings: the records whose key is in the current schedule (runner/standings.py).
 
 An entry that fails its build or its check never stops the season: it is listed in the
@@ -28,7 +30,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -43,18 +45,27 @@ from runner.bots import walls
 from runner.build import Build, Sandbox, build_entry, write_file_atomic
 from runner.config import Config, ConfigError
 from runner.entries import Entry, Manifest, content_hash, discover
+from runner.formats import Fixture, Format, FormatError, fillers, format_for
 from runner.games import find_game
+from runner.games.base import EMPTY
+from runner.playloop import (
+    KeyOf,
+    LoopReport,
+    Plan,
+    RecordedResults,
+    Scheduled,
+    keys_by,
+    plan,
+    play_rounds,
+)
 from runner.progress import Progress
 from runner.referee import Player, play_game
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits, SandboxError
-from runner.schedule import Fixture, Shard, game_seed, make_schedule, select_shard
+from runner.schedule import Shard, game_seed
 from runner.standings import Entrant, Row, document, rank
 from runner.standings import write as write_standings
 
-BUILTIN_ROOT = Path(__file__).resolve().parent / "builtin"
-# The check stage's opponent, by game: (folder under runner/builtin/, its language).
-BUILTINS = {"snakes-v2": ("steady", "c"), "cluster-v2": ("cluster-first", "python")}
 CHECK_VERSION = "smoke-v1"
 
 Say = Callable[[str], None]
@@ -101,6 +112,7 @@ class Task:
     players: tuple[Player, ...]
     seed: int
     warm: tuple[Path, ...] = ()  # every jail of the batch: a sandbox may start them all at once
+    setup: dict[str, Any] | None = None  # the game's per-game settings (a map), if any
 
 
 Done = tuple[int, dict[str, Any] | None, str | None]  # task index, GameResult.to_dict(), error
@@ -116,7 +128,12 @@ def _play(task: Task, state: dict[str, Any]) -> Done:
         if prepare is not None and task.warm:
             prepare(task.warm, state["limits"])
         result = play_game(
-            state["game"], task.players, state["sandbox"], state["limits"], task.seed
+            state["game"],
+            task.players,
+            state["sandbox"],
+            state["limits"],
+            task.seed,
+            setup=task.setup or EMPTY,
         )
     except SandboxError as exc:
         _close_sandbox(state)
@@ -326,20 +343,21 @@ def build_all(config: Config, sandbox: Sandbox) -> list[Build]:
             "create it with one sub-folder per bot, or point `entries:` at it.",
         )
     limits = bot_limits(config)
-    interface = find_game(config.game).info.interface
+    game = find_game(config.game)
     return [
-        build_entry(
-            entry, config.output.build, sandbox, limits, config.limits.build_wall_s, interface
-        )
+        build_entry(entry, config.output.build, sandbox, limits, config.limits.build_wall_s, game)
         for entry in discover(config.entries)
     ]
 
 
 def _builtin(config: Config, sandbox: Sandbox) -> Player:
-    folder, language = BUILTINS[config.game]
-    path = BUILTIN_ROOT / folder
-    name = f"builtin-{folder}"
-    manifest = Manifest(name, "koth", "the check stage's opponent", language)
+    """The game's first built-in bot (its package's builtin/ folder), built: the check stage's
+    opponent."""
+    game = find_game(config.game)
+    bot = game.builtins[0]
+    path = bot.folder
+    name = f"builtin-{bot.name}"
+    manifest = Manifest(name, "koth", "the check stage's opponent", bot.language)
     entry = Entry(name, path, manifest, content_hash(path))
     build = build_entry(
         entry,
@@ -347,7 +365,7 @@ def _builtin(config: Config, sandbox: Sandbox) -> Player:
         sandbox,
         bot_limits(config),
         config.limits.build_wall_s,
-        find_game(config.game).info.interface,
+        game,
     )
     if not build.ok:
         raise SeasonError(
@@ -382,8 +400,14 @@ def _saved_check(path: Path, key: str) -> tuple[bool, str] | None:
 def check_all(
     config: Config, builds: Sequence[Build], sandbox: Sandbox, pool: GamePool
 ) -> list[Verdict]:
-    """Each built entry's smoke games against the built-in bot (cached); a verdict per entry."""
-    seats = find_game(config.game).info.seat_names
+    """Each built entry's smoke games against the built-in bot (cached); a verdict per entry.
+
+    Two seats: a game in each seat. More seats (the fewest the game allows): one game, the entry
+    in the first seat and the built-in bot in every other; a fault of the entry's seat there
+    excludes it even where the game went on without it."""
+    game = find_game(config.game)
+    count = min(game.info.seat_counts or (game.info.min_players,))
+    seats = tuple(game.seat_name(s) for s in range(count))
     built = [b for b in builds if b.ok]
     builtin = _builtin(config, sandbox) if built else None
     keys = {b.entry: _check_key(config, b, builtin) for b in built if builtin}
@@ -394,8 +418,8 @@ def check_all(
     for build in built:
         if verdict[build.entry] is None and builtin is not None:
             me = Player.of(build)
-            for seat in range(len(seats)):
-                seating = (me, builtin) if seat == 0 else (builtin, me)
+            for seat in range(len(seats) if count == 2 else 1):
+                seating = tuple(me if s == seat else builtin for s in range(count))
                 seed = game_seed(0, config.game, 0, tuple(p.entry for p in seating))
                 tasks.append(Task(len(tasks), seating, seed))
                 owners.append((build.entry, seat))
@@ -409,10 +433,12 @@ def check_all(
             )
             continue
         outcome = played["outcome"]
+        seat_faults = [f["detail"] for f in outcome.get("faults", []) if f["seat"] == seat]
         if outcome["faulty"] == seat:
+            seat_faults.append(outcome["detail"])
+        for detail in seat_faults[:1]:
             faults.setdefault(entry, []).append(
-                f"fails a smoke game against the built-in bot (playing {seats[seat]}): "
-                f"{outcome['detail']}"
+                f"fails a smoke game against the built-in bot (playing {seats[seat]}): {detail}"
             )
     for entry in {entry for entry, _ in owners}:
         if entry in unchecked:
@@ -458,29 +484,56 @@ def lineup(config: Config, sandbox: Sandbox, pool: GamePool, say: Say = _stderr)
 # -- schedule, play, standings -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Scheduled:
-    index: int  # position in the canonical order of the whole season
-    fixture: Fixture
-    key: str
+def season_format(config: Config) -> Format:
+    """The season's format (runner/formats), built from its settings."""
+    try:
+        return format_for(config)
+    except (FormatError, ValueError) as exc:
+        where = config.path or "tournament.yaml"
+        raise SeasonError(f"{where}: format {config.format}: {exc}") from None
 
 
-def schedule(config: Config, line: Lineup) -> list[Scheduled]:
-    """The whole season in canonical order, each game with its result key."""
-    players = line.players
-    fixtures = make_schedule(
-        config.game, config.format, sorted(players), config.rounds, config.seed
-    )
-    return [
-        Scheduled(
-            i,
-            f,
-            results.record_key(
-                f.game, [(name, players[name].content_hash) for name in f.seats], f.seed
-            ),
-        )
-        for i, f in enumerate(fixtures)
-    ]
+def filler_hash(config: Config) -> str:
+    """The content hash of the built-in bot that fills a free-for-all table's empty seats (the
+    game's first built-in bot, as in the check stage)."""
+    return content_hash(find_game(config.game).builtins[0].folder)
+
+
+def key_function(config: Config, line: Lineup) -> KeyOf:
+    """A fixture's result key: its game, seats (entry and content hash), seed and setup."""
+    hashes = {name: player.content_hash for name, player in line.players.items()}
+    setups = {s.name: {"name": s.name, "hash": s.hash} for s in config.free_for_all.setups}
+    return keys_by(hashes, setups, lambda: filler_hash(config))
+
+
+def recorded_results(
+    config: Config, line: Lineup, records: Iterable[results.Record]
+) -> RecordedResults:
+    return RecordedResults(key_function(config, line), records)
+
+
+def season_plan(config: Config, line: Lineup, say: Say = _stderr) -> Plan:
+    """Every game the recorded results determine so far, with its key, and what the next wait
+    for (runner/playloop.py)."""
+    records, problems = results.read_all(results.results_files(config.output.results))
+    for problem in problems:
+        say(f"warning: {problem}")
+    return plan_from(config, line, records)
+
+
+def plan_from(config: Config, line: Lineup, records: Iterable[results.Record]) -> Plan:
+    """The season's plan given these records (runner/playloop.py)."""
+    fmt = season_format(config)
+    try:
+        return plan(fmt, sorted(line.players), recorded_results(config, line, records))
+    except FormatError as exc:
+        raise SeasonError(f"{config.path or 'tournament.yaml'}: {exc}") from None
+
+
+def schedule(config: Config, line: Lineup, say: Say = _stderr) -> list[Scheduled]:
+    """The season's games known so far (all of them, for a round-robin), in canonical order,
+    each with its result key."""
+    return season_plan(config, line, say).games
 
 
 def shard_file(config: Config, shard: Shard | None) -> Path:
@@ -488,63 +541,85 @@ def shard_file(config: Config, shard: Shard | None) -> Path:
     return config.output.results / name
 
 
-def recorded_keys(config: Config, extra: Path | None = None, say: Say = _stderr) -> set[str]:
-    """Keys of every record in the results folder (and ``extra``), saying what was skipped."""
+def _read_recorded(
+    config: Config, extra: Path | None = None, say: Say = _stderr
+) -> list[results.Record]:
+    """Every record in the results folder (and ``extra``), saying what was skipped."""
     paths = results.results_files(config.output.results)
     if extra is not None and extra.resolve() not in {p.resolve() for p in paths}:
         paths.append(extra)
     records, problems = results.read_all(paths)
     for problem in problems:
         say(f"warning: {problem}")
-    return {r["key"] for r in records}
+    return records
+
+
+def recorded_keys(config: Config, extra: Path | None = None, say: Say = _stderr) -> set[str]:
+    """Keys of every record in the results folder (and ``extra``), saying what was skipped."""
+    return {r["key"] for r in _read_recorded(config, extra, say)}
 
 
 @dataclass
-class PlayReport:
-    out: Path
-    scheduled: int  # games of this shard (or season)
-    recorded: int  # already recorded before this run
-    played: int = 0
-    failed: list[str] = field(default_factory=list)  # host failures; replayed by the next run
-    left: int = 0  # not played this run (max_games)
+class PlayReport(LoopReport):
+    out: Path = field(default_factory=lambda: Path(results.MAIN_FILE))
 
 
-def play_games(
+def _filler_players(
+    config: Config, line: Lineup, games: Sequence[Scheduled], sandbox: Sandbox | None
+) -> dict[str, Player]:
+    """Every playing entry, and the built-in bot in each filler seat the games have."""
+    players = dict(line.players)
+    names = sorted({name for s in games for name in fillers(s.fixture.seats)})
+    if not names:
+        return players
+    if sandbox is None:
+        raise SeasonError("free-for-all fillers need the sandbox to build the built-in bot")
+    builtin = _builtin(config, sandbox)
+    players.update((name, replace(builtin, entry=name)) for name in names)
+    return players
+
+
+def play_batch(
     config: Config,
-    line: Lineup,
+    players: Mapping[str, Player],
     pool: GamePool,
     todo: Sequence[Scheduled],
     out: Path,
     on_game: Callable[[], None] = lambda: None,
-    say: Say = _stderr,
-) -> tuple[int, list[str]]:
-    """Play these scheduled games, appending one record per game to ``out``; returns how many
-    were played and what could not be (the sandbox failed)."""
-    players = line.players
+    on_record: Callable[[results.Record], None] = lambda _: None,
+) -> list[tuple[Scheduled, str]]:
+    """Play these scheduled games, appending one record per game to ``out`` (and handing it to
+    ``on_record``); returns the games that could not be played (the sandbox failed) and why."""
+    setups = {s.name: s for s in config.free_for_all.setups}
     tasks = [
-        Task(i, tuple(players[n] for n in s.fixture.seats), s.fixture.seed)
+        Task(
+            i,
+            tuple(players[n] for n in s.fixture.seats),
+            s.fixture.seed,
+            setup=setups[s.fixture.setup].as_dict() if s.fixture.setup is not None else None,
+        )
         for i, s in enumerate(todo)
     ]
-    played_count, failed = 0, []
+    failed: list[tuple[Scheduled, str]] = []
     with results.ResultsWriter(out) as writer:
-        if writer.repaired:
-            say(f"warning: {out}: cut off an incomplete last line left by an interrupted run")
         for index, played, error in pool.play(tasks):
             game = todo[index]
             if played is None:
-                failed.append(f"{' vs '.join(game.fixture.seats)}: the sandbox failed: {error}")
+                failed.append((game, f"the sandbox failed: {error}"))
             else:
+                setup = setups[game.fixture.setup] if game.fixture.setup is not None else None
                 record = results.make_record(
                     played,
                     key=game.key,
                     season_seed=config.seed,
                     round_=game.fixture.round,
                     when=played["measured"]["when"],
+                    setup={"name": setup.name, "hash": setup.hash} if setup else None,
                 )
                 writer.append(record)
-                played_count += 1
+                on_record(record)
             on_game()
-    return played_count, failed
+    return failed
 
 
 def play(
@@ -557,50 +632,96 @@ def play(
     max_games: int | None = None,
     show_progress: bool = True,
     say: Say = _stderr,
+    sandbox: Sandbox | None = None,
 ) -> PlayReport:
-    """Play the (shard's) games not yet recorded, appending one record per game to ``out``."""
+    """Play the (shard's) games not yet recorded in the results folder, appending one record per
+    game to ``out``: every game the format hands out until it is done, or for a shard, its share
+    of what is playable now (runner/playloop.py)."""
     out = out or shard_file(config, shard)
-    games = select_shard(schedule(config, line), shard)
-    known = recorded_keys(config, out, say)
-    todo = [s for s in games if s.key not in known]
-    report = PlayReport(out, len(games), len(games) - len(todo))
-    if max_games is not None and len(todo) > max_games:
-        report.left, todo = len(todo) - max_games, todo[:max_games]
-    part = f" (shard {shard})" if shard else ""
-    say(
-        f"schedule{part}: {len(games)} games, {report.recorded} already recorded, "
-        f"{len(todo)} to play with {pool.parallel(len(todo))} job(s)"
-    )
-    progress = Progress(len(todo), "games", enabled=show_progress)
     try:
         with sigterm_interrupts(), results.exclusive(config.output.results):
-            report.played, report.failed = play_games(
-                config, line, pool, todo, out, progress.advance, say
+            records = _read_recorded(config, out, say)
+            return play_into(
+                config,
+                line,
+                pool,
+                out,
+                records,
+                shard=shard,
+                max_games=max_games,
+                show_progress=show_progress,
+                say=say,
+                sandbox=sandbox,
             )
     except results.ResultsBusy as exc:
-        progress.close()
         raise SeasonError(str(exc)) from None
-    except KeyboardInterrupt:
-        progress.close()
-        done = len(recorded_keys(config, out, say=lambda _: None) & {s.key for s in todo})
-        say(
-            f"interrupted: {done} game(s) recorded in {out}; run again to play the other "
-            f"{len(todo) - done + report.left}"
+
+
+def play_into(
+    config: Config,
+    line: Lineup,
+    pool: GamePool,
+    out: Path,
+    records: Iterable[results.Record],
+    *,
+    wanted: Callable[[Fixture], bool] | None = None,
+    shard: Shard | None = None,
+    max_games: int | None = None,
+    show_progress: bool = True,
+    say: Say = _stderr,
+    sandbox: Sandbox | None = None,
+) -> PlayReport:
+    """The season loop over ``records`` (what is recorded already), appending to ``out``; only
+    the games ``wanted`` says yes to (a preview's) are played."""
+    report = PlayReport(out=out)
+    recorded = recorded_results(config, line, records)
+    fmt = season_format(config)
+    players = _filler_players(config, line, plan_from(config, line, []).games, sandbox)
+    start = len(recorded.places_by_key)
+    # ``out`` exists afterwards even when nothing is played (a shard's file is uploaded), and a
+    # torn last line a killed run left is cut off now, once.
+    with results.ResultsWriter(out) as writer:
+        if writer.repaired:
+            say(f"warning: {out}: cut off an incomplete last line left by an interrupted run")
+
+    def batch(todo: Sequence[Scheduled]) -> list[tuple[Scheduled, str]]:
+        progress = Progress(len(todo), "games", enabled=show_progress)
+        try:
+            return play_batch(config, players, pool, todo, out, progress.advance, recorded.add)
+        finally:
+            progress.close()
+
+    try:
+        play_rounds(
+            fmt,
+            sorted(line.players),
+            recorded,
+            batch,
+            shard=shard,
+            wanted=wanted,
+            max_games=max_games,
+            say=say,
+            jobs=pool.parallel,
+            report=report,
         )
+    except FormatError as exc:
+        raise SeasonError(f"{config.path or 'tournament.yaml'}: {exc}") from None
+    except KeyboardInterrupt:
+        done = len(recorded.places_by_key) - start
+        say(f"interrupted: {done} game(s) recorded in {out}; run again to play the rest")
         raise
-    progress.close()
     return report
 
 
 def standings(config: Config, line: Lineup, say: Say = _stderr) -> tuple[list[Row], dict[str, Any]]:
-    """Rank the current schedule's recorded games and write standings.json."""
-    games = schedule(config, line)
-    current = {s.key for s in games}
+    """Rank the recorded games the season's plan knows and write standings.json."""
     records, problems = results.read_all(results.results_files(config.output.results))
     for problem in problems:
         say(f"warning: {problem}")
+    games = plan_from(config, line, records).games
+    current = {s.key for s in games}
     counted = results.canonical(r for r in records if r["key"] in current)
-    rows = rank(line.entrants(), counted)
+    rows = rank(line.entrants(), counted, config.points)
     meta = {
         "game": config.game,
         "format": config.format,
@@ -609,6 +730,7 @@ def standings(config: Config, line: Lineup, say: Say = _stderr) -> tuple[list[Ro
         "host_version": __version__,
         "games_scheduled": len(games),
         "games_played": len(counted),
+        "points": config.points if isinstance(config.points, str) else list(config.points),
     }
     doc = document(rows, meta)
     write_standings(config.output.standings, doc)
@@ -629,7 +751,13 @@ def run_season(
         with open_pool(config, sandbox, jobs) as pool:
             line = lineup(config, sandbox, pool, say)
             report = play(
-                config, line, pool, max_games=max_games, show_progress=show_progress, say=say
+                config,
+                line,
+                pool,
+                max_games=max_games,
+                show_progress=show_progress,
+                say=say,
+                sandbox=sandbox,
             )
     finally:
         sandbox.close()
@@ -654,12 +782,17 @@ __all__ = [
     "Verdict",
     "build_all",
     "check_all",
+    "key_function",
     "lineup",
     "make_sandbox",
     "open_pool",
     "play",
+    "play_into",
+    "plan_from",
     "run_season",
     "schedule",
+    "season_format",
+    "season_plan",
     "shard_file",
     "standings",
 ]

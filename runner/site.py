@@ -2,8 +2,10 @@
 
 ``render_site(records, standings, entries_info, out_dir)`` writes::
 
-    index.html            leaderboard (points, W/D/L, faults, rating ± 95%), season facts
-    crosstable.html       head-to-head score of every pair, colour-scaled; cells link to the games
+    index.html            leaderboard (points, W/D/L or places, faults, rating ± 95%), facts
+    crosstable.html       every pair, colour-scaled, cells linking to the games: the head-to-head
+                          score (two-seat games), or how often the row finished ahead of the
+                          column in the games they met in (a season with larger games)
     games.html            every game
     entries/<entry>.html  an entry: verdict, games by opponent, faults, source code
     games/<key>.html      a game: final frame, move list, replay player with every frame
@@ -43,9 +45,10 @@ from markupsafe import Markup
 
 from runner import ratings, results
 from runner import standings as ranking
-from runner.config import Config, ConfigError
+from runner.config import LINEAR_POINTS, Config, ConfigError, Points
 from runner.entries import discover, read_source
 from runner.games import find_game
+from runner.games.base import EMPTY, Setup
 from runner.replay import (
     ReplayError,
     board_html,
@@ -93,14 +96,15 @@ def _canonical(record: Record) -> tuple[int, tuple[str, ...], str]:
 
 
 def read_standings(
-    standings: Mapping[str, Any] | None, records: Sequence[Record]
+    standings: Mapping[str, Any] | None, records: Sequence[Record], points: Points = LINEAR_POINTS
 ) -> tuple[dict[str, Any], list[Row], list[Record]]:
     """The adapter from standings.json and results records to what the pages need.
 
     Returns the season's facts, the rows in rank order (excluded entries last) and the records
-    counted: those whose every seat is a playing entry with the same content hash (and the same
+    counted: those whose every seat is a playing entry with the same content hash — or, in a
+    game of more than two seats, a built-in bot filling the table — (and the same
     game and season seed, when standings.json names them). Without standings, the records are
-    ranked here with runner.standings.
+    ranked here with runner.standings (games of more than two seats by the ``points`` table).
     """
     unique: dict[str, Record] = {}
     for number, record in enumerate(records):
@@ -112,7 +116,8 @@ def read_standings(
             ranking.Entrant(e, str(s.get("name", e)), str(s.get("hash", "")))
             for e, s in sorted(seen.items())
         ]
-        standings = ranking.document(ranking.rank(entrants, records), {})
+        table = {} if points == LINEAR_POINTS else {"points": list(points)}
+        standings = ranking.document(ranking.rank(entrants, records, points), table)
     known = {f.name for f in fields(Row)}
     rows = [Row(**{k: v for k, v in row.items() if k in known}) for row in standings["entries"]]
     playing = {r.entry: r.content_hash for r in rows if r.excluded is None}
@@ -121,10 +126,12 @@ def read_standings(
         for key in ("game", "season_seed"):
             if key in standings and key in record and standings[key] != record[key]:
                 return False
-        return all(
-            s["entry"] in playing and playing[s["entry"]] in ("", s.get("hash", ""))
-            for s in record["seats"]
-        )
+        seats = record["seats"]
+        ours = [s for s in seats if s["entry"] in playing]
+        # A larger game's seats that are no entrant are built-in bots filling a table.
+        if not ours or (len(ours) < len(seats) and len(seats) <= 2):
+            return False
+        return all(playing[s["entry"]] in ("", s.get("hash", "")) for s in ours)
 
     meta = {k: v for k, v in standings.items() if k != "entries"}
     return meta, rows, [r for r in records if current(r)]
@@ -182,6 +189,47 @@ def _result(points: Sequence[float], seat: int) -> str:
     return "W" if points[seat] > others else "D" if points[seat] == others else "L"
 
 
+def _seat_results(record: Record) -> list[tuple[str, str]]:
+    """Each seat's result as shown and its colour (the CSS class ``r-W``, ``r-D`` or ``r-L``):
+    W/D/L in a two-seat game; in a larger one the place, green for first, red for last."""
+    points = [float(p) for p in record["outcome"]["points"]]
+    if len(points) == 2:
+        return [(_result(points, seat),) * 2 for seat in range(2)]
+    placement = results.places(record)
+    last = max(placement)
+    return [
+        (ranking.ordinal(p), "W" if p == 1 else "L" if p == last and p > 1 else "D")
+        for p in placement
+    ]
+
+
+def _seat_faults(record: Record) -> dict[int, dict[str, Any]]:
+    """The first fault of each seat in ``outcome.faults`` (the faults a larger game went on
+    after), with its ending in words."""
+    found: dict[int, dict[str, Any]] = {}
+    for fault in record["outcome"].get("faults") or ():
+        kind = str(fault.get("termination", ""))
+        found.setdefault(
+            int(fault["seat"]),
+            {
+                "termination": kind,
+                "ending": ENDINGS.get(kind, kind),
+                "detail": str(fault.get("detail", "")),
+                "turn": fault.get("turn"),
+            },
+        )
+    return found
+
+
+def _winner(seats: Sequence[Mapping[str, Any]], placing: bool) -> str:
+    first = [s["seat"] for s in seats if s["mark"] == "W"]
+    if not placing:
+        return f"{first[0]} wins" if first else "draw"
+    if len(first) == 1:
+        return f"{first[0]} wins"
+    return f"{', '.join(first[:-1])} and {first[-1]} share first"
+
+
 def _output(record: Record, seat: int) -> str:
     """What the bot in ``seat`` printed (an excerpt, kept in the record; may be absent)."""
     outputs = record.get("measured", {}).get("output") or []
@@ -193,22 +241,25 @@ def _game_view(number: int, record: Record, page: str, names: Mapping[str, str])
     points = [float(p) for p in outcome["points"]]
     seat_names = find_game(record["game"]).info.seat_names
     show = presentation(record["game"])
+    shown = _seat_results(record)
+    faults = _seat_faults(record)
     seats = [
         {
             "index": i,
-            "seat": seat_names[i],
+            "seat": seat_names[i] if i < len(seat_names) else f"seat {i + 1}",
             "class": show.seat_class(i),
             "entry": s["entry"],
             "slug": slug(s["entry"]),
             "name": names.get(s["entry"], s.get("name", s["entry"])),
             "points": points[i],
             "score": (outcome.get("scores") or [None] * len(points))[i],
-            "result": _result(points, i),
+            "result": shown[i][0],
+            "mark": shown[i][1],
+            "fault": faults.get(i),
             "output": _output(record, i),
         }
         for i, s in enumerate(record["seats"])
     ]
-    win = [s for s in seats if s["result"] == "W"]
     return {
         "number": number,
         "page": page,
@@ -219,7 +270,7 @@ def _game_view(number: int, record: Record, page: str, names: Mapping[str, str])
         "ending": ENDINGS.get(outcome["termination"], outcome["termination"]),
         "detail": outcome.get("detail", ""),
         "moves": len(record["moves"]),
-        "winner": f"{win[0]['seat']} wins" if win else "draw",
+        "winner": _winner(seats, len(seats) > 2),
         "when": when(record.get("measured", {}).get("when", "")),
     }
 
@@ -233,8 +284,10 @@ def _environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters["num"] = lambda x: f"{x:g}" if isinstance(x, float) else str(x)
+    # points: halves in two-seat games, thirds and the like in larger ones (two decimals)
+    env.filters["num"] = lambda x: f"{round(x, 2):g}" if isinstance(x, float) else str(x)
     env.filters["elo"] = lambda x: f"{x:.0f}"
+    env.filters["place"] = lambda x: "–" if x is None else f"{x:.2f}"
     return env
 
 
@@ -287,14 +340,7 @@ def _season(meta: Mapping[str, Any], rows: list[Row], records: list[Record]) -> 
         "tie_break": meta.get("tie_break", ""),
     }
     rules = rules_path(str(facts["game"]))
-    cross: dict[tuple[str, str], list[float]] = {}  # (a, b) → [a's points, both's points]
-    for g in games:
-        for a in g["seats"]:
-            for b in g["seats"]:
-                if a is not b:
-                    total = cross.setdefault((a["entry"], b["entry"]), [0.0, 0.0])
-                    total[0] += a["points"]
-                    total[1] += a["points"] + b["points"]
+    placing = any(len(g["seats"]) > 2 for g in games)
     return {
         "facts": facts,
         "rows": rows,
@@ -303,11 +349,65 @@ def _season(meta: Mapping[str, Any], rows: list[Row], records: list[Record]) -> 
         "tied": tied,
         "games": games,
         "names": names,
-        "cross": cross,
+        "cross": _cross(games),
+        "meet": _meetings(games),
+        "placing": placing,  # a season with games of more than two seats
+        "wdl": not placing or any(len(g["seats"]) == 2 for g in games),
+        "place_names": [ranking.ordinal(k) for k in range(1, len(ranked[0].places) + 1)]
+        if ranked
+        else [],
+        "points_rule": _points_rule(meta.get("points", LINEAR_POINTS), games) if placing else "",
         "slug": slug,
         "heat": heat,
         "rules": rules,
     }
+
+
+def _cross(games: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str], list[float]]:
+    """The head-to-head score: (a, b) → [a's points, a's and b's points] in their games."""
+    cross: dict[tuple[str, str], list[float]] = {}
+    for g in games:
+        for a in g["seats"]:
+            for b in g["seats"]:
+                if a is not b:
+                    total = cross.setdefault((a["entry"], b["entry"]), [0.0, 0.0])
+                    total[0] += a["points"]
+                    total[1] += a["points"] + b["points"]
+    return cross
+
+
+def _meetings(games: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str], dict[str, int]]:
+    """How the entries finished against each other: (a, b) → how many games they met in, how
+    many of them a finished ahead of b (a better place, or a win) and how many level."""
+    meet: dict[tuple[str, str], dict[str, int]] = {}
+    for g in games:
+        placement = results.places(g["record"])
+        for i, a in enumerate(g["seats"]):
+            for j, b in enumerate(g["seats"]):
+                if i != j:
+                    cell = meet.setdefault((a["entry"], b["entry"]), dict.fromkeys(_MEET, 0))
+                    cell["met"] += 1
+                    cell["ahead"] += placement[i] < placement[j]
+                    cell["level"] += placement[i] == placement[j]
+    return meet
+
+
+_MEET = ("met", "ahead", "level")
+
+
+def _points_rule(table: Any, games: Sequence[Mapping[str, Any]]) -> str:
+    """The season's points in words, for a season with games of more than two seats."""
+    if not isinstance(table, list | tuple):  # linear, the default
+        largest = max(len(g["seats"]) for g in games)
+        points = ranking.table_points(LINEAR_POINTS, range(1, largest + 1))
+        example = ", ".join(f"{float(p):.3g}" for p in points)
+        rule = f"by place, first 1 and last 0, evenly spaced ({largest} seats: {example})"
+    else:
+        rule = "by place: " + ", ".join(f"{p:g}" for p in table) + ", then 0"
+    rule += "; tied seats share the points of the places they span"
+    if any(len(g["seats"]) == 2 for g in games):
+        rule += "; in two-seat games win 1, draw ½, loss 0"
+    return rule
 
 
 def _entry_page(row: Row, season: Mapping[str, Any]) -> dict[str, Any]:
@@ -323,18 +423,35 @@ def _entry_page(row: Row, season: Mapping[str, Any]) -> dict[str, Any]:
         (e, season["names"].get(e, e), groups[e])
         for e in sorted(groups, key=lambda e: (order.get(e, len(order)), e))
     ]
-    faults = [(g, me) for g, me in mine if g["faulty"] == me["index"]]
+    faults = [(g, me) for g, me in mine if g["faulty"] == me["index"] or me["fault"]]
     return {"row": row, "info": season["infos"][row.entry], "groups": by_opponent, "faults": faults}
 
 
-def _game_page(game: dict[str, Any]) -> dict[str, Any]:
+Setups = Mapping[tuple[str, str], Setup]  # (name, hash) → a setup's content, from the config
+
+
+def _setup_of(record: Record, setups: Setups) -> Setup:
+    """The setup a record was played with (the config's, checked by its hash), or none."""
+    used = record.get("setup")
+    if used is None:
+        return EMPTY
+    content = setups.get((used["name"], used["hash"]))
+    if content is None:
+        raise ReplayError(
+            f"it was played with the setup {used['name']!r}, which the configuration no "
+            "longer holds as it was"
+        )
+    return content
+
+
+def _game_page(game: dict[str, Any], setups: Setups) -> dict[str, Any]:
     """A game's replay (compact, for replay.js), its final frame and its move list."""
-    rep = replay(game["record"])
+    rep = replay(game["record"], _setup_of(game["record"], setups))
     show = presentation(rep.game)
     return {
         "game": game,
         "replay": page_data(rep, show, f"{game['page']}.txt"),
-        "board": board_html(rep.final, show),
+        "board": board_html(rep.final, show, rep.layers[-1] if rep.layers else ""),
         "items": move_items(rep, show.by_turn),
         "steps": len(rep.steps),
         "final_scores": rep.final_scores,
@@ -349,11 +466,14 @@ def render_site(
     entries_info: Mapping[str, EntryInfo],
     out_dir: Path,
     warn: Callable[[str], None] = lambda text: print(f"warning: {text}", file=sys.stderr),
+    points: Points = LINEAR_POINTS,
+    setups: Setups | None = None,
 ) -> SiteReport:
     """Render the site into ``out_dir``, replacing a site rendered there before.
 
     ``out_dir`` must be new, empty or made by this function (it holds MARKER): the site is
     written beside it first and then swapped in, so a failure leaves the old site whole.
+    Without ``standings`` the records are ranked here, by the ``points`` table.
     """
     out_dir = Path(out_dir).resolve()
     if out_dir.exists() and any(out_dir.iterdir()) and not (out_dir / MARKER).exists():
@@ -361,7 +481,7 @@ def render_site(
             f"{out_dir} is not empty and was not made by `koth site`; point the "
             "site at a new or empty folder, or delete this one."
         )
-    meta, rows, records = read_standings(standings, results_records)
+    meta, rows, records = read_standings(standings, results_records, points)
     season = _season(meta, rows, records)
     season["infos"] = {r.entry: entries_info.get(r.entry, EntryInfo(r.entry)) for r in rows}
     env = _environment()
@@ -395,7 +515,7 @@ def render_site(
             )
         for game in season["games"]:
             try:  # a record from a cache may be well formed and still not replay
-                shown = _game_page(game)
+                shown = _game_page(game, setups or {})
             except ReplayError as exc:
                 warn(f"game {game['record'].get('key', game['number'])}: {exc}; no page for it")
                 continue
@@ -495,7 +615,13 @@ def render_from_config(
     out = out or config.output.site
     try:
         report = render_site(
-            records, standings, entries_info_from(config.entries, config.output.build), out, warn
+            records,
+            standings,
+            entries_info_from(config.entries, config.output.build),
+            out,
+            warn,
+            config.points,
+            {(s.name, s.hash): s.as_dict() for s in config.free_for_all.setups},
         )
     except SiteError:
         raise ConfigError(
@@ -506,5 +632,6 @@ def render_from_config(
         ) from None
     from runner.publish import publish
 
-    publish(report.out_dir, read_standings(standings, records)[2], standings, results_key)
+    shown = read_standings(standings, records, config.points)[2]
+    publish(report.out_dir, shown, standings, results_key)
     return report

@@ -1,16 +1,33 @@
-"""Standings: points, games, W/D/L and faults per entry, ranked with a documented tie-break.
+"""Standings: points, games, W/D/L or places, and faults per entry, ranked with a documented
+tie-break. Games of any number of seats.
 
-Points: a win is 1, a draw ½ to each side, a loss 0 (the points the referee recorded in each
-game's outcome). A game counts as a win for the side with more points, a draw when they are equal.
-Faults are counted by kind (the game's termination: timeout, crash, invalid_move, memory,
-disconnect) in the games where that entry was the one at fault.
+Points. A two-seat game gives what its record says: a win 1, a draw ½ to each side, a loss 0. A
+game of more seats gives points by place through the season's table (``points:`` in
+tournament.yaml, runner/config.py): ``linear``, first 1 and last 0, evenly spaced (four seats:
+1, ⅔, ⅓, 0), or a list of points by place, places past its end scoring 0. Seats tied on a place
+share the points of the places they span (two seats tied second of four: (⅔ + ⅓) / 2 each).
+Places come from the record (runner.results.places). Points are added up as exact fractions, so
+neither a total nor a tie depends on the order of the games.
+
+Per entry: points and games; wins, draws and losses in its two-seat games (a win: more points
+than the other seat); ``places``, how many of its games of more than two seats it finished 1st,
+2nd, ... (a list as long as the largest such game; empty when there are none); ``average_place``
+over all its games, ties sharing the better place (null without games); faults by kind (the
+fault's termination: timeout, crash, invalid_move, memory, disconnect), a game counted once per
+kind for each seat at fault in it: the seat whose fault ended the game (``outcome.faulty``) and
+every seat listed in ``outcome.faults`` (a game of more seats goes on without it).
 
 Ranking (the tie-break), each step applied only among entries still tied by the ones before:
   1. points, most first;
-  2. head-to-head points: the points each tied entry earned in the games played among the
-     entries tied on points (computed once per group of equal points, not recursively);
-  3. wins, most first;
-  4. entry name, alphabetically (so the order is always total and reproducible).
+  2. head-to-head points: the points each tied entry earned in the games where it met another
+     entry tied with it on points (in two-seat games: the games between them), computed once
+     per group of equal points, not recursively;
+  3. wins (two-seat games), most first;
+  4. countback over the games of more than two seats: more first places, then more second
+     places, and so on;
+  5. entry name, alphabetically (so the order is always total and reproducible).
+In a season of two-seat games step 4 separates no one: the order is points, head-to-head,
+wins, name, and ``TIE_BREAK`` says so; a season with larger games says ``TIE_BREAK_PLACES``.
 Entries excluded by the build or the check stage are listed after the ranked ones, without a
 rank, with 0 games and the reason they did not play.
 """
@@ -20,14 +37,24 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from fractions import Fraction
 from itertools import groupby
 from pathlib import Path
 from typing import Any
 
+from runner.config import LINEAR_POINTS as LINEAR
+from runner.config import Points, points_problem
+from runner.results import places as record_places
+
 TIE_BREAK = (
     "points, then head-to-head points among the entries tied on points, then wins, then entry name"
+)
+TIE_BREAK_PLACES = (
+    "points, then head-to-head points among the entries tied on points (their points in the "
+    "games where they met), then wins, then the countback of places in games of more than two "
+    "seats (more first places, then more second places, ...), then entry name"
 )
 
 
@@ -56,67 +83,159 @@ class Row:
     faults: dict[str, int] = field(default_factory=dict)
     excluded: str | None = None
     detail: str = ""
+    places: list[int] = field(default_factory=list)  # games of 3+ seats finished 1st, 2nd, ...
+    average_place: float | None = None
 
 
 Game = Mapping[str, Any]
 
 
-def _tally(rows: Mapping[str, Row], records: Iterable[Game]) -> list[Game]:
-    """Add every game between playing entries into ``rows``; returns the games counted."""
-    counted = []
+def table_points(table: Points, placement: Sequence[int]) -> list[Fraction]:
+    """Each seat's points for a placement under a points table: tied seats share the points of
+    the places they span."""
+    seats = len(placement)
+    if table == LINEAR:  # one seat alone is first: 1
+        by_place = [
+            Fraction(seats - 1 - k, seats - 1) if seats > 1 else Fraction(1) for k in range(seats)
+        ]
+    else:
+        by_place = [Fraction(p) for p in table[:seats]]
+        by_place += [Fraction(0)] * (seats - len(by_place))
+    shares = []
+    for place in placement:
+        tied = sum(p == place for p in placement)
+        shares.append(sum(by_place[place - 1 : place - 1 + tied], Fraction(0)) / tied)
+    return shares
+
+
+def game_points(record: Game, table: Points = LINEAR) -> list[Fraction]:
+    """The points each seat of a (checked) record earns in the standings: a two-seat game's own
+    (win 1, draw ½, loss 0), a larger game's by place through ``table``."""
+    if len(record["seats"]) == 2:
+        return [Fraction(float(p)) for p in record["outcome"]["points"]]
+    return table_points(table, record_places(record))
+
+
+def _faults(record: Game) -> set[tuple[int, str]]:
+    """(seat, kind) of every fault in a game: the one that ended it and those it went on after."""
+    outcome = record["outcome"]
+    found = set()
+    faulty = outcome.get("faulty")
+    if isinstance(faulty, int) and 0 <= faulty < len(record["seats"]):
+        found.add((faulty, str(outcome.get("termination", "fault"))))
+    for fault in outcome.get("faults") or ():
+        found.add((int(fault["seat"]), str(fault.get("termination", "fault"))))
+    return found
+
+
+@dataclass(frozen=True)
+class _Counted:
+    """A game as the ranking sees it: its entries, their exact points and their places."""
+
+    seats: tuple[str, ...]
+    points: tuple[Fraction, ...]
+    places: tuple[int, ...]
+
+
+@dataclass
+class _Book:
+    """The rows being filled, with what they are ranked by kept exact."""
+
+    rows: Mapping[str, Row]
+    points: dict[str, Fraction] = field(default_factory=dict)
+    place_sums: dict[str, int] = field(default_factory=dict)
+    games: list[_Counted] = field(default_factory=list)
+    largest: int = 0  # the seats of the largest game of more than two
+
+    def add(self, record: Game, table: Points) -> None:
+        seats = tuple(str(s["entry"]) for s in record["seats"])
+        game = _Counted(seats, tuple(game_points(record, table)), tuple(record_places(record)))
+        for seat, name in enumerate(seats):
+            row = self.rows.get(name)
+            if row is None:  # a built-in bot filling a table's empty seat: no entrant
+                continue
+            row.games += 1
+            self.points[name] = self.points.get(name, Fraction(0)) + game.points[seat]
+            self.place_sums[name] = self.place_sums.get(name, 0) + game.places[seat]
+            if len(seats) == 2:
+                _count_result(row, game.points[seat], game.points[1 - seat])
+            else:
+                self.largest = max(self.largest, len(seats))
+                row.places += [0] * (len(seats) - len(row.places))
+                row.places[game.places[seat] - 1] += 1
+        for seat, kind in sorted(_faults(record)):
+            if seats[seat] in self.rows:
+                faults = self.rows[seats[seat]].faults
+                faults[kind] = faults.get(kind, 0) + 1
+        self.games.append(game)
+
+    def finish(self) -> None:
+        """Totals into the rows; every playing row's histogram as long as the largest game's."""
+        for row in (r for r in self.rows.values() if r.excluded is None):
+            row.places += [0] * (self.largest - len(row.places))
+            row.points = float(self.points.get(row.entry, 0))
+            if row.games:
+                row.average_place = float(Fraction(self.place_sums[row.entry], row.games))
+
+
+def _count_result(row: Row, mine: Fraction, other: Fraction) -> None:
+    if mine > other:
+        row.wins += 1
+    elif mine == other:
+        row.draws += 1
+    else:
+        row.losses += 1
+
+
+def _tally(rows: Mapping[str, Row], records: Iterable[Game], table: Points) -> _Book:
+    """Every game among playing entries (a free-for-all table's filler seats aside), added
+    into ``rows``."""
+    book = _Book(rows)
     for record in records:
         seats = [s["entry"] for s in record["seats"]]
-        if not all(name in rows and rows[name].excluded is None for name in seats):
-            continue
-        outcome = record["outcome"]
-        points = [float(p) for p in outcome["points"]]
-        for seat, name in enumerate(seats):
-            row = rows[name]
-            row.games += 1
-            row.points += points[seat]
-            others = max(p for i, p in enumerate(points) if i != seat)
-            if points[seat] > others:
-                row.wins += 1
-            elif points[seat] == others:
-                row.draws += 1
-            else:
-                row.losses += 1
-        faulty = outcome.get("faulty")
-        if isinstance(faulty, int) and 0 <= faulty < len(seats):
-            kind = str(outcome.get("termination", "fault"))
-            faults = rows[seats[faulty]].faults
-            faults[kind] = faults.get(kind, 0) + 1
-        counted.append(record)
-    return counted
+        ranked = [name for name in seats if name in rows]
+        playing = ranked and all(rows[name].excluded is None for name in ranked)
+        if playing and (len(ranked) == len(seats) or len(seats) > 2):
+            book.add(record, table)
+    book.finish()
+    return book
 
 
-def _head_to_head(group: set[str], games: Iterable[Mapping[str, Any]]) -> dict[str, float]:
-    earned = dict.fromkeys(group, 0.0)
-    for record in games:
-        seats = [s["entry"] for s in record["seats"]]
-        if all(name in group for name in seats):
-            for seat, name in enumerate(seats):
-                earned[name] += float(record["outcome"]["points"][seat])
+def _head_to_head(group: set[str], games: Iterable[_Counted]) -> dict[str, Fraction]:
+    """The points each entry of ``group`` earned in the games where it met another of them."""
+    earned = dict.fromkeys(group, Fraction(0))
+    for game in games:
+        met = [seat for seat, name in enumerate(game.seats) if name in group]
+        if len(met) > 1:
+            for seat in met:
+                earned[game.seats[seat]] += game.points[seat]
     return earned
 
 
-def rank(entrants: Sequence[Entrant], records: Iterable[Mapping[str, Any]]) -> list[Row]:
+def rank(
+    entrants: Sequence[Entrant], records: Iterable[Mapping[str, Any]], points: Points = LINEAR
+) -> list[Row]:
     """The standings table: ranked playing entries, then excluded ones by name.
 
-    ``records`` must be the season's current games (one per key); games involving an entry that
-    is not a playing entrant are ignored.
+    ``records`` must be the season's current games (one per key); a game of two seats with an
+    entry that is not a playing entrant is ignored, and in a larger game a seat that is no
+    entrant (a built-in bot filling a table) counts for nobody. ``points`` is the season's table
+    for games of more than two seats.
     """
     rows = {
         e.entry: Row(e.entry, e.name, e.content_hash, excluded=e.excluded, detail=e.detail)
         for e in entrants
     }
-    games = _tally(rows, records)
-    playing = sorted((r for r in rows.values() if r.excluded is None), key=lambda r: -r.points)
+    book = _tally(rows, records, points)
+    total = book.points
+    playing = sorted(
+        (r for r in rows.values() if r.excluded is None), key=lambda r: -total.get(r.entry, 0)
+    )
     ordered: list[Row] = []
-    for _, tied in groupby(playing, key=lambda r: r.points):
+    for _, tied in groupby(playing, key=lambda r: total.get(r.entry, 0)):
         group = list(tied)
-        h2h = _head_to_head({r.entry for r in group}, games) if len(group) > 1 else {}
-        group.sort(key=lambda r: (-h2h.get(r.entry, 0.0), -r.wins, r.entry))
+        h2h = _head_to_head({r.entry for r in group}, book.games) if len(group) > 1 else {}
+        group.sort(key=lambda r: (-h2h.get(r.entry, 0), -r.wins, [-n for n in r.places], r.entry))
         ordered += group
     for place, row in enumerate(ordered, 1):
         row.rank = place
@@ -126,11 +245,17 @@ def rank(entrants: Sequence[Entrant], records: Iterable[Mapping[str, Any]]) -> l
 
 def document(rows: Sequence[Row], meta: Mapping[str, Any]) -> dict[str, Any]:
     """standings.json's content: ``meta`` (game, seed, games counts, ...) then the rows."""
-    return {**meta, "tie_break": TIE_BREAK, "entries": [asdict(r) for r in rows]}
+    tie_break = TIE_BREAK_PLACES if any(r.places for r in rows) else TIE_BREAK
+    return {**meta, "tie_break": tie_break, "entries": [asdict(r) for r in rows]}
 
 
 def _count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _number(value: Any) -> bool:
+    """A finite JSON number (not a bool)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def check_document(doc: Any) -> str | None:
@@ -144,30 +269,48 @@ def check_document(doc: Any) -> str | None:
     for key in ("season_seed", "rounds", "games_scheduled", "games_played"):
         if key in doc and not (isinstance(doc[key], int) and not isinstance(doc[key], bool)):
             return f"its `{key}` is not a whole number"
+    table = points_problem(doc["points"]) if "points" in doc else None
+    if table:
+        return f"its `points` table is malformed: {table}"
     for number, row in enumerate(doc["entries"], 1):
-        where = f"row {number} of `entries`"
-        if not isinstance(row, dict):
-            return f"{where} is not an object"
-        for key in ("entry", "name", "content_hash", "detail"):
-            if not isinstance(row.get(key, ""), str) or key == "entry" and key not in row:
-                return f"{where}: `{key}` is not text"
-        if not isinstance(row.get("excluded"), str | None):
-            return f"{where}: `excluded` is neither text nor null"
-        rank_ = row.get("rank")
-        if rank_ is not None and not (_count(rank_) and rank_ > 0):
-            return f"{where}: `rank` is not a place"
-        points = row.get("points", 0.0)
-        if not isinstance(points, int | float) or isinstance(points, bool):
-            return f"{where}: `points` is not a number"
-        if not math.isfinite(points) or points < 0:
-            return f"{where}: `points` is not a finite number of points"
-        if not all(_count(row.get(key, 0)) for key in ("games", "wins", "draws", "losses")):
-            return f"{where}: `games`, `wins`, `draws` and `losses` must be counts"
-        faults = row.get("faults", {})
-        if not isinstance(faults, dict) or not all(
-            isinstance(k, str) and _count(v) for k, v in faults.items()
-        ):
-            return f"{where}: `faults` is not a count per kind"
+        problem = _row_problem(row)
+        if problem:
+            return f"row {number} of `entries`{problem}"
+    return None
+
+
+def _row_problem(row: Any) -> str | None:
+    """What is wrong with one row of standings.json, after a colon; None if nothing."""
+    if not isinstance(row, dict):
+        return " is not an object"
+    for key in ("entry", "name", "content_hash", "detail"):
+        if not isinstance(row.get(key, ""), str) or key == "entry" and key not in row:
+            return f": `{key}` is not text"
+    if not isinstance(row.get("excluded"), str | None):
+        return ": `excluded` is neither text nor null"
+    rank_ = row.get("rank")
+    if rank_ is not None and not (_count(rank_) and rank_ > 0):
+        return ": `rank` is not a place"
+    points = row.get("points", 0.0)
+    if not _number(points) or points < 0:
+        return ": `points` is not a finite number of points"
+    if not all(_count(row.get(key, 0)) for key in ("games", "wins", "draws", "losses")):
+        return ": `games`, `wins`, `draws` and `losses` must be counts"
+    return _places_problem(row)
+
+
+def _places_problem(row: dict[str, Any]) -> str | None:
+    faults = row.get("faults", {})
+    if not isinstance(faults, dict) or not all(
+        isinstance(k, str) and _count(v) for k, v in faults.items()
+    ):
+        return ": `faults` is not a count per kind"
+    places = row.get("places", [])
+    if not isinstance(places, list) or not all(_count(n) for n in places):
+        return ": `places` is not a count per place"
+    average = row.get("average_place")
+    if average is not None and not (_number(average) and average >= 1):
+        return ": `average_place` is neither a place nor null"
     return None
 
 
@@ -183,13 +326,38 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def ordinal(place: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st."""
+    suffix = "th" if place % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(place % 10)
+    return f"{place}{suffix or 'th'}"
+
+
+def _columns(rows: Sequence[Row]) -> list[tuple[str, Callable[[Row], object]]]:
+    """The text table's counting columns: W/D/L when there are two-seat games (or no games),
+    the places and the average place when there are larger ones."""
+    playing = [r for r in rows if r.excluded is None]
+    largest = max((len(r.places) for r in playing), default=0)
+    columns: list[tuple[str, Callable[[Row], object]]] = []
+    if not largest or any(r.wins or r.draws or r.losses for r in playing):
+        columns += [("W", lambda r: r.wins), ("D", lambda r: r.draws), ("L", lambda r: r.losses)]
+    for k in range(largest):
+        columns.append((ordinal(k + 1), lambda r, k=k: r.places[k]))  # type: ignore[misc]
+    if largest:
+        columns.append(
+            ("avg", lambda r: "-" if r.average_place is None else f"{r.average_place:.2f}")
+        )
+    return columns
+
+
 def table(rows: Sequence[Row]) -> str:
     """The standings as a plain-text table."""
     entry_w = max([5, *(len(r.entry) for r in rows)])
     name_w = min(24, max([3, *(len(r.name) for r in rows)]))
+    columns = _columns(rows)
     head = (
         f"{'rank':>4}  {'entry':<{entry_w}}  {'bot':<{name_w}}  {'points':>6}  {'games':>5}"
-        f"  {'W':>4}  {'D':>4}  {'L':>4}  faults"
+        + "".join(f"  {title:>4}" for title, _ in columns)
+        + "  faults"
     )
     lines = [head, "-" * len(head)]
     for r in rows:
@@ -199,6 +367,8 @@ def table(rows: Sequence[Row]) -> str:
         faults = ", ".join(f"{kind} {n}" for kind, n in sorted(r.faults.items())) or "-"
         lines.append(
             f"{r.rank:>4}  {r.entry:<{entry_w}}  {_clip(r.name, name_w):<{name_w}}  "
-            f"{r.points:>6g}  {r.games:>5}  {r.wins:>4}  {r.draws:>4}  {r.losses:>4}  {faults}"
+            f"{r.points:>6g}  {r.games:>5}"
+            + "".join(f"  {str(value(r)):>4}" for _, value in columns)
+            + f"  {faults}"
         )
     return "\n".join(lines)

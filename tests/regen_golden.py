@@ -13,7 +13,15 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from runner.games.cluster import Cluster, ClusterState, Move, Place, Rotate, valid_columns
+from runner.games.cluster import (
+    Cluster,
+    ClusterState,
+    ClusterStdio,
+    Move,
+    Place,
+    Rotate,
+    valid_columns,
+)
 from runner.games.snakes import MOVES, Snakes
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -92,7 +100,7 @@ def cluster_result(state: ClusterState) -> str:
 def cluster_transcript(seed: int) -> str:
     """The messages of a seeded game as a stdio bot layer sends them: each bot's init message
     once, then before every move the mover's turn message; each followed by the reply."""
-    game = Cluster()
+    game, wire = Cluster(), ClusterStdio()
     played = cluster_game(seed)
     first = played[0][0]
     parts = [
@@ -101,14 +109,14 @@ def cluster_transcript(seed: int) -> str:
     ]
     for seat, name in enumerate(game.info.seat_names):
         parts.append(f"=== init message to {name} (seat {seat}) ===\n")
-        parts.append(game.init_message(first, seat).decode("ascii"))
+        parts.append(wire.greeting(first, seat).decode("ascii"))
     for state, move in played:
         if move is None:
             break
         name = game.info.seat_names[state.mover]
         parts.append(f"=== turn {game.turn(state)}, message to {name} ===\n")
-        parts.append(game.observation(state, state.mover).decode("ascii"))
-        parts.append(f"=== {name} replies ===\n{game.move_text(move)}\n")
+        parts.append(wire.request(state, state.mover).decode("ascii"))
+        parts.append(f"=== {name} replies ===\n{wire.reply(move).decode('ascii')}")
     parts.append(cluster_result(played[-1][0]))
     return "".join(parts)
 

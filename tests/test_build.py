@@ -10,6 +10,7 @@ import pytest
 
 from runner.build import build_entry
 from runner.entries import discover, load_entry
+from runner.games.snakes import SPEC as SNAKES
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits
 
@@ -41,7 +42,7 @@ def test_a_good_entry_builds_and_reports_its_bot_name(
     sandbox: LocalSandbox, tmp_path: Path
 ) -> None:
     build = build_entry(
-        load_entry(entry(tmp_path, "good", GOOD)), tmp_path / "b", sandbox, LIMITS, 60
+        load_entry(entry(tmp_path, "good", GOOD)), tmp_path / "b", sandbox, LIMITS, 60, SNAKES
     )
     assert build.ok and build.stage == "ok", build.message
     assert build.display_name == "Good"
@@ -60,7 +61,7 @@ def test_const_tables_and_helper_functions_are_allowed(
         'char *bot_name = "Tables";\n'
     )
     build = build_entry(
-        load_entry(entry(tmp_path, "tables", source)), tmp_path / "b", sandbox, LIMITS, 60
+        load_entry(entry(tmp_path, "tables", source)), tmp_path / "b", sandbox, LIMITS, 60, SNAKES
     )
     assert build.ok, build.message
 
@@ -68,7 +69,7 @@ def test_const_tables_and_helper_functions_are_allowed(
 def test_compiler_errors_are_shown_verbatim(sandbox: LocalSandbox, tmp_path: Path) -> None:
     source = "int bot(int board[16][32], char player) { return undefined_thing; }\n"
     build = build_entry(
-        load_entry(entry(tmp_path, "broken", source)), tmp_path / "b", sandbox, LIMITS, 60
+        load_entry(entry(tmp_path, "broken", source)), tmp_path / "b", sandbox, LIMITS, 60, SNAKES
     )
     assert not build.ok and build.stage == "compile"
     assert "bot.c:1:" in build.message and "undefined_thing" in build.message, build.message
@@ -101,7 +102,7 @@ def test_static_check_refusals_name_the_symbol(
     source: str, expected: str, sandbox: LocalSandbox, tmp_path: Path
 ) -> None:
     build = build_entry(
-        load_entry(entry(tmp_path, "refused", source)), tmp_path / "b", sandbox, LIMITS, 60
+        load_entry(entry(tmp_path, "refused", source)), tmp_path / "b", sandbox, LIMITS, 60, SNAKES
     )
     assert not build.ok and build.stage == "check", build.message
     assert expected in build.message, build.message
@@ -111,7 +112,7 @@ def test_a_bot_that_crashes_while_loading_is_refused(sandbox: LocalSandbox, tmp_
     source = "int bot(int b[16][32], char p) { (void)b; (void)p; return 'L'; }\n"
     source += "char *bot_name = (char *)16;\n"  # reading the name faults
     build = build_entry(
-        load_entry(entry(tmp_path, "boom", source)), tmp_path / "b", sandbox, LIMITS, 60
+        load_entry(entry(tmp_path, "boom", source)), tmp_path / "b", sandbox, LIMITS, 60, SNAKES
     )
     assert not build.ok and build.stage == "load", build.message
     assert "SIGSEGV while loading" in build.message
@@ -119,13 +120,13 @@ def test_a_bot_that_crashes_while_loading_is_refused(sandbox: LocalSandbox, tmp_
 
 def test_builds_are_cached_by_content_hash(sandbox: LocalSandbox, tmp_path: Path) -> None:
     folder = entry(tmp_path, "cached", GOOD)
-    first = build_entry(load_entry(folder), tmp_path / "b", sandbox, LIMITS, 60)
+    first = build_entry(load_entry(folder), tmp_path / "b", sandbox, LIMITS, 60, SNAKES)
     stamp = os.stat(tmp_path / "b" / "cached" / "bot.o").st_mtime_ns
-    again = build_entry(load_entry(folder), tmp_path / "b", sandbox, LIMITS, 60)
+    again = build_entry(load_entry(folder), tmp_path / "b", sandbox, LIMITS, 60, SNAKES)
     assert again == first
     assert os.stat(tmp_path / "b" / "cached" / "bot.o").st_mtime_ns == stamp, "rebuilt needlessly"
     (folder / "bot.c").write_text(GOOD.replace("'R'", "'D'"))
-    changed = build_entry(load_entry(folder), tmp_path / "b", sandbox, LIMITS, 60)
+    changed = build_entry(load_entry(folder), tmp_path / "b", sandbox, LIMITS, 60, SNAKES)
     assert changed.content_hash != first.content_hash and changed.ok
 
 
@@ -153,7 +154,7 @@ def test_malformed_entry_is_a_build_verdict_not_an_exception(
     sandbox: LocalSandbox, tmp_path: Path
 ) -> None:
     folder = entry(tmp_path, "mismatch", GOOD, MANIFEST.format(name="other"))
-    build = build_entry(load_entry(folder), tmp_path / "b", sandbox, LIMITS, 60)
+    build = build_entry(load_entry(folder), tmp_path / "b", sandbox, LIMITS, 60, SNAKES)
     assert not build.ok and build.stage == "entry" and "Fix:" in build.message
 
 

@@ -18,6 +18,7 @@ import pytest
 from runner.bots import worker
 from runner.build import build_entry
 from runner.entries import load_entry
+from runner.games.snakes import SPEC as SNAKES
 from runner.sandbox import buildjail
 from runner.sandbox.buildjail import JailedBuild, run_build
 from runner.sandbox.local import ARTIFACT_CAP, LocalSandbox
@@ -54,7 +55,9 @@ def build(sandbox: LocalSandbox, root: Path, name: str, source: str) -> tuple[bo
     """Build an entry next to a neighbour whose source holds the secret; (ok, stage, message)."""
     if not (root / "entries" / "greedy").exists():
         entry(root, "greedy", f"/* {SECRET} */\n" + TAIL)
-    result = build_entry(load_entry(entry(root, name, source)), root / "b", sandbox, LIMITS, 60)
+    result = build_entry(
+        load_entry(entry(root, name, source)), root / "b", sandbox, LIMITS, 60, SNAKES
+    )
     return result.ok, result.stage, result.message
 
 

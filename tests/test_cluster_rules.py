@@ -20,7 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from runner.games.base import IllegalMoveError, InvalidMoveError, Termination
-from runner.games.cluster import (
+from runner.games.cluster.codec import ClusterStdio
+from runner.games.cluster.rules import (
     CELLS,
     COORDS,
     LINES,
@@ -40,6 +41,7 @@ from runner.games.cluster import (
 )
 
 GAME = Cluster()
+WIRE = ClusterStdio()
 GOLDEN = Path(__file__).parent / "golden"
 DIRECTIONS = [(0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0)]  # S SW NW N NE SE, as the rules
 WIDTH, HEIGHT = 67, 49  # render_text's frame
@@ -142,7 +144,7 @@ def test_columns_are_as_the_rules_define_them() -> None:
 def test_init_message_layout() -> None:
     state = GAME.initial_state(random.Random(0))
     for seat, (mine, theirs) in enumerate((("0", "1"), ("1", "0"))):
-        lines = GAME.init_message(state, seat).decode("ascii").split("\n")
+        lines = WIRE.greeting(state, seat).decode("ascii").split("\n")
         assert lines[-1] == "", "the message ends with a newline"
         lines = lines[:-1]
         assert len(lines) == 1 + 397 + 1 + 23 + 3 + 3
@@ -181,7 +183,7 @@ def blue_draws(seed: int) -> list[int]:
 def test_the_hand_is_listed_lowest_colour_first() -> None:
     seed = next(s for s in range(50) if blue_draws(s) == [2, 0])  # BLUE1 drawn, then BLUE0
     state = GAME.initial_state(random.Random(seed))
-    assert blocks(GAME.observation(state, 0))["hand"] == ["0", "2"], "listed sorted, as drawn not"
+    assert blocks(WIRE.request(state, 0))["hand"] == ["0", "2"], "listed sorted, as drawn not"
 
 
 def test_first_turn_message_is_exact() -> None:
@@ -189,33 +191,33 @@ def test_first_turn_message_is_exact() -> None:
     tops = "".join(f"{i} {TOPS[0][i]}\n" for i in range(23))
     hand = "".join(f"{c}\n" for c in state.hand)
     expected = f"0\n23\n{tops}0\n0\n2\n{hand}\n"
-    assert GAME.observation(state, 0).decode("ascii") == expected
-    assert GAME.observation(state, 0).endswith(b"\n\n"), "the message ends with an empty line"
+    assert WIRE.request(state, 0).decode("ascii") == expected
+    assert WIRE.request(state, 0).endswith(b"\n\n"), "the message ends with an empty line"
 
 
 def test_turn_messages_show_new_pellets_of_both_players_and_every_rotation() -> None:
     state = state_from_pellets([])
     state = play(state, Place(11, 0))  # pellet 0, Blue
     state = play(state, Place(11, 1))  # pellet 1, Red
-    blue = blocks(GAME.observation(state, 0))
+    blue = blocks(WIRE.request(state, 0))
     assert blue["new"] == [f"0 {at(0, 11)} 0 1", f"1 {at(0, 10)} 1 0"], (
         "Blue is told of its own pellet (is_mine 1) and Red's (0), with their cells"
     )
     assert blue["moved"] == [] and blue["hand"] == [str(c) for c in state.hand]
     state = play(state, Rotate(3))  # Blue rotates: both pellets fall to the north end
-    red = blocks(GAME.observation(state, 1))
+    red = blocks(WIRE.request(state, 1))
     assert red["gravity"] == ["3"] and red["hand"] == [str(c) for c in state.hand]
     assert red["new"] == [f"1 {at(0, -11)} 1 1"], "Red's own pellet, where it lies now"
     assert red["moved"] == [f"0 {at(0, -10)}", f"1 {at(0, -11)}"], "the stack turned over"
     state = play(state, Place(0, 1))  # pellet 2, Red: column 0 under N ends at (11, -11)
-    blue = blocks(GAME.observation(state, 0))
+    blue = blocks(WIRE.request(state, 0))
     assert blue["new"] == [f"2 {at(11, -11)} 1 0"]
     assert blue["moved"] == [f"0 {at(0, -10)}", f"1 {at(0, -11)}", f"2 {at(11, -11)}"], (
         "Blue hears of its own rotation too: every pellet on the board, the new one included"
     )
     state = play(state, Place(5, 0))
     state = play(state, Place(5, 1))
-    assert blocks(GAME.observation(state, 0))["moved"] == [], "no rotation since Blue last read"
+    assert blocks(WIRE.request(state, 0))["moved"] == [], "no rotation since Blue last read"
 
 
 class BotView:
@@ -272,7 +274,7 @@ def test_a_full_column_is_illegal_and_no_longer_offered() -> None:
     for _ in range(12):
         state = play(state, Place(0, state.mover))  # colours alternate: no line
     assert 0 not in valid_columns(state) and len(valid_columns(state)) == 22
-    assert f"\n0 {TOPS[0][0]}\n" not in GAME.observation(state, 0).decode("ascii")
+    assert f"\n0 {TOPS[0][0]}\n" not in WIRE.request(state, 0).decode("ascii")
     with pytest.raises(IllegalMoveError, match="'PLACE 0 0'.*full"):
         GAME.apply(replace(state, hand=(0, 2)), {0: Place(0, 0)})
 
@@ -526,7 +528,7 @@ def test_the_last_pellet_is_a_hand_of_one_and_exhausted_colours_are_not_drawn() 
     state = replace(state_from_pellets([]), bags=(90, 1, 90, 0))
     after = GAME.apply(state, {0: Place(4, 0)})
     assert after.hand == (1,) and after.bags[1] + after.bags[3] == 0
-    assert GAME.observation(after, 1).endswith(b"\n1\n1\n\n"), "the message shows a hand of one"
+    assert WIRE.request(after, 1).endswith(b"\n1\n1\n\n"), "the message shows a hand of one"
     state = replace(state_from_pellets([]), bags=(90, 0, 90, 50))
     for seed in range(10):
         after = GAME.apply(replace(state, rng_state=random.Random(seed).getstate()), {0: Rotate(1)})
@@ -649,34 +651,50 @@ REPLIES: list[tuple[str, str | None]] = [
 ]
 
 
+START = GAME.initial_state(random.Random(0))
+
+
+def read(seat: int, reply: str) -> Move:
+    """A reply as a bot's one line: read by the codec, then checked against the colour rule."""
+    move = WIRE.decode(START, seat, [reply])
+    if isinstance(move, Place) and move.colour % 2 != seat:
+        GAME.check_move(START, seat, move)
+    return move
+
+
 @pytest.mark.parametrize(("reply", "read"), REPLIES)
 def test_replies_are_read_as_the_original_referee_reads_them(reply: str, read: str | None) -> None:
     if read is None:
         with pytest.raises(InvalidMoveError) as caught:
-            GAME.parse_move(0, reply)
+            WIRE.decode(START, 0, [reply])
         assert repr(reply) in str(caught.value), "the message quotes the reply"
     else:
-        move = GAME.parse_move(0, reply)
+        move = WIRE.decode(START, 0, [reply])
         assert GAME.move_text(move) == read, f"{reply!r} reads as {read!r}"
         assert GAME.parse_move(0, read) == move, "the recorded text reads back as the same move"
+        assert WIRE.decode(START, 0, [WIRE.reply(move).decode().rstrip()]) == move, (
+            "the reply a bot writes for a move reads back as that move"
+        )
 
 
 def test_red_replies_are_read_the_same_way() -> None:
-    assert GAME.parse_move(1, "PLACE  +7 3 \r") == Place(7, 3)
+    assert WIRE.decode(START, 1, ["PLACE  +7 3 \r"]) == Place(7, 3)
     with pytest.raises(InvalidMoveError):
-        GAME.parse_move(1, " PLACE 7 3")
+        WIRE.decode(START, 1, [" PLACE 7 3"])
 
 
-def test_a_reply_must_be_text() -> None:
-    with pytest.raises(InvalidMoveError, match="65"):
-        GAME.parse_move(0, 65)
+def test_a_missing_reply_is_not_a_move() -> None:
+    with pytest.raises(InvalidMoveError, match="''"):
+        WIRE.decode(START, 0, [])
 
 
 def test_the_opponents_colour_is_illegal() -> None:
     with pytest.raises(IllegalMoveError, match="'PLACE 3 1'.*Red's"):
-        GAME.parse_move(0, "PLACE 3 1")
+        WIRE.decode(START, 0, ["PLACE 3 1"])
     with pytest.raises(IllegalMoveError, match="'PLACE 3 2'.*Blue's"):
-        GAME.parse_move(1, "PLACE 3 2")
+        WIRE.decode(START, 1, ["PLACE 3 2"])
+    with pytest.raises(IllegalMoveError, match="'PLACE 3 1'.*Red's"):
+        GAME.check_move(START, 0, Place(3, 1))
     assert issubclass(IllegalMoveError, ValueError)
 
 
@@ -763,13 +781,13 @@ def test_frame_layout() -> None:
 def test_random_playouts_keep_every_rule(seed: int, rotate_odds: float) -> None:
     rng = random.Random(seed)
     state = GAME.initial_state(random.Random(seed))
-    views = [BotView(GAME.init_message(state, s), s) for s in (0, 1)]
+    views = [BotView(WIRE.greeting(state, s), s) for s in (0, 1)]
     discarded = [0, 0]
     moves = 0
     while GAME.to_move(state):
         assert moves < MAX_MOVES, "the game outlived its declared length"
         seat = state.mover
-        gravity, columns, hand = views[seat].read_turn(GAME.observation(state, seat))
+        gravity, columns, hand = views[seat].read_turn(WIRE.request(state, seat))
         assert gravity == state.gravity and hand == list(state.hand)
         assert columns == list(valid_columns(state)) and columns, "some column is always open"
         assert views[seat].pellets == {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import sys
 import types
@@ -15,6 +16,8 @@ from runner.config import (
     SETTINGS,
     Config,
     ConfigError,
+    FreeForAllSettings,
+    KnockoutSettings,
     Limits,
     Output,
     default_config,
@@ -37,7 +40,8 @@ def fake_games(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) 
     if "real_games" in request.fixturenames:
         return
     module = types.ModuleType("runner.games")
-    module.GAMES = dict.fromkeys(FAKE_GAMES, object)  # type: ignore[attr-defined]
+    stand_in = types.SimpleNamespace(limits={})  # a game that sets no limits of its own
+    module.GAMES = dict.fromkeys(FAKE_GAMES, stand_in)  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "runner.games", module)
 
 
@@ -238,9 +242,33 @@ BAD = [
     ("limits:\n  build_wall_s: 0.5\n", "limits.build_wall_s", "from 1 to 3600"),
     # unknown choices and game ids, listed
     ("sandbox: dokcer\n", "sandbox", "got 'dokcer'. Fix: write `sandbox: docker`."),
-    ("format: knockout\n", "format", "expected one of `round-robin`"),
+    ("format: swiss\n", "format", "expected one of `round-robin`, `knockout`, `free-for-all`"),
     ("game: snake\n", "game", "known games are `cluster-v2`, `snakes-v2`. Fix: write `game: "),
     ("game: tetris\n", "game", "Fix: write one of them, e.g. `game: snakes-v2`."),
+    # the formats' fields
+    ("knockout:\n  bestof: 3\n", "knockout.bestof", "did you mean `knockout.best_of`?"),
+    ("knockout:\n  best_of: 0\n", "knockout.best_of", "from 1 to 99"),
+    ("format: knockout\nknockout:\n  best_of: 4\n", "knockout.best_of", "an odd number"),
+    ("format: knockout\nrounds: 2\n", "rounds", "a knockout plays one bracket"),
+    ("knockout:\n  seeding: [ab, cd, ab]\n", "knockout.seeding", "lists ab more than once"),
+    ("knockout:\n  seeding: 5\n", "knockout.seeding", "expected a list of entry names"),
+    ("knockout:\n  seeding: [Big Bot]\n", "knockout.seeding", "e.g. `seeding: [alpha, bravo]`"),
+    ("knockout:\n  seeding: nope.json\n", "knockout.seeding", "cannot read"),
+    ("knockout:\n  third_place: maybe\n", "knockout.third_place", "expected true or false"),
+    ("knockout:\n  tiebreak_games: -1\n", "knockout.tiebreak_games", "from 0 to 99"),
+    ("free_for_all:\n  seats: 1\n", "free_for_all.seats", "from 2 to 64, or `all`"),
+    ("free_for_all:\n  seats: many\n", "free_for_all.seats", "e.g. `seats: 4`"),
+    ("free_for_all:\n  runs: 0\n", "free_for_all.runs", "or null for one per seat"),
+    ("free_for_all:\n  setups: {name: a}\n", "free_for_all.setups", "expected a list"),
+    ("free_for_all:\n  setups: [{map_file: x}]\n", "free_for_all.setups", "has no `name`"),
+    (
+        "free_for_all:\n  setups: [{name: a}, {name: a}]\n",
+        "free_for_all.setups",
+        "setup 2 repeats the name 'a'",
+    ),
+    ("free_for_all:\n  setups: [{name: a, map: [1]}]\n", "free_for_all.setups", "plain value"),
+    ("free_for_all:\n  setups: [{name: a, map_file: 3}]\n", "free_for_all.setups", "a file's"),
+    ("free_for_all:\n  setups: [{name: a, map_file: no.map}]\n", "free_for_all.setups", "no.map"),
 ]
 
 
@@ -252,6 +280,110 @@ def test_bad_values_name_the_file_the_field_and_the_fix(
     e = error_of(path)
     assert e.file == str(path) and e.field == field
     assert f"field `{field}`" in str(e) and snippet in str(e), str(e)
+
+
+@pytest.mark.parametrize(
+    ("text", "points"),
+    [
+        ("", "linear"),
+        ("points: linear\n", "linear"),
+        ("points: [10, 6, 3, 1]\n", (10.0, 6.0, 3.0, 1.0)),
+        ("points: [1, 0.5, 0.5, 0]\n", (1.0, 0.5, 0.5, 0.0)),
+        ("points: [3]\n", (3.0,)),
+    ],
+)
+def test_the_points_table_is_linear_or_points_by_place(
+    tmp_path: Path, text: str, points: object
+) -> None:
+    cfg = load_config(write(tmp_path, text))
+    assert cfg.points == points
+    assert all(type(p) is float for p in cfg.points if not isinstance(cfg.points, str))
+
+
+@pytest.mark.parametrize(
+    ("text", "snippet"),
+    [
+        ("points: squares\n", "expected `linear` or a list of points by place, got 'squares'"),
+        ("points: []\n", "expected `linear` or a list"),
+        ("points: 3\n", "got 3 (an int)"),
+        ("points: [1, 3, 2]\n", "a place may not score more than the place before it"),
+        ("points: [1, -1]\n", "finite numbers of at least 0, got [1, -1] (a list)"),
+        ("points: [.inf, 1]\n", "finite numbers"),
+        ("points: [true, false]\n", "finite numbers"),
+        ("points: ['1', '0']\n", "finite numbers"),
+        (f"points: {list(range(1001, 0, -1))}\n", "at most 1000 places"),
+    ],
+)
+def test_a_bad_points_table_names_the_field_and_the_fix(
+    tmp_path: Path, text: str, snippet: str
+) -> None:
+    e = error_of(write(tmp_path, text))
+    assert e.field == "points" and snippet in str(e), str(e)
+    assert "e.g. `points: [10, 6, 3, 1]`" in str(e) and "`points: linear`" in str(e)
+
+
+def test_the_format_fields_are_read(tmp_path: Path) -> None:
+    cfg = load_config(
+        write(
+            tmp_path,
+            "format: knockout\nknockout:\n  best_of: 5\n  seeding: [bravo, alpha]\n"
+            "  third_place: true\n  tiebreak_games: 0\n",
+        )
+    )
+    assert (cfg.format, cfg.knockout) == (
+        "knockout",
+        KnockoutSettings(5, ("bravo", "alpha"), True, 0),
+    )
+    assert cfg.free_for_all == FreeForAllSettings(None, None, ()), "seats: all by default"
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "maze.map").write_text("#####\n#A.B#\n#####\n")
+    path = write(
+        tmp_path,
+        "format: free-for-all\nrounds: 3\nfree_for_all:\n  seats: 4\n  runs: 8\n  setups:\n"
+        "  - {name: maze, map_file: maps/maze.map, period: 5}\n  - {name: open, period: 0}\n",
+    )
+    ffa = load_config(path).free_for_all
+    assert (ffa.seats, ffa.runs, [s.name for s in ffa.setups]) == (4, 8, ["maze", "open"])
+    assert ffa.setups[0].as_dict() == {"map": "#####\n#A.B#\n#####\n", "period": 5}
+    assert ffa.setups[1].as_dict() == {"period": 0}
+    (tmp_path / "maps" / "maze.map").write_text("#####\n#B.A#\n#####\n")
+    edited = load_config(path).free_for_all.setups
+    assert edited[0].hash != ffa.setups[0].hash, "a setup's key changes with its file"
+    assert edited[1] == ffa.setups[1]
+
+
+def test_knockout_seeding_from_a_previous_season_standings(tmp_path: Path) -> None:
+    rows = [
+        {"entry": "bravo", "rank": 1},
+        {"entry": "alpha", "rank": 3},
+        {"entry": "delta", "rank": 2},
+        {"entry": "broken", "rank": None, "excluded": "compile: error"},
+    ]
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "standings.json").write_text(json.dumps({"entries": rows}))
+    cfg = load_config(write(tmp_path, "knockout:\n  seeding: old/standings.json\n"))
+    assert cfg.knockout.seeding == ("bravo", "delta", "alpha")
+    (tmp_path / "old" / "standings.json").write_text('{"entries": [{"rank": 1}]}')
+    e = error_of(tmp_path / "tournament.yaml")
+    assert e.field == "knockout.seeding" and "is not a standings file" in str(e), str(e)
+
+
+def test_the_format_must_fit_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    four = types.SimpleNamespace(
+        info=types.SimpleNamespace(min_players=4, max_players=8), limits={}
+    )
+    monkeypatch.setitem(sys.modules["runner.games"].GAMES, "cluster-v2", four)
+    e = error_of(write(tmp_path, "game: cluster-v2\n"))
+    assert e.field == "format" and "round-robin plays games of two players" in str(e), str(e)
+    assert "cluster-v2 is played by 4, 5, 6, 7, 8" in str(e)
+    e = error_of(
+        write(tmp_path, "game: cluster-v2\nformat: free-for-all\nfree_for_all:\n  seats: 2\n")
+    )
+    assert e.field == "free_for_all.seats" and "not 2" in str(e) and "`seats: 8`" in str(e)
+    cfg = load_config(write(tmp_path, "game: cluster-v2\nformat: free-for-all\n"))
+    assert cfg.free_for_all.seats is None
+    e = error_of(write(tmp_path, "format: knockout\n"), {"rounds": 3})
+    assert e.file == "command line" and "option `--rounds`" in str(e), str(e)
 
 
 def test_a_yaml_syntax_error_gives_the_line(tmp_path: Path) -> None:
@@ -286,9 +418,15 @@ def test_the_game_registry_is_imported_lazily() -> None:
 
 def test_the_table_covers_every_dataclass_field() -> None:
     declared = {s.key for s in SETTINGS}
-    wanted = {f.name for f in dataclasses.fields(Config)} - {"path", "limits", "output"}
-    wanted |= {f"limits.{f.name}" for f in dataclasses.fields(Limits)}
-    wanted |= {f"output.{f.name}" for f in dataclasses.fields(Output)}
+    sections = {
+        "limits": Limits,
+        "output": Output,
+        "knockout": KnockoutSettings,
+        "free_for_all": FreeForAllSettings,
+    }
+    wanted = {f.name for f in dataclasses.fields(Config)} - {"path", *sections}
+    for name, section in sections.items():
+        wanted |= {f"{name}.{f.name}" for f in dataclasses.fields(section)}
     assert declared == wanted
     assert all(s.doc and (s.kind != "int" or isinstance(s.low, int)) for s in SETTINGS)
 
@@ -350,3 +488,18 @@ def test_the_repository_tournament_yaml_loads_with_the_real_games(real_games: No
         pytest.skip(f"runner.games does not import yet: {e}")
     cfg = load_config(REPO / "tournament.yaml")
     assert cfg.game in GAMES
+
+
+def test_a_game_sets_its_own_default_limits_unless_the_file_does(
+    tmp_path: Path, real_games: None
+) -> None:
+    """Cluster's referee limits a move by wall clock (0.1 s, the first 1 s): its defaults when
+    the file says nothing, while what the file (or the command line) sets wins."""
+    cluster = load_config(write(tmp_path, "game: cluster-v2\n"))
+    assert (cluster.limits.move_wall_s, cluster.limits.first_move_wall_s) == (0.1, 1.0)
+    mine = load_config(write(tmp_path, "game: cluster-v2\nlimits:\n  move_wall_s: 0.5\n"))
+    assert (mine.limits.move_wall_s, mine.limits.first_move_wall_s) == (0.5, 1.0)
+    snakes = load_config(write(tmp_path, "game: snakes-v2\n"))
+    assert (snakes.limits.move_wall_s, snakes.limits.first_move_wall_s) == (1.0, None)
+    told = load_config(write(tmp_path, "game: cluster-v2\n"), {"limits.move_wall_s": 2.0})
+    assert told.limits.move_wall_s == 2.0

@@ -18,6 +18,7 @@ from runner.build import build_entry
 from runner.entries import load_entry
 from runner.games import find_game
 from runner.games.base import Termination
+from runner.games.snakes import SPEC as SNAKES
 from runner.referee import Player, play_game
 from runner.sandbox import docker as docker_sandbox_module
 from runner.sandbox.docker import LABEL, SESSION_LABEL, DockerSandbox, image_tag
@@ -43,7 +44,7 @@ def make(root: Path, name: str, source: str) -> Path:
 def build_bot(box: Any, root: Path, name: str) -> Any:
     """Build tests/hostile/<name>.c as an entry of that name."""
     source = (HOSTILE / f"{name}.c").read_text()
-    return build_entry(load_entry(make(root, name, source)), root / "b", box, LIMITS, 60)
+    return build_entry(load_entry(make(root, name, source)), root / "b", box, LIMITS, 60, SNAKES)
 
 
 def labelled(client: Any) -> list[Any]:
@@ -79,7 +80,12 @@ def test_the_compiler_cannot_read_host_files(docker_sandbox: DockerSandbox, tmp_
     secret.write_text("int leaked_host_secret_4711 = 1 +;\n")
     source = f'#include "{secret}"\nint bot(int b[16][32], char p);\n'
     build = build_entry(
-        load_entry(make(tmp_path, "peek", source)), tmp_path / "b", docker_sandbox, LIMITS, 60
+        load_entry(make(tmp_path, "peek", source)),
+        tmp_path / "b",
+        docker_sandbox,
+        LIMITS,
+        60,
+        SNAKES,
     )
     assert not build.ok and build.stage == "compile"
     assert "No such file or directory" in build.message, build.message
@@ -102,7 +108,7 @@ def test_docker_and_local_give_identical_records(
     records = []
     for box in (local_sandbox, docker_sandbox):
         builds = [
-            build_entry(load_entry(ENTRIES / name), tmp_path / box.name, box, LIMITS, 60)
+            build_entry(load_entry(ENTRIES / name), tmp_path / box.name, box, LIMITS, 60, SNAKES)
             for name in ("greedy", "boxer")
         ]
         players = [Player(b.entry, b.content_hash, b.jail_path) for b in builds]

@@ -15,6 +15,7 @@ import pytest
 
 from runner.build import build_entry
 from runner.entries import load_entry
+from runner.games.snakes import SPEC as SNAKES
 from runner.sandbox import docker
 from runner.sandbox.docker import DockerSandbox
 from runner.sandbox.local import ARTIFACT_CAP, COMPILER_OUTPUT_CAP
@@ -49,7 +50,12 @@ def test_a_gigabyte_fill_fails_fast_and_never_reaches_the_host_disk(
 ) -> None:
     source = f'__asm__(".section .rodata\\n.fill {size}, 1, 0x41\\n.text");\n' + TAIL
     build = build_entry(
-        load_entry(make(tmp_path, "filler", source)), tmp_path / "b", docker_sandbox, LIMITS, 60
+        load_entry(make(tmp_path, "filler", source)),
+        tmp_path / "b",
+        docker_sandbox,
+        LIMITS,
+        60,
+        SNAKES,
     )
     assert not build.ok and build.stage == "compile", build.message
     assert "ran out of room" in build.message, build.message
@@ -67,7 +73,12 @@ def test_the_compiler_sees_a_private_copy_of_the_entry_only(
         ("incbinner", '__asm__(".incbin \\"../greedy/bot.c\\"");\n' + TAIL),
     ]:
         build = build_entry(
-            load_entry(make(tmp_path, name, source)), tmp_path / "b", docker_sandbox, LIMITS, 60
+            load_entry(make(tmp_path, name, source)),
+            tmp_path / "b",
+            docker_sandbox,
+            LIMITS,
+            60,
+            SNAKES,
         )
         assert not build.ok and build.stage == "compile", build.message
         assert SECRET not in build.message

@@ -18,6 +18,7 @@ import pytest
 from runner import pr, safefiles
 from runner.build import build_entry
 from runner.entries import discover, find, load_entry
+from runner.games.snakes import SPEC as SNAKES
 from runner.safefiles import UnsafeFileError, read_beneath, read_capped, read_tree
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits
@@ -66,7 +67,7 @@ def unix_socket(path: Path) -> None:
 
 
 # Each way of putting something other than a regular file where bot.c should be.
-BAD_SOURCES: dict[str, tuple[Callable[[Path, Path], None], str]] = {
+BAD_SOURCES: dict[str, tuple[Callable[[Path, Path], object], str]] = {
     "link-to-etc-passwd": (lambda p, _: p.symlink_to("/etc/passwd"), "is a symbolic link"),
     "link-to-environ": (lambda p, _: p.symlink_to("/proc/self/environ"), "is a symbolic link"),
     "link-to-dev-zero": (lambda p, _: p.symlink_to("/dev/zero"), "is a symbolic link"),
@@ -110,7 +111,7 @@ def test_a_refused_entry_is_a_build_verdict(tmp_path: Path, secret_file: Path) -
     (folder / "bot.c").symlink_to(secret_file)
     box = LocalSandbox()
     try:
-        build = build_entry(load_entry(folder), tmp_path / "b", box, LIMITS, 60)
+        build = build_entry(load_entry(folder), tmp_path / "b", box, LIMITS, 60, SNAKES)
     finally:
         box.close()
     assert not build.ok and build.stage == "entry"
@@ -276,7 +277,7 @@ def test_any_bytes_may_name_an_entry_folder_and_it_is_refused_readably(
     assert "\n" not in found.problem
     box = LocalSandbox()
     try:
-        build = build_entry(found, tmp_path / "b", box, LIMITS, 60)
+        build = build_entry(found, tmp_path / "b", box, LIMITS, 60, SNAKES)
     finally:
         box.close()
     assert not build.ok and build.stage == "entry"

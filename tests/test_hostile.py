@@ -24,6 +24,7 @@ from runner.build import Build, build_entry
 from runner.entries import load_entry
 from runner.games import find_game
 from runner.games.base import Termination
+from runner.games.snakes import SPEC as SNAKES
 from runner.referee import GameResult, Player, play_game
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits
@@ -96,7 +97,7 @@ def make_entry(root: Path, name: str, source: str) -> Path:
 
 def build(sandbox: LocalSandbox, root: Path, name: str, source: str) -> Build:
     entry = load_entry(make_entry(root, name, source))
-    return build_entry(entry, root / "build", sandbox, LIMITS, wall_s=60)
+    return build_entry(entry, root / "build", sandbox, LIMITS, 60, SNAKES)
 
 
 def play(

@@ -16,6 +16,7 @@ from runner.build import Build, build_entry
 from runner.entries import load_entry
 from runner.games import find_game
 from runner.games.base import Termination
+from runner.games.snakes import SPEC as SNAKES
 from runner.games.snakes import Snakes
 from runner.referee import GameResult, Player, play_game
 from runner.sandbox.local import COMPILE, LINK, LocalSandbox
@@ -54,7 +55,7 @@ def build(sandbox: LocalSandbox, root: Path, name: str) -> Build:
     (folder / "entry.yaml").write_text(
         f"name: {name}\nauthor: tests\ndescription: a hostile bot\nlanguage: c\n"
     )
-    return build_entry(load_entry(folder), root / "b", sandbox, LIMITS, 60)
+    return build_entry(load_entry(folder), root / "b", sandbox, LIMITS, 60, SNAKES)
 
 
 def play(sandbox: LocalSandbox, x: Build, o: Build) -> GameResult:

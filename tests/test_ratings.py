@@ -1,14 +1,25 @@
-"""Ratings: Bradley–Terry on the Elo scale, finite for undefeated bots, order-independent."""
+"""Ratings: Bradley–Terry on the Elo scale, finite for undefeated bots, order-independent; games
+of more than two seats as the pairwise order of their placement, weighted as a ranking."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 
 import pytest
 
 from runner import ratings
-from runner.ratings import CENTRE, Rating, fit, pair_totals, results_from_records
+from runner.ratings import (
+    CENTRE,
+    Ranking,
+    Rating,
+    Result,
+    fit,
+    pair_totals,
+    pair_weight,
+    results_from_records,
+)
 
 GAMES = [
     *[("ann", "bob", 1.0)] * 6,
@@ -90,3 +101,97 @@ def test_records_become_results() -> None:
     record = {"seats": [{"entry": "x"}, {"entry": "o"}], "outcome": {"points": [0.5, 0.5]}}
     lost = {"seats": [{"entry": "x"}, {"entry": "o"}], "outcome": {"points": [0, 1]}}
     assert results_from_records([record, lost]) == [("x", "o", 0.5), ("x", "o", 0.0)]
+
+
+# -- games of more than two seats ----------------------------------------------------------------
+
+
+def test_a_two_seat_ranking_is_the_two_seat_result() -> None:
+    assert fit([Ranking(("a", "b"), (1, 2))]) == fit([("a", "b", 1.0)])
+    assert fit([Ranking(("a", "b"), (1, 1))]) == fit([("a", "b", 0.5)])
+    assert pair_weight(2) == 1
+
+
+def test_a_placement_orders_the_ratings_and_a_shared_place_rates_alike() -> None:
+    found = fit([Ranking(("w", "x", "y", "z"), (3, 1, 2, 3))] * 5)
+    assert found["x"].rating > found["y"].rating > found["w"].rating
+    assert found["w"].rating == pytest.approx(found["z"].rating)
+    assert all(r.games == 5 for r in found.values()), "a game counts once for each seat"
+
+
+def test_seat_order_and_game_order_never_change_the_ratings() -> None:
+    games: list[Result | Ranking] = [
+        *GAMES,
+        Ranking(("ann", "bob", "cy", "dee"), (1, 2, 2, 4)),
+        Ranking(("dee", "cy", "ann"), (1, 3, 2)),
+        Ranking(("bob", "cy", "dee", "ann", "eve"), (5, 1, 2, 3, 4)),
+    ]
+    expected = fit(games)
+    for seed in range(5):
+        rng = random.Random(seed)
+        shuffled = []
+        for game in games:
+            if isinstance(game, Ranking):
+                order = list(range(len(game.entries)))
+                rng.shuffle(order)
+                game = Ranking(
+                    tuple(game.entries[i] for i in order), tuple(game.places[i] for i in order)
+                )
+            shuffled.append(game)
+        rng.shuffle(shuffled)
+        assert fit(shuffled) == expected
+
+
+def plackett_luce_information(seats: int) -> list[list[float]]:
+    """The expected Fisher information of one full Plackett–Luce ranking of ``seats`` equally
+    strong players, by enumerating every order: at each stage the chosen one is drawn from those
+    left, whose log-sum-exp has the Hessian diag(p) - p pᵀ."""
+    info = [[0.0] * seats for _ in range(seats)]
+    orders = list(itertools.permutations(range(seats)))
+    for order in orders:
+        for stage in range(seats):
+            left = order[stage:]
+            p = 1.0 / len(left)
+            for i in left:
+                for j in left:
+                    info[i][j] += ((p if i == j else 0.0) - p * p) / len(orders)
+    return info
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 6])
+def test_a_game_carries_the_information_of_a_plackett_luce_ranking(seats: int) -> None:
+    weight = float(pair_weight(seats))
+    names = list(range(seats))
+    pairs = [(i, j, weight, 0.5 * weight) for i, j in itertools.combinations(names, 2)]
+    _, bradley_terry = ratings._curvature([0.0] * seats, pairs, 0.0)
+    expected = plackett_luce_information(seats)
+    for i in names:
+        assert bradley_terry[i] == pytest.approx(expected[i], abs=1e-12), (
+            f"a game of {seats} seats should inform seat {i} as a ranking does"
+        )
+
+
+def test_rankings_drawn_from_a_plackett_luce_model_give_back_its_strengths() -> None:
+    strengths = {"a": 300.0, "b": 100.0, "c": 0.0, "d": -100.0, "e": -300.0}  # Elo points
+    rng = random.Random(2025)
+    games: list[Result | Ranking] = []
+    for _ in range(300):
+        seated = rng.sample(sorted(strengths), 4)
+        left, order = list(seated), []
+        while left:  # Plackett–Luce: the next place goes to one left, by its share of 10^(r/400)
+            weights = [10 ** (strengths[e] / 400) for e in left]
+            order.append(left.pop(rng.choices(range(len(left)), weights)[0]))
+        games.append(Ranking(tuple(seated), tuple(order.index(e) + 1 for e in seated)))
+    found = fit(games)
+    assert sorted(found, key=lambda e: -found[e].rating) == ["a", "b", "c", "d", "e"]
+    for entry, strength in strengths.items():
+        r = found[entry]
+        assert r.low < CENTRE + strength < r.high, f"{entry}: {r} misses its strength {strength}"
+
+
+def test_records_of_larger_games_become_rankings_of_their_placement() -> None:
+    four = {
+        "seats": [{"entry": e} for e in "wxyz"],
+        "outcome": {"points": [0.5, 1, 0.5, 0], "placement": [2, 1, 2, 4]},
+    }
+    assert results_from_records([four]) == [Ranking(("w", "x", "y", "z"), (2, 1, 2, 4))]

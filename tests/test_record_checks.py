@@ -8,10 +8,11 @@ import copy
 import json
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import podium
 import pytest
 
 from runner import cli, results
@@ -144,6 +145,83 @@ def test_a_bad_record_is_skipped_with_a_warning_naming_file_and_line(
     assert records == [other], "the bad record must not be believed"
     assert len(problems) == 1 and problems[0].startswith(f"{path}: line 2 is skipped because ")
     assert expected in problems[0], problems[0]
+
+
+# -- games of more than two seats: placement and faults ---------------------------------------
+
+
+@pytest.fixture
+def podium_game() -> Iterator[None]:
+    with podium.registered():
+        yield
+
+
+def four_seats() -> dict[str, Any]:
+    """A valid record of four seats: a shared second place, the last seat timed out."""
+    moves = [[3, 2, 2, 1], [3, 1, 1, 0], [0, 0, 0, 3]]
+    return podium.record(["ann", "bob", "cyd", "dan"], moves, faults=[(3, 2, "timeout")])
+
+
+def placed(placement: list[Any], points: list[float] | None = None) -> Edit:
+    def edit(record: dict[str, Any]) -> None:
+        record["outcome"]["placement"] = placement
+        if points is not None:
+            record["outcome"]["points"] = points
+
+    return edit
+
+
+def faults(*found: Any) -> Edit:
+    return setter("outcome", "faults", value=list(found))
+
+
+def fault(seat: Any = 1, turn: Any = 4, termination: Any = "crash") -> dict[str, Any]:
+    return {"seat": seat, "turn": turn, "termination": termination, "detail": "SIGSEGV"}
+
+
+BAD_LARGER: dict[str, tuple[Edit, str]] = {
+    "placement-short": (placed([1, 2, 2]), "not one place per seat"),
+    "placement-text": (placed([1, "2", "2", 4]), "not whole numbers"),
+    "placement-not-a-list": (placed("1224"), "not one place per seat"),  # type: ignore[arg-type]
+    "placement-skips-no-place": (placed([1, 2, 2, 3]), "ties sharing the better one"),
+    "placement-from-zero": (placed([0, 1, 1, 3]), "ties sharing the better one"),
+    "placement-disagrees": (placed([4, 2, 2, 1]), "disagrees with its points"),
+    "points-of-no-placement": (placed([1, 2, 2, 4], [1, 0.5, 0.25, 0]), "not points the rules"),
+    "fault-seat-outside": (faults(fault(seat=4)), "names seat 4, not a seat of the game"),
+    "fault-seat-missing": (faults({"turn": 1, "termination": "crash"}), "names no seat"),
+    "fault-seat-bool": (faults(fault(seat=True)), "names no seat"),
+    "fault-normal": (faults(fault(termination="normal")), "has the ending 'normal'"),
+    "fault-unknown": (faults(fault(termination="forfeit")), "has the ending 'forfeit'"),
+    "fault-turn-negative": (faults(fault(turn=-1)), "`turn` that is not a turn"),
+    "fault-detail-number": (faults({**fault(), "detail": 5}), "`detail` that is not text"),
+    "faults-not-a-list": (setter("outcome", "faults", value={"seat": 1}), "`faults` is not a"),
+}
+
+
+def test_records_of_larger_games_with_placement_and_faults_are_valid(podium_game: None) -> None:
+    record = four_seats()
+    assert record["outcome"]["placement"] == [1, 2, 2, 4]
+    assert check_record(record) is None
+    assert check_record(podium.record(["a", "b", "c"], [[1, 1, 1]] * 3)) is None, "all level"
+    for game in podium.season():
+        assert check_record(game) is None
+
+
+@pytest.mark.parametrize("case", sorted(BAD_LARGER))
+def test_a_bad_placement_or_fault_is_refused(case: str, podium_game: None) -> None:
+    edit, expected = BAD_LARGER[case]
+    bad = four_seats()
+    edit(bad)
+    problem = check_record(bad)
+    assert problem is not None and expected in problem, problem
+
+
+def test_a_two_seat_record_may_carry_a_placement_that_agrees_with_its_points() -> None:
+    record = good()  # O faulted: X won
+    placed([1, 2])(record)
+    assert check_record(record) is None
+    placed([2, 1])(record)
+    assert "disagrees with its points" in (check_record(record) or "")
 
 
 def forged(tmp_path: Path) -> Path:

@@ -160,3 +160,29 @@ def test_merge_writes_canonical_order_atomically(tmp_path: Path) -> None:
     assert count == 3
     with pytest.raises(FileNotFoundError, match="nope.jsonl"):
         merge([one, tmp_path / "nope.jsonl"], out)
+
+
+def test_a_setup_is_part_of_the_key_only_when_a_game_has_one(tmp_path: Path) -> None:
+    from runner.results import check_record
+
+    seats = [("x", HASH_A), ("o", HASH_B)]
+    maze = {"name": "maze", "hash": "c" * 64}
+    plain = record_key("snakes-v2", seats, 1)
+    assert record_key("snakes-v2", seats, 1, None) == plain, "no setup: the key of before"
+    keyed = record_key("snakes-v2", seats, 1, maze)
+    assert keyed != plain
+    assert keyed != record_key("snakes-v2", seats, 1, {**maze, "hash": "d" * 64})
+    assert keyed != record_key("snakes-v2", seats, 1, {**maze, "name": "open"})
+    record = fake("x", "o")
+    result = {k: v for k, v in record.items() if k not in ("key", "season_seed", "round")}
+    key = record_key("snakes-v2", seats, record["seed"], maze)
+    with_setup = make_record(result, key=key, season_seed=9, round_=1, when="now", setup=maze)
+    assert with_setup["setup"] == maze and list(with_setup)[-1] == "measured"
+    assert check_record(with_setup) is None
+    assert "its `key` is not the key" in str(
+        check_record({**with_setup, "setup": {**maze, "hash": "e" * 64}})
+    )
+    assert "its `setup` is not" in str(check_record({**with_setup, "setup": {"name": "maze"}}))
+    assert "its `key` is not the key" in str(
+        check_record({k: v for k, v in with_setup.items() if k != "setup"})
+    )

@@ -8,7 +8,17 @@ from collections import Counter
 
 import pytest
 
-from runner.formats import FORMATS, RoundRobin, UnknownFormatError, find_format
+from runner.formats import (
+    FORMATS,
+    NO_RESULTS,
+    Done,
+    Fixture,
+    Play,
+    RoundRobin,
+    UnknownFormatError,
+    Wait,
+    find_format,
+)
 from runner.schedule import (
     Shard,
     game_seed,
@@ -53,9 +63,9 @@ def test_degenerate_seasons() -> None:
 
 
 def test_formats_are_found_by_name() -> None:
-    assert isinstance(find_format("round-robin"), RoundRobin)
-    assert "round-robin" in FORMATS
-    with pytest.raises(UnknownFormatError, match="known formats: round-robin"):
+    assert find_format("round-robin") is RoundRobin
+    assert set(FORMATS) == {"round-robin", "knockout", "free-for-all"}
+    with pytest.raises(UnknownFormatError, match="known formats: free-for-all, knockout, round"):
         find_format("swiss")
 
 
@@ -110,3 +120,33 @@ def test_parse_shard() -> None:
     for bad in ("0/4", "5/4", "2", "a/b", "2/0", "-1/3"):
         with pytest.raises(ValueError, match="Fix: write i/n"):
             parse_shard(bad)
+
+
+def test_seeds_are_the_ones_earlier_seasons_used() -> None:
+    """sha256("1|snakes-v2|1|alpha|bravo") as before formats read results: records keep keys."""
+    assert game_seed(1, "snakes-v2", 1, ("alpha", "bravo")) == 7555523936868326521
+    assert game_seed(7, "cluster-v2", 2, ("bravo", "alpha")) == 2232187316941867066
+    fixtures = make_schedule("snakes-v2", "round-robin", ["bravo", "alpha"], 1, season_seed=1)
+    assert [(f.round, f.seats, f.seed, f.setup, f.slot) for f in fixtures] == [
+        (1, ("alpha", "bravo"), 7555523936868326521, None, ()),
+        (1, ("bravo", "alpha"), game_seed(1, "snakes-v2", 1, ("bravo", "alpha")), None, ()),
+    ]
+
+
+def test_round_robin_hands_out_every_game_at_once_then_is_done() -> None:
+    fmt = RoundRobin("snakes-v2", 1, 2)
+    step = fmt.next_games(NAMES, NO_RESULTS)
+    assert isinstance(step, Play) and step.then is None
+    assert list(step.games) == make_schedule("snakes-v2", "round-robin", NAMES, 2, 1)
+    recorded = {f: (1, 2) for f in step.games[:-1]}
+
+    class Recorded:
+        def places(self, fixture: Fixture) -> tuple[int, ...] | None:
+            return recorded.get(fixture)
+
+    assert fmt.next_games(NAMES, Recorded()) == Play(step.games[-1:])
+    assert fmt.next_games(NAMES, Recorded(), busy={step.games[-1]}) == Wait(
+        "the games handed out are not recorded yet", step.games[-1:]
+    )
+    recorded[step.games[-1]] = (2, 1)
+    assert fmt.next_games(NAMES, Recorded()) == Done()

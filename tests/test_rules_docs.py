@@ -23,8 +23,8 @@ if str(ROOT) not in sys.path:
 
 from runner.games import GAMES  # noqa: E402
 from runner.games.base import InvalidMoveError  # noqa: E402
-from runner.games.cluster import Cluster  # noqa: E402
-from runner.games.snakes import Snakes  # noqa: E402
+from runner.games.cluster import Cluster, ClusterStdio  # noqa: E402
+from runner.games.snakes import Snakes, SnakesCall  # noqa: E402
 
 RULES = ROOT / "docs" / "rules"
 SNAKES_EXAMPLE_MOVES = "RLDU"  # X, O, X, O: the first two turns
@@ -57,7 +57,7 @@ def snakes_example() -> list[str]:
     for move in SNAKES_EXAMPLE_MOVES:
         (seat,) = game.to_move(state)
         blocks.append(game.render_text(state) + "\n")
-        state = game.apply(state, {seat: game.parse_move(seat, ord(move))})
+        state = game.apply(state, {seat: SnakesCall().decode(state, seat, ord(move))})
     blocks.append(game.render_text(state) + "\n")
     return blocks
 
@@ -65,18 +65,18 @@ def snakes_example() -> list[str]:
 def cluster_example() -> tuple[list[str], str]:
     """The worked example's blocks (Red's init message from where it differs from Blue's, then
     per move the mover's turn message and its reply) and Blue's whole init message."""
-    game = Cluster()
+    game, wire = Cluster(), ClusterStdio()
     state = game.initial_state(random.Random(CLUSTER_EXAMPLE_SEED))
-    blue_init = game.init_message(state, 0).decode("ascii")
-    red_init = game.init_message(state, 1).decode("ascii")
+    blue_init = wire.greeting(state, 0).decode("ascii")
+    red_init = wire.greeting(state, 1).decode("ascii")
     same = blue_init.split("\n")[:-7]
     assert red_init.split("\n")[:-7] == same, "the init messages differ only in their last lines"
     blocks = ["\n".join(red_init.split("\n")[-7:])]
     for reply in CLUSTER_EXAMPLE_REPLIES:
         seat = state.mover
-        blocks.append(game.observation(state, seat).decode("ascii"))
+        blocks.append(wire.request(state, seat).decode("ascii"))
         blocks.append(reply + "\n")
-        state = game.apply(state, {seat: game.parse_move(seat, reply)})
+        state = game.apply(state, {seat: wire.decode(state, seat, [reply])})
     return blocks, blue_init
 
 
@@ -119,14 +119,15 @@ def test_cluster_worked_example_shows_every_block_of_a_turn_message() -> None:
 def test_the_reply_examples_in_cluster_rules_are_what_the_host_reads() -> None:
     rows = re.findall(r'^\| `(".*")` \| (.*) \|$', (RULES / "cluster.md").read_text(), re.M)
     assert len(rows) > 20, "the table of reply examples is in docs/rules/cluster.md"
-    game = Cluster()
+    game, wire = Cluster(), ClusterStdio()
+    start = game.initial_state(random.Random(0))
     for quoted, read in rows:
         reply = ast.literal_eval(quoted)
         if read.startswith("refused"):
             with pytest.raises(InvalidMoveError):
-                game.parse_move(0, reply)
+                wire.decode(start, 0, [reply])
         else:
-            assert f"`{game.move_text(game.parse_move(0, reply))}`" == read, quoted
+            assert f"`{game.move_text(wire.decode(start, 0, [reply]))}`" == read, quoted
 
 
 @pytest.mark.parametrize("path", sorted(RULES.glob("*.md")), ids=lambda p: p.name)

@@ -20,7 +20,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from runner import replay as replay_module
 from runner import results
 from runner.cli import main
 from runner.games import find_game
@@ -84,14 +83,14 @@ def cluster_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def engine_frames(record: dict[str, Any]) -> tuple[list[str], list[tuple[int, ...]]]:
     """Every frame and every frame's scores, straight from the engine (the test's oracle)."""
-    game = find_game(record["game"])
-    state = game.initial_state(random.Random(record["seed"]))
-    shown, scores = [game.render_text(state)], [tuple(game.scores(state))]
+    game = find_game(record["game"]).rules
+    state = game.initial_state(random.Random(record["seed"]), len(record["seats"]), {})
+    shown, scores = [game.render_text(state)], [tuple(int(s) for s in game.scores(state))]
     for text in record["moves"]:  # Snakes: a string of moves; other games: a list
         seat = game.to_move(state)[0]
         state = game.apply(state, {seat: game.parse_move(seat, text)})
         shown.append(game.render_text(state))
-        scores.append(tuple(game.scores(state)))
+        scores.append(tuple(int(s) for s in game.scores(state)))
     return shown, scores
 
 
@@ -239,7 +238,14 @@ def test_a_cluster_game_page_shows_the_final_frame_and_numbered_moves(cluster_si
 def test_a_game_without_a_presentation_gets_the_plain_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(replay_module, "PRESENTATIONS", {})
+    from dataclasses import replace as replaced
+
+    from runner.games import GAMES
+    from runner.games.spec import Presentation
+
+    monkeypatch.setitem(
+        GAMES, "cluster-v2", replaced(GAMES["cluster-v2"], presentation=Presentation())
+    )
     records, doc, infos = regen.load_cluster_fixture()
     render_site(records, doc, infos, tmp_path / "site")
     text = (tmp_path / "site" / "games" / f"{records[0]['key'][:12]}.html").read_text()
@@ -454,7 +460,7 @@ def test_the_encoded_edits_rebuild_any_frames(texts: list[str], pad: int) -> Non
 
 
 def test_the_first_frame_is_the_seed_format() -> None:
-    rep = replay({"game": "snakes-v2", "seed": 1, "moves": ""})
+    rep = replay({"game": "snakes-v2", "seed": 1, "moves": "", "seats": [{}, {}], "outcome": {}})
     first = frames(rep)[0]
     assert len(first.split("\n")) == 16 and {len(r) for r in first.split("\n")} == {32}
     # The challenge's first frame, whose last row (holding '@') was mangled in its published copy.

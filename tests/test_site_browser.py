@@ -1,8 +1,8 @@
 """The results site in a real browser: headless Chromium (Debian's) driven by Playwright.
 
-The fixture sites (Snakes: tests/fixtures/site/, Cluster: tests/fixtures/site_cluster/) are
-rendered and served on 127.0.0.1; the tests click through them, play replays and compare what
-the page shows with what the engine computes.
+The fixture sites (Snakes: tests/fixtures/site/, Cluster: tests/fixtures/site_cluster/, and a
+season of four-seat games, tests/podium.py) are rendered and served on 127.0.0.1; the tests
+click through them, play replays and compare what the page shows with what the engine computes.
 Screenshots land in tests/artifacts/ (gitignored). Without Chromium or Playwright these tests
 fail under CI (the environment variable CI is set) and are skipped elsewhere, saying how to
 install them (tests/needs.py; every test using the ``base_url`` fixture needs the browser).
@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import needs
+import podium
 import pytest
 from serving import serve
 
@@ -71,6 +73,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     served = tmp_path_factory.mktemp("served")
     regen.render_fixture(served / "site")
     regen.render_cluster_fixture(served / "cluster")
+    podium.render_season(served / "podium")
 
     with serve(served) as url:
         yield f"{url}site"
@@ -133,8 +136,8 @@ def cluster_longest() -> dict[str, Any]:
 
 def engine_state(record: dict[str, Any], moves: int) -> tuple[Any, Any]:
     """The game and its state after ``moves`` moves, straight from the engine."""
-    game = find_game(record["game"])
-    state = game.initial_state(random.Random(record["seed"]))
+    game = find_game(record["game"]).rules
+    state = game.initial_state(random.Random(record["seed"]), len(record["seats"]), {})
     for text in record["moves"][:moves]:  # Snakes: a string of moves; other games: a list
         seat = game.to_move(state)[0]
         state = game.apply(state, {seat: game.parse_move(seat, text)})
@@ -293,6 +296,37 @@ def test_a_cluster_game_plays_and_its_end_is_the_engines_final_frame(
         page.click("#download")
     text = Path(info.value.path()).read_text()
     assert text == "\n\n".join(engine_frame(record, k) for k in range(last + 1)) + "\n"
+
+
+def test_a_season_of_four_seat_games_reads_in_the_browser(watched: Watched, base_url: str) -> None:
+    """Places on the leaderboard, who finished ahead of whom in the cross-table, a cell leading
+    to the pair's games, and a four-seat replay played to its end."""
+    page = watched.page
+    site = base_url.removesuffix("/site") + "/podium"
+    page.goto(f"{site}/index.html")
+    headers = page.locator("table.leaderboard thead th").all_inner_texts()
+    assert headers[6:11] == ["1st", "2nd", "3rd", "4th", "Average place"] and "W" not in headers
+    page.goto(f"{site}/crosstable.html")
+    cell = page.locator("table.cross tbody tr").nth(0).locator("td a").first
+    counted = re.fullmatch(r"(\d+) of (\d+)", cell.inner_text())
+    assert counted, cell.inner_text()
+    assert "games they met in" in str(cell.get_attribute("title"))
+    href = str(cell.get_attribute("href"))
+    cell.click()
+    page.wait_for_url(f"**/{href}")
+    games = page.locator(f"section#{href.split('#')[1]} table.games tbody tr")
+    assert games.count() == int(counted.group(2)), "the cell leads to the games the pair met in"
+    record = max(podium.season(), key=lambda r: r["seed"])
+    page.goto(f"{site}/games/{record['key'][:12]}.html")
+    page.click("#last")
+    with podium.registered():
+        final = replay(record).final
+    assert page.locator("#board").text_content() == final
+    shown = [page.locator(f"#score{s}").inner_text() for s in range(4)]
+    assert shown == [str(n) for n in record["outcome"]["scores"]], "all four seats' scores"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.goto(f"{site}/crosstable.html")
+    page.screenshot(path=str(ARTIFACTS / "podium-crosstable.png"), full_page=True)
 
 
 def test_untrusted_names_never_run(watched: Watched, base_url: str) -> None:

@@ -23,12 +23,14 @@ from runner.games.base import IllegalMoveError, InvalidMoveError, Termination
 from runner.games.snakes import (
     MOVES,
     Snakes,
+    SnakesCall,
     SnakesState,
     changed_cells,
     state_from_text,
 )
 
 GAME = Snakes()
+CALL = SnakesCall()
 SEED_FRAMES = Path(__file__).parent / "data" / "snakes_seed_frames.txt"
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -438,38 +440,43 @@ def test_unreachable_positions_are_refused() -> None:
 # --- the bot interface and text ------------------------------------------------------------
 
 
-def test_observation_is_the_frame_and_the_player() -> None:
+def test_a_bots_request_is_the_frame_and_the_player() -> None:
     state = seed_play(3)
     for seat, player in ((0, b"X"), (1, b"O")):
-        seen = GAME.observation(state, seat)
-        assert len(seen) == 513, "512 cells and the player character"
+        seen = CALL.request(state, seat)
+        assert len(seen) == CALL.abi.request_size == 513, "512 cells and the player character"
         assert seen[:512] == GAME.render_text(state).replace("\n", "").encode()
         assert seen[512:] == player
 
 
-@pytest.mark.parametrize("reply", [ord("L"), ord("R"), ord("U"), ord("D"), "L", "R", "U", "D"])
-def test_parse_move_accepts_the_four_moves(reply: int | str) -> None:
-    move = GAME.parse_move(0, reply)
-    assert move == (chr(reply) if isinstance(reply, int) else reply)
+@pytest.mark.parametrize("move", ["L", "R", "U", "D"])
+def test_the_four_moves_are_the_ints_a_bot_returns(move: str) -> None:
+    state = seed_play(3)
+    assert CALL.decode(state, 0, ord(move)) == move
+    assert CALL.decode(state, 1, CALL.reply(move)) == move, "the reply for a move reads back"
     assert GAME.parse_move(1, GAME.move_text(move)) == move, "move text reads back"
 
 
 @pytest.mark.parametrize(
-    ("reply", "message"),
+    ("value", "message"),
     [
         (81, "returned 81 ('Q'), not one of 'L', 'R', 'U', 'D'"),
         (0, "returned 0, not one of 'L', 'R', 'U', 'D'"),
         (-1, "returned -1, not one of"),
         (ord("l"), "returned 108 ('l'), not one of"),
         (ord("L") + 256, "returned 332, not one of"),
-        ("LR", "returned 'LR', not one of"),
-        ("", "returned '', not one of"),
     ],
 )
-def test_parse_move_names_a_bad_reply(reply: int | str, message: str) -> None:
+def test_a_bad_return_value_is_named(value: int, message: str) -> None:
     with pytest.raises(InvalidMoveError) as caught:
-        GAME.parse_move(0, reply)
+        CALL.decode(seed_play(3), 0, value)
     assert message in str(caught.value)
+
+
+@pytest.mark.parametrize("text", ["LR", "", "l", "Q"])
+def test_move_text_is_one_of_the_four_letters(text: str) -> None:
+    with pytest.raises(InvalidMoveError, match=repr(text)):
+        GAME.parse_move(0, text)
 
 
 def test_changed_cells_lists_exactly_the_differences() -> None:

@@ -1,12 +1,29 @@
-"""Standings: points, W/D/L and faults arithmetic, the tie-break, excluded entries, the files."""
+"""Standings: points, W/D/L, places and faults arithmetic, the tie-break, excluded entries, the
+files; two-seat games and larger ones."""
 
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from runner.standings import TIE_BREAK, Entrant, document, rank, table, write
+import pytest
+
+from runner.config import LINEAR_POINTS
+from runner.games.spec import points_for
+from runner.results import places
+from runner.standings import (
+    TIE_BREAK,
+    TIE_BREAK_PLACES,
+    Entrant,
+    check_document,
+    document,
+    rank,
+    table,
+    table_points,
+    write,
+)
 
 
 def game(
@@ -122,3 +139,161 @@ def test_written_atomically_as_json(tmp_path: Path) -> None:
         ("b", 0.5, 1),
     ]
     assert [p.name for p in path.parent.iterdir()] == ["standings.json"]
+
+
+# -- games of more than two seats ----------------------------------------------------------------
+
+
+def table_game(
+    seats: str, placement: tuple[int, ...], faults: tuple[tuple[int, str], ...] = ()
+) -> dict[str, Any]:
+    """A game of len(seats) seats (one letter an entry) as the contract writes it."""
+    return {
+        "key": f"{seats}-{placement}",
+        "round": 1,
+        "seats": [{"entry": e} for e in seats],
+        "outcome": {
+            "points": list(points_for(placement)),
+            "termination": "normal",
+            "faulty": None,
+            "placement": list(placement),
+            "faults": [
+                {"seat": s, "turn": 3, "termination": kind, "detail": f"{kind} at turn 3"}
+                for s, kind in faults
+            ],
+        },
+    }
+
+
+def test_places_are_read_from_the_placement_or_from_two_seat_points() -> None:
+    assert places(table_game("abcd", (1, 3, 2, 3))) == [1, 3, 2, 3]
+    assert places(game("a", "b", (0, 1))) == [2, 1]
+    assert places(game("a", "b", (0.5, 0.5))) == [1, 1]
+
+
+def test_linear_points_by_place_tied_seats_sharing_the_places_they_span() -> None:
+    assert table_points(LINEAR_POINTS, [1, 2, 3, 4]) == [1, Fraction(2, 3), Fraction(1, 3), 0]
+    assert table_points(LINEAR_POINTS, [1, 3, 2, 3]) == [
+        1,
+        Fraction(1, 6),
+        Fraction(2, 3),
+        Fraction(1, 6),
+    ]
+    assert table_points(LINEAR_POINTS, [1, 1, 1]) == [Fraction(1, 2)] * 3
+    assert table_points(LINEAR_POINTS, [1]) == [1]
+    for placement in ([1, 2, 3, 4], [2, 1, 2, 4], [1, 1, 3, 3, 5, 6, 6, 6]):
+        expected = points_for(placement)  # the records' default table (runner/games/spec.py)
+        assert [float(p) for p in table_points(LINEAR_POINTS, placement)] == pytest.approx(expected)
+
+
+def test_a_configured_table_gives_points_by_place_and_nothing_past_its_end() -> None:
+    table = (10.0, 6.0, 3.0)
+    assert table_points(table, [1, 2, 3, 4, 5]) == [10, 6, 3, 0, 0]
+    assert table_points(table, [1, 2, 2, 4, 5]) == [10, Fraction(9, 2), Fraction(9, 2), 0, 0]
+    assert table_points(table, [1, 2, 3, 3]) == [10, 6, Fraction(3, 2), Fraction(3, 2)]
+    rows = by_entry(rank(entrants(*"abcde"), [table_game("abcde", (2, 1, 3, 4, 4))], table))
+    assert [rows[e].points for e in "abcde"] == [6.0, 10.0, 3.0, 0.0, 0.0]
+
+
+def test_two_seat_games_give_win_draw_loss_whatever_the_table() -> None:
+    records = [game("a", "b", (1, 0)), game("b", "c", (0.5, 0.5)), game("c", "a", (0, 1))]
+    linear = rank(entrants("a", "b", "c"), records)
+    assert rank(entrants("a", "b", "c"), records, (10.0, 6.0)) == linear
+    assert [(r.entry, r.points, r.places) for r in linear] == [
+        ("a", 2.0, []),
+        ("b", 0.5, []),
+        ("c", 0.5, []),
+    ]
+
+
+def test_a_larger_game_counts_places_average_place_and_every_seats_faults() -> None:
+    records = [
+        table_game("abcd", (1, 2, 3, 4), faults=((3, "timeout"),)),
+        table_game("dcba", (1, 2, 2, 4), faults=((1, "crash"), (2, "timeout"), (1, "crash"))),
+        table_game("abc", (3, 1, 2)),
+    ]
+    rows = by_entry(rank(entrants(*"abcd"), records))
+    a, b, c, d = (rows[e] for e in "abcd")
+    assert (a.games, a.places, a.average_place) == (3, [1, 0, 1, 1], 8 / 3)
+    assert (b.places, b.average_place) == ([1, 2, 0, 0], 5 / 3)
+    assert (c.places, d.places) == ([0, 2, 1, 0], [1, 0, 0, 1])
+    assert (a.wins, a.draws, a.losses) == (0, 0, 0), "W/D/L count two-seat games only"
+    assert d.faults == {"timeout": 1} and a.faults == {}
+    assert c.faults == {"crash": 1} and b.faults == {"timeout": 1}, "a game counts once a kind"
+    assert a.points == 1 + 0 + 0 and b.points == pytest.approx(2 / 3 + 1 / 2 + 1)
+    assert rank(entrants("a"), [], LINEAR_POINTS)[0].average_place is None
+
+
+def test_points_are_added_exactly_so_six_thirds_tie_with_two() -> None:
+    # "thirds" finishes third of four six times: 2 points, 1.9999999999999998 in floats.
+    # "other" finishes first twice and last once (in the game where thirds was ahead): 2 points.
+    records = [table_game("txyo", (3, 1, 2, 4))]
+    records += [table_game("txyz", (3, 1, 2, 4)) for _ in range(5)]
+    records += [table_game("oxyz", (1, 2, 3, 4)) for _ in range(2)]
+    rows = rank(entrants(*"toxyz"), records)
+    found = by_entry(rows)
+    assert found["t"].points == found["o"].points == 2.0
+    order = [r.entry for r in rows]
+    assert order.index("t") < order.index("o"), "equal points, then the head-to-head decides"
+
+
+def test_head_to_head_in_larger_games_is_the_points_where_the_tied_met() -> None:
+    # z and a both have 1 point and the same places; in the one game where they met, z placed
+    # better.
+    records = [
+        table_game("zxay", (2, 1, 3, 4)),
+        table_game("axyq", (2, 4, 1, 3)),
+        table_game("zxyq", (3, 1, 2, 4)),
+    ]
+    rows = by_entry(rank(entrants(*"azxyq"), records))
+    assert rows["a"].points == rows["z"].points == 1.0
+    assert rows["z"].rank is not None and rows["a"].rank is not None
+    assert rows["z"].rank < rows["a"].rank
+
+
+def test_then_the_countback_of_places_then_the_name() -> None:
+    # zed (first once, last once) and amy (second, third) have 1 point each and never met.
+    records = [
+        table_game("zxyw", (1, 2, 3, 4)),
+        table_game("zxyw", (4, 1, 2, 3)),
+        table_game("axyw", (2, 1, 3, 4)),
+        table_game("axyw", (3, 1, 2, 4)),
+    ]
+    names = {"z": "zed", "a": "amy"}
+    renamed = [
+        {**g, "seats": [{"entry": names.get(s["entry"], s["entry"])} for s in g["seats"]]}
+        for g in records
+    ]
+    rows = [r.entry for r in rank(entrants("zed", "amy", "x", "y", "w"), renamed)]
+    assert rows.index("zed") < rows.index("amy"), "more first places must break the tie"
+    level = [table_game("axyw", (2, 1, 3, 4)), table_game("bxyw", (2, 1, 3, 4))]
+    order = [r.entry for r in rank(entrants(*"baxyw"), level)]
+    assert order.index("a") < order.index("b"), "the name breaks a complete tie"
+
+
+def test_the_document_names_the_tie_break_of_its_games_and_checks_the_new_fields() -> None:
+    two = document(rank(entrants("a", "b"), [game("a", "b", (1, 0))]), {})
+    larger = document(rank(entrants(*"abc"), [table_game("abc", (1, 2, 2))]), {"points": "linear"})
+    assert two["tie_break"] == TIE_BREAK and larger["tie_break"] == TIE_BREAK_PLACES
+    assert check_document(two) is None and check_document(larger) is None
+    assert larger["entries"][1]["places"] == [0, 1, 0] and two["entries"][0]["places"] == []
+    bad: dict[str, tuple[list[Any], Any]] = {
+        "places": (["entries", 0, "places"], [1, -1]),
+        "average": (["entries", 0, "average_place"], 0.5),
+        "points": (["points"], [1, 2]),
+    }
+    for what, (path, value) in bad.items():
+        doc = json.loads(json.dumps(larger))
+        target: Any = doc
+        for step in path[:-1]:
+            target = target[step]
+        target[path[-1]] = value
+        assert check_document(doc) is not None, f"a bad `{what}` should be refused"
+
+
+def test_the_text_table_of_a_larger_game_shows_places() -> None:
+    rows = rank(entrants(*"abc"), [table_game("abc", (2, 1, 3)), table_game("abc", (1, 1, 3))])
+    lines = table(rows).splitlines()
+    assert lines[0].split()[:5] == ["rank", "entry", "bot", "points", "games"]
+    assert "1st" in lines[0] and "3rd" in lines[0] and " W " not in lines[0]
+    assert lines[2].split()[:9] == ["1", "b", "B", "1.75", "2", "2", "0", "0", "1.00"]

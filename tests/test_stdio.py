@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,10 +17,11 @@ from runner.build import Build, build_entry
 from runner.entries import load_entry
 from runner.games import find_game
 from runner.games.base import Termination
+from runner.games.cluster import SPEC as CLUSTER
 from runner.referee import GameResult, Player, play_game
 from runner.sandbox.zygote import BotLimits
 
-FIRST = (Path(__file__).parents[1] / "runner" / "builtin" / "cluster-first" / "bot.py").read_text()
+FIRST = (CLUSTER.builtins[0].folder / "bot.py").read_text()
 # Wall-clock limits wide enough for a loaded machine; the slow bot below is far outside them.
 LIMITS = BotLimits(
     move_cpu_s=0.1,
@@ -76,7 +78,7 @@ def python_bot(body: str) -> str:
     return body + "\n" + PRELUDE
 
 
-def build(sandbox: object, root: Path, name: str, source: str, language: str) -> Build:
+def build(sandbox: Any, root: Path, name: str, source: str, language: str) -> Build:
     folder = root / "entries" / name
     folder.mkdir(parents=True, exist_ok=True)
     filename = {"python": "bot.py", "c": "bot.c", "cpp": "bot.cpp"}[language]
@@ -90,7 +92,7 @@ def build(sandbox: object, root: Path, name: str, source: str, language: str) ->
         sandbox,
         LIMITS,
         60,
-        interface="stdio",  # type: ignore[arg-type]
+        CLUSTER,
     )
     assert result.ok, result.message
     return result
@@ -106,7 +108,7 @@ def test_python_and_c_program_bots_play_whole_games(any_sandbox: object, tmp_pat
     static_c = build(any_sandbox, tmp_path, "cbot", C_BOT, "c")
     result = play(any_sandbox, first, static_c)
     assert result.outcome.termination is Termination.NORMAL, result.outcome.detail
-    assert len(result.moves) > 20 and all(m.startswith("PLACE ") for m in result.moves)
+    assert len(result.moves) > 20 and all(str(m).startswith("PLACE ") for m in result.moves)
     again = play(any_sandbox, first, static_c)
     assert again.moves == result.moves, "the same bots and seed must play the same game"
 
@@ -219,10 +221,7 @@ def test_a_game_can_start_its_program_bots_afresh_for_every_move(
 ) -> None:
     from dataclasses import replace
 
-    from runner.games.cluster import Cluster
-
-    class FreshCluster(Cluster):
-        info = replace(Cluster.info, fresh_process_per_move=True)
+    fresh_cluster = replace(CLUSTER, interface="stdio-fresh")
 
     counter = (
         "seen = 0\n"
@@ -238,7 +237,7 @@ def test_a_game_can_start_its_program_bots_afresh_for_every_move(
         Player(b.entry, b.content_hash, b.jail_path, tuple(b.program or ()))
         for b in (counting, first)
     ]
-    result = play_game(FreshCluster(), players, local_sandbox, LIMITS, seed=3)  # type: ignore[arg-type]
+    result = play_game(fresh_cluster, players, local_sandbox, LIMITS, seed=3)  # type: ignore[arg-type]
     assert result.outcome.termination is Termination.NORMAL, result.outcome.detail
     printed = result.output[0]
     assert printed.count("turns seen by this process: 1") > 5, printed[:300]

@@ -797,7 +797,11 @@ class Rehearsal:
             restore = [k for k in str(inputs.get("restore-keys", "")).splitlines() if k.strip()]
             log = self._restore_cache(workspace, paths, key, restore, outputs)
             if action == "actions/cache" and outputs.get("cache-hit") != "true":
-                post.append(lambda: self._save_cache(workspace, paths, key))
+
+                def save() -> None:  # its log is not part of this step's
+                    self._save_cache(workspace, paths, key)
+
+                post.append(save)
             return log
         if action == "actions/cache/save":
             paths = [p for p in str(inputs["path"]).splitlines() if p.strip()]

@@ -1,8 +1,8 @@
-"""C-function bots (the Snakes interface), referee side.
+"""C-function bots, referee side.
 
 The bot's shared object runs in a sandboxed process (runner/bots/worker.py) that says hello
-with the bot's name, then answers each request (512 board bytes + the player byte) with a
-four-byte int. The watchdogs are runner/bots/watch.py's.
+with the bot's name, then answers each request (the bytes the game's codec lays out for its C
+signature) with a four-byte int. The watchdogs are runner/bots/watch.py's.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import struct
 
 from runner.bots import worker
 from runner.bots.faults import BotProtocolError
-from runner.bots.watch import WatchedBot
+from runner.bots.watch import Exchange, Want, WatchedBot
 
 NAME_CHARS = 64
 _REPLY = struct.Struct("<i")
@@ -26,10 +26,10 @@ def clean_name(raw: bytes, fallback: str) -> str:
 
 
 class CFunctionBot(WatchedBot):
-    """One C-function bot for one game: hello (bot_name), then board in, int out."""
+    """One C-function bot for one game: hello (its name), then one call per move."""
 
     def start(self) -> str:
-        """Wait until the bot is loaded; returns its bot_name (cleaned)."""
+        """Wait until the bot is loaded; returns its name (cleaned)."""
         self.started()
         header = self.load(len(worker.HELLO_MAGIC) + 2)
         if header[: len(worker.HELLO_MAGIC)] != worker.HELLO_MAGIC:
@@ -43,8 +43,19 @@ class CFunctionBot(WatchedBot):
         self.name = clean_name(raw, self.fallback_name)
         return self.name
 
-    def ask(self, observation: bytes, turn: int) -> int:
-        """The int the bot's function returned for this observation."""
-        (value,) = _REPLY.unpack(self.exchange(observation, _REPLY.size, turn, line=False))
+    def begin(self, request: bytes, turn: int) -> Exchange:
+        return Exchange(self, request, Want(_REPLY.size), turn)
+
+    def finish(self, move: Exchange) -> None:
         self.moves += 1
+
+    def value(self, move: Exchange) -> int:
+        """The int the function returned."""
+        assert move.reply is not None
+        (value,) = _REPLY.unpack(move.reply)
+        return int(value)
+
+    def ask(self, request: bytes, turn: int) -> int:
+        """One call asked alone: the int it returned (or its fault raised)."""
+        (value,) = _REPLY.unpack(self.exchange(request, Want(_REPLY.size), turn))
         return int(value)

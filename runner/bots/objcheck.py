@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import struct
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 SHF_WRITE, SHF_ALLOC = 0x1, 0x2
 SHN_UNDEF, SHN_ABS, SHN_COMMON = 0, 0xFFF1, 0xFFF2
@@ -122,8 +123,9 @@ class Elf:
     data: bytes
 
 
-def read_elf(data: bytes) -> Elf:
-    """Sections, defined symbols and program headers of an x86-64 ELF object or library."""
+def _elf_type(data: bytes) -> int:
+    """The ELF type (ET_REL or ET_DYN) of an x86-64 object or library; raises
+    ObjectFormatError for anything else."""
     if data[:4] != b"\x7fELF" or len(data) < 64:
         raise ObjectFormatError("not an ELF file")
     if data[4] != 2 or data[5] != 1:
@@ -133,41 +135,61 @@ def read_elf(data: bytes) -> Elf:
         raise ObjectFormatError("neither an object file nor a shared library")
     if e_machine != 62:
         raise ObjectFormatError("not an x86-64 object file")
+    return int(e_type)
+
+
+def _string(data: bytes, table_offset: int, index: int) -> str:
+    """The NUL-terminated string at ``index`` in the string table at ``table_offset``."""
+    end = data.index(b"\0", table_offset + index)
+    return data[table_offset + index : end].decode("utf-8", errors="replace")
+
+
+def _table_symbols(
+    data: bytes, table: tuple[Any, ...], raw: list[tuple[Any, ...]], sections: list[Section]
+) -> Iterator[Symbol]:
+    """The defined symbols of one symbol table (``table``: its raw section header; ``raw``:
+    every section's)."""
+    offset, size, link, entsize = table[4], table[5], table[6], table[9]
+    strings_offset = raw[link][4]
+    for j in range(1, size // entsize):
+        st_name, st_info, _, st_shndx, st_value, st_size = struct.unpack_from(
+            "<IBBHQQ", data, offset + j * entsize
+        )
+        kind, binding = st_info & 0xF, st_info >> 4
+        if kind in (STT_SECTION, STT_FILE) or st_shndx == SHN_UNDEF:
+            continue
+        common = st_shndx == SHN_COMMON
+        section = sections[st_shndx] if st_shndx < len(sections) else None
+        name = _string(data, strings_offset, st_name)
+        yield Symbol(name, kind, binding != 0, section, common, st_value, st_size)
+
+
+def _segments(data: bytes, offset: int, entry_size: int, count: int) -> list[Segment]:
+    """The program headers."""
+    segments = []
+    for i in range(count):
+        p_type, p_flags, p_offset, p_vaddr, _, p_filesz, p_memsz, _ = struct.unpack_from(
+            "<IIQQQQQQ", data, offset + i * entry_size
+        )
+        segments.append(Segment(p_type, p_flags, p_offset, p_vaddr, p_filesz, p_memsz))
+    return segments
+
+
+def read_elf(data: bytes) -> Elf:
+    """Sections, defined symbols and program headers of an x86-64 ELF object or library."""
+    e_type = _elf_type(data)
     e_phoff, e_shoff = struct.unpack_from("<QQ", data, 32)
     e_phentsize, e_phnum, e_shentsize, e_shnum, e_shstrndx = struct.unpack_from("<HHHHH", data, 54)
     raw = [
         struct.unpack_from("<IIQQQQIIQQ", data, e_shoff + i * e_shentsize) for i in range(e_shnum)
     ]
     names_offset = raw[e_shstrndx][4] if raw else 0
-
-    def string(table_offset: int, index: int) -> str:
-        end = data.index(b"\0", table_offset + index)
-        return data[table_offset + index : end].decode("utf-8", errors="replace")
-
-    sections = [Section(string(names_offset, r[0]), r[1], r[2], r[3], r[5]) for r in raw]
+    sections = [Section(_string(data, names_offset, r[0]), r[1], r[2], r[3], r[5]) for r in raw]
     symbols: list[Symbol] = []
     for r in raw:
-        if r[1] not in (SHT_SYMTAB, SHT_DYNSYM):
-            continue
-        offset, size, link, entsize = r[4], r[5], r[6], r[9]
-        strings_offset = raw[link][4]
-        for j in range(1, size // entsize):
-            st_name, st_info, _, st_shndx, st_value, st_size = struct.unpack_from(
-                "<IBBHQQ", data, offset + j * entsize
-            )
-            kind, binding = st_info & 0xF, st_info >> 4
-            if kind in (STT_SECTION, STT_FILE) or st_shndx == SHN_UNDEF:
-                continue
-            common = st_shndx == SHN_COMMON
-            section = sections[st_shndx] if st_shndx < len(sections) else None
-            name = string(strings_offset, st_name)
-            symbols.append(Symbol(name, kind, binding != 0, section, common, st_value, st_size))
-    segments = []
-    for i in range(e_phnum):
-        p_type, p_flags, p_offset, p_vaddr, _, p_filesz, p_memsz, _ = struct.unpack_from(
-            "<IIQQQQQQ", data, e_phoff + i * e_phentsize
-        )
-        segments.append(Segment(p_type, p_flags, p_offset, p_vaddr, p_filesz, p_memsz))
+        if r[1] in (SHT_SYMTAB, SHT_DYNSYM):
+            symbols += _table_symbols(data, r, raw, sections)
+    segments = _segments(data, e_phoff, e_phentsize, e_phnum)
     return Elf(e_type, sections, symbols, segments, data)
 
 
@@ -278,8 +300,8 @@ def _dynamic(elf: Elf) -> list[tuple[int, int]]:
     return entries
 
 
-def _loader_problems(elf: Elf) -> list[str]:
-    """What the loader would run, load or allow beyond mapping the library."""
+def _segment_problems(elf: Elf) -> list[str]:
+    """What the program headers ask of the loader beyond mapping plain code and data."""
     problems = []
     kinds = {s.kind for s in elf.segments}
     if PT_DYNAMIC not in kinds:
@@ -296,50 +318,129 @@ def _loader_problems(elf: Elf) -> list[str]:
             )
         if s.kind == PT_GNU_STACK and s.flags & PF_X:
             problems.append("the library asks for an executable stack: that is not allowed")
-    dynamic = _dynamic(elf)
-    values = dict(dynamic)
-    strings = _file_offset(elf, values[DT_STRTAB]) if DT_STRTAB in values else None
-    for tag, value in dynamic:
-        if tag in RUNS_CODE_TAGS:
-            problems.append(
-                f"{RUNS_CODE_TAGS[tag]}: constructors and destructors "
-                f"(__attribute__((constructor)), _init, _fini) are not allowed: {AT_LOAD_RULE}"
-            )
-        elif tag in FORBIDDEN_TAGS:
-            problems.append(f"{FORBIDDEN_TAGS[tag]}: not allowed in a bot's library")
-        elif tag == DT_FLAGS and value & (DF_TEXTREL | DF_STATIC_TLS):
-            problems.append(
-                "the library needs text relocations or static thread-local storage: not allowed"
-            )
-        elif tag == DT_NEEDED:
-            if strings is None:
-                raise ObjectFormatError("DT_NEEDED without a string table")
-            end = elf.data.index(b"\0", strings + value)
-            needed = elf.data[strings + value : end].decode("utf-8", errors="replace")
-            if needed not in ALLOWED_LIBRARIES:
-                problems.append(
-                    f"the library needs `{needed}`: only the standard C library "
-                    f"({', '.join(ALLOWED_LIBRARIES)}) may be used"
-                )
-        elif tag in (DT_REL, DT_RELSZ):
-            problems.append("the library has REL relocations, which x86-64 never uses")
+    return problems
+
+
+def _needed_problem(elf: Elf, strings: int | None, value: int) -> str | None:
+    """A DT_NEEDED entry (``value``: the name's index in the string table at file offset
+    ``strings``) that names a library besides libc and libm, or None."""
+    if strings is None:
+        raise ObjectFormatError("DT_NEEDED without a string table")
+    needed = _string(elf.data, strings, value)
+    if needed not in ALLOWED_LIBRARIES:
+        return (
+            f"the library needs `{needed}`: only the standard C library "
+            f"({', '.join(ALLOWED_LIBRARIES)}) may be used"
+        )
+    return None
+
+
+def _tag_problem(elf: Elf, tag: int, value: int, strings: int | None) -> str | None:
+    """What one dynamic entry would make the loader run, load or allow, or None."""
+    if tag in RUNS_CODE_TAGS:
+        return (
+            f"{RUNS_CODE_TAGS[tag]}: constructors and destructors "
+            f"(__attribute__((constructor)), _init, _fini) are not allowed: {AT_LOAD_RULE}"
+        )
+    if tag in FORBIDDEN_TAGS:
+        return f"{FORBIDDEN_TAGS[tag]}: not allowed in a bot's library"
+    if tag == DT_FLAGS and value & (DF_TEXTREL | DF_STATIC_TLS):
+        return "the library needs text relocations or static thread-local storage: not allowed"
+    if tag == DT_NEEDED:
+        return _needed_problem(elf, strings, value)
+    if tag in (DT_REL, DT_RELSZ):
+        return "the library has REL relocations, which x86-64 never uses"
+    return None
+
+
+def _relocation_kinds(elf: Elf, values: dict[int, int]) -> Iterator[int]:
+    """The type of every RELA relocation, the PLT's included (``values``: the dynamic section)."""
     for where, size_tag in ((DT_RELA, DT_RELASZ), (DT_JMPREL, DT_PLTRELSZ)):
         if where not in values:
             continue
         start = _file_offset(elf, values[where])
         for i in range(values.get(size_tag, 0) // 24):
             (info,) = struct.unpack_from("<Q", elf.data, start + i * 24 + 8)
-            kind = info & 0xFFFFFFFF
-            if kind == R_X86_64_IRELATIVE:
-                problems.append(
-                    "an R_X86_64_IRELATIVE relocation: an indirect function's resolver would "
-                    f"run when the library is loaded; {AT_LOAD_RULE}"
-                )
-            elif kind in TLS_RELOCATIONS:
-                problems.append(f"a thread-local storage relocation: {WRITABLE_RULE}")
-            elif kind == R_X86_64_COPY:
-                problems.append("a copy relocation, which a library never has")
+            yield info & 0xFFFFFFFF
+
+
+def _relocation_problem(kind: int) -> str | None:
+    """What a relocation of type ``kind`` would make the loader do that a bot may not, or None."""
+    if kind == R_X86_64_IRELATIVE:
+        return (
+            "an R_X86_64_IRELATIVE relocation: an indirect function's resolver would "
+            f"run when the library is loaded; {AT_LOAD_RULE}"
+        )
+    if kind in TLS_RELOCATIONS:
+        return f"a thread-local storage relocation: {WRITABLE_RULE}"
+    if kind == R_X86_64_COPY:
+        return "a copy relocation, which a library never has"
+    return None
+
+
+def _loader_problems(elf: Elf) -> list[str]:
+    """What the loader would run, load or allow beyond mapping the library."""
+    problems = _segment_problems(elf)
+    dynamic = _dynamic(elf)
+    values = dict(dynamic)
+    strings = _file_offset(elf, values[DT_STRTAB]) if DT_STRTAB in values else None
+    for tag, value in dynamic:
+        problem = _tag_problem(elf, tag, value, strings)
+        if problem is not None:
+            problems.append(problem)
+    for kind in _relocation_kinds(elf, values):
+        problem = _relocation_problem(kind)
+        if problem is not None:
+            problems.append(problem)
     return list(dict.fromkeys(problems))
+
+
+def _bot_name_range(elf: Elf) -> Ranges:
+    """Where the pointer ``bot_name`` lies (empty: the library defines no such pointer)."""
+    name = next(
+        (s for s in elf.symbols if s.name == "bot_name" and s.is_global and s.size == 8), None
+    )
+    return [(name.value, name.value + 8)] if name is not None else []
+
+
+def _symbol_problems(elf: Elf, writable: Ranges) -> tuple[list[str], set[Section]]:
+    """What the defined symbols break, one sentence each, and the sections of those found in
+    ``writable`` (the memory left writable besides bot_name)."""
+    problems = []
+    named: set[Section] = set()
+    for symbol in dict.fromkeys(elf.symbols):  # .symtab and .dynsym list the globals twice
+        if symbol.kind == STT_GNU_IFUNC:
+            problems.append(_refuse_ifunc(symbol))
+            continue
+        if symbol.kind == STT_TLS:
+            problems.append(f"{_describe(symbol)}: {WRITABLE_RULE}")
+            continue
+        if symbol.section is None or (symbol.kind == STT_NOTYPE and not symbol.size):
+            continue  # an absolute value, or the name of an address (_edata, __bss_start, ...)
+        low, high = symbol.value, symbol.value + max(symbol.size, 1)
+        if _overlap(writable, low, high):
+            problems.append(
+                f"{_describe(symbol)}: {WRITABLE_RULE}; keep state in local variables, or make "
+                "constants `const`"
+            )
+            named.add(symbol.section)
+    return problems, named
+
+
+def _section_problems(elf: Elf, writable: Ranges, named: set[Section]) -> list[str]:
+    """The sections holding bytes of ``writable`` (the memory left writable besides bot_name)
+    that no symbol accounts for: the sections in ``named`` were reported with their symbols."""
+    problems = []
+    for section in elf.sections:
+        if not section.flags & SHF_ALLOC or not section.size or section in named:
+            continue
+        extra = _overlap(writable, section.address, section.address + section.size)
+        if extra:
+            problems.append(
+                f"writable section {section.name} holds {extra} bytes of data besides bot_name: "
+                f"{WRITABLE_RULE}"
+            )
+    return problems
 
 
 def check_library(data: bytes) -> list[str]:
@@ -352,39 +453,10 @@ def check_library(data: bytes) -> list[str]:
         problems += _loader_problems(elf)
     except (ObjectFormatError, struct.error, IndexError, ValueError, ArithmeticError) as exc:
         return [f"the linked library could not be read: {exc}"]
-    writable = writable_ranges(elf)
-    name = next(
-        (s for s in elf.symbols if s.name == "bot_name" and s.is_global and s.size == 8), None
-    )
-    allowed = [(name.value, name.value + 8)] if name is not None else []
-    named: set[Section] = set()
-    for symbol in dict.fromkeys(elf.symbols):  # .symtab and .dynsym list the globals twice
-        if symbol.kind == STT_GNU_IFUNC:
-            problems.append(_refuse_ifunc(symbol))
-            continue
-        if symbol.kind == STT_TLS:
-            problems.append(f"{_describe(symbol)}: {WRITABLE_RULE}")
-            continue
-        if symbol.section is None or (symbol.kind == STT_NOTYPE and not symbol.size):
-            continue  # an absolute value, or the name of an address (_edata, __bss_start, ...)
-        low, high = symbol.value, symbol.value + max(symbol.size, 1)
-        if _overlap(_subtract(writable, allowed), low, high):
-            problems.append(
-                f"{_describe(symbol)}: {WRITABLE_RULE}; keep state in local variables, or make "
-                "constants `const`"
-            )
-            named.add(symbol.section)
-    for section in elf.sections:
-        if not section.flags & SHF_ALLOC or not section.size or section in named:
-            continue
-        extra = _overlap(
-            _subtract(writable, allowed), section.address, section.address + section.size
-        )
-        if extra:
-            problems.append(
-                f"writable section {section.name} holds {extra} bytes of data besides bot_name: "
-                f"{WRITABLE_RULE}"
-            )
+    writable = _subtract(writable_ranges(elf), _bot_name_range(elf))
+    symbol_problems, named = _symbol_problems(elf, writable)
+    problems += symbol_problems
+    problems += _section_problems(elf, writable, named)
     return list(dict.fromkeys(problems))
 
 

@@ -1,23 +1,42 @@
-"""Program bots that speak a line protocol on stdin/stdout (Cluster and later games), any language.
+"""Program bots that speak a line protocol on stdin/stdout, in any language.
 
 The program runs in the sandbox's process (runner/bots/worker.py's exec mode): the host writes the
-game's messages to its stdin and reads one reply line (capped) per move from its stdout, under the
-watchdogs of runner/bots/watch.py. Its stderr is kept, capped, with the game's result. A bot is
-persistent for the whole game; a game that wants a fresh process per move starts one per move.
+game's messages to its stdin and reads one reply (up to the codec's number of lines, each capped)
+per move from its stdout, under the watchdogs of runner/bots/watch.py. Its stderr is kept, capped,
+with the game's result. ``StdioBot`` lives for the whole game; ``FreshStdioBot`` starts a new
+process for every move, for games whose bots keep no memory between moves.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from runner.bots.watch import WatchedBot
+from runner.bots.watch import Exchange, Want, WatchedBot
 from runner.sandbox.zygote import BotLimits, BotProcess
 
 LINE_CAP = 4096  # the longest reply line accepted
 
 
+def reply_lines(reply: bytes) -> list[str]:
+    """A reply's lines, without their line endings (a CR before each LF is dropped)."""
+    if not reply:
+        return []
+    return [line.removesuffix("\r") for line in reply.decode("utf-8", "replace").split("\n")]
+
+
 class StdioBot(WatchedBot):
     """One program bot for one game."""
+
+    def __init__(
+        self,
+        process: BotProcess,
+        limits: BotLimits,
+        fallback_name: str,
+        lines: int = 1,
+        until_end: bool = False,
+    ) -> None:
+        super().__init__(process, limits, fallback_name)
+        self.want = Want(LINE_CAP, lines, until_end)
 
     def start(self) -> str:
         """Wait until the sandbox has started the program; returns its display name."""
@@ -25,55 +44,78 @@ class StdioBot(WatchedBot):
         return self.name
 
     def send(self, message: bytes) -> None:
-        """Queue a message the bot answers nothing to (e.g. the init message): it is written
-        with the next turn message, under that move's watchdog."""
-        self._outbox += message
+        """Queue a message the bot answers nothing to (e.g. the game's first message): it is
+        written with the next request, under that move's watchdog."""
+        self.outbox += message
 
-    def ask(self, observation: bytes, turn: int) -> str:
-        """Send the turn message; the bot's reply line (without its line ending)."""
+    def begin(self, request: bytes, turn: int) -> Exchange:
         first = self.limits.first_move_wall_s if self.moves == 0 else None
-        reply = self.exchange(observation, LINE_CAP, turn, line=True, wall=first or 0.0)
+        return Exchange(self, request, self.want, turn, first or 0.0)
+
+    def finish(self, move: Exchange) -> None:
         self.moves += 1
-        return reply.decode("utf-8", errors="replace").rstrip("\r")
+
+    def lines(self, move: Exchange) -> list[str]:
+        assert move.reply is not None
+        return reply_lines(move.reply)
+
+    def ask(self, request: bytes, turn: int) -> str:
+        """One move asked alone: the reply's first line (or its fault raised)."""
+        first = self.limits.first_move_wall_s if self.moves == 0 else None
+        reply = self.exchange(request, self.want, turn, first or 0.0)
+        self.moves += 1
+        return (reply_lines(reply) or [""])[0]
 
 
 class FreshStdioBot:
-    """A program bot started afresh for every move, for games that keep no bot memory between
-    moves: each move spawns a process, sends it the init message (if the game has one) and the
-    turn message, reads its line, and ends it. CPU time and the first-move allowance carry over
-    from move to move, so the limits are the game's, not each process's."""
+    """A program bot started afresh for every move: each move spawns a process, sends it the
+    game's first message (if any) and the request, reads its reply, and ends it. CPU time and
+    the first-move allowance carry over from move to move, so the limits are the game's, not
+    each process's."""
 
     def __init__(
         self,
         spawn: Callable[[], BotProcess],
         limits: BotLimits,
         name: str,
-        init: bytes | None,
+        greeting: bytes,
+        lines: int,
     ) -> None:
-        self.spawn, self.limits, self.name, self.init = spawn, limits, name, init
+        self.spawn, self.limits, self.name, self.greeting = spawn, limits, name, greeting
+        self.lines_wanted = lines
         self.cpu_used = 0.0
         self.moves = 0
         self.outputs: list[str] = []
+        self._current: StdioBot | None = None
 
     def start(self) -> str:
         return self.name
 
-    def ask(self, observation: bytes, turn: int) -> str:
-        bot = StdioBot(self.spawn(), self.limits, self.name)
+    def begin(self, request: bytes, turn: int) -> Exchange:
+        bot = StdioBot(self.spawn(), self.limits, self.name, self.lines_wanted, until_end=True)
         bot.cpu_used, bot.moves = self.cpu_used, self.moves
-        try:
-            bot.start()
-            if self.init is not None:
-                bot.send(self.init)
-            return bot.ask(observation, turn)
-        finally:
-            self.cpu_used, self.moves = bot.cpu_used, bot.moves
-            bot.close()
-            if text := bot.output_text():
-                self.outputs.append(f"[turn {turn}] {text}")
+        self._current = bot
+        bot.start()
+        bot.send(self.greeting)
+        return bot.begin(request, turn)
+
+    def finish(self, move: Exchange) -> None:
+        bot, self._current = self._current, None
+        if bot is None:
+            return
+        self.cpu_used, self.moves = bot.cpu_used, bot.moves + 1
+        bot.close()
+        if text := bot.output_text():
+            self.outputs.append(f"[turn {move.turn}] {text}")
+
+    def lines(self, move: Exchange) -> list[str]:
+        assert move.reply is not None
+        return reply_lines(move.reply)
 
     def output_text(self) -> str:
         return "\n".join(self.outputs)
 
     def close(self) -> None:
-        pass
+        if self._current is not None:
+            self._current.close()
+            self._current = None

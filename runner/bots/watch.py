@@ -1,7 +1,9 @@
 """The referee's side of a sandboxed bot process: every byte to it or from it under watchdogs.
 
-A move is one exchange: the host writes the request (non-blocking: a bot that does not read its
-input cannot stall the host) and reads the reply, both under the move's limits. CPU per move and
+A move is one ``Exchange``: the host writes the request (non-blocking: a bot that does not read
+its input cannot stall the host) and reads the reply, both under the move's limits. ``gather``
+drives several exchanges at once — every seat that moves in a turn is asked together, each under
+its own watchdog — and one exchange alone when seats take turns. CPU per move and
 per game is read from the kernel's clock of the bot's process, never from anything the process
 says, and it runs from the end of the bot's previous move: CPU a bot uses between its moves (on
 its opponent's time) counts against its next one. Wall-clock time is a backstop. Replies are read
@@ -17,6 +19,8 @@ import select
 import signal
 import socket
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from runner.bots import worker
 from runner.bots.faults import (
@@ -47,6 +51,17 @@ def _number(value: object) -> float:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
 
 
+@dataclass(frozen=True)
+class Want:
+    """What a reply is: ``size`` bytes exactly (``lines`` 0), or up to ``lines`` lines of at
+    most ``size`` bytes each. With ``until_end`` a reply may also end with the bot (a program
+    started for one move that wrote fewer lines and exited cleanly)."""
+
+    size: int
+    lines: int = 0
+    until_end: bool = False
+
+
 class WatchedBot:
     """One sandboxed bot process for one game."""
 
@@ -57,12 +72,12 @@ class WatchedBot:
         self.name = fallback_name
         self.cpu_used = 0.0  # CPU seconds charged for moves so far (kernel accounting)
         self.moves = 0
-        self._unread = b""  # reply bytes read past the end of the last reply
-        self._outbox = b""  # bytes to send ahead of the next request (a game's first message)
-        self._mark: float | None = None  # the bot's CPU clock when its last move (or load) ended
-        self._poll = select.poll()
+        self.unread = b""  # reply bytes read past the end of the last reply
+        self.outbox = b""  # bytes to send ahead of the next request (a game's first message)
+        self.mark: float | None = None  # the bot's CPU clock when its last move (or load) ended
+        self.poll = select.poll()  # its own fds, for a move asked alone
         for fd in (process.reply_fd, process.output_fd, process.zygote.fileno):
-            self._poll.register(fd, _IN)
+            self.poll.register(fd, _IN)
         self._reply_waiting = select.poll()
         self._reply_waiting.register(process.reply_fd, _IN)
 
@@ -74,38 +89,31 @@ class WatchedBot:
         try:
             self.process.ready()
         except SandboxError as exc:
-            raise self._supervisor_lost("while starting", exc) from None
+            raise self.supervisor_lost("while starting", exc) from None
 
     def load(self, size: int) -> bytes:
         """The bot's first ``size`` bytes (its hello), within the loading limits."""
-        reply = self._exchange(b"", size, "while loading", None, loading=True)
-        self._mark = self.process.cpu_time()
+        reply = self.exchange(b"", Want(size), None, loading=True)
+        self.mark = self.process.cpu_time()
         return reply
 
     def exchange(
-        self, request: bytes, size: int, turn: int, line: bool, wall: float = 0.0
-    ) -> bytes:
-        """One move: send ``request`` and read the reply — ``size`` bytes, or with ``line`` one
-        line of at most ``size`` bytes — within this move's limits (``wall``: its wall-clock
-        limit, if not the usual)."""
-        return self._exchange(request, size, f"at turn {turn}", turn, line=line, wall=wall)
-
-    def _exchange(
         self,
         request: bytes,
-        size: int,
-        at: str,
+        want: Want,
         turn: int | None,
-        loading: bool = False,
-        line: bool = False,
         wall: float = 0.0,
+        loading: bool = False,
     ) -> bytes:
-        try:
-            return self._watch(request, size, at, turn, loading, line, wall)
-        except SandboxError as exc:
-            raise self._supervisor_lost(at, exc) from None
+        """One move asked alone: its reply, or its fault raised."""
+        move = Exchange(self, request, want, turn, wall, loading)
+        gather([move])
+        if move.fault is not None:
+            raise move.fault
+        assert move.reply is not None
+        return move.reply
 
-    def _supervisor_lost(self, at: str, error: SandboxError) -> BotFault:
+    def supervisor_lost(self, at: str, error: SandboxError) -> BotFault:
         """The zygote died, fell silent or said something malformed. Where it shares a
         container with this entry's bots only, that is the entry's doing: this bot's loss.
         Elsewhere no bot can reach it: the host's machinery failed."""
@@ -113,9 +121,9 @@ class WatchedBot:
             return BotCrashed(f"broke its sandbox's supervisor {at} ({error})")
         raise error
 
-    def _ahead(self, turn: int | None) -> None:
+    def ahead(self, turn: int | None) -> None:
         """A reply that is there before the host asked: a fault (unless it is the bot's end)."""
-        if not self._unread:
+        if not self.unread:
             if not self._reply_waiting.poll(0):
                 return
             try:
@@ -129,137 +137,9 @@ class WatchedBot:
         self.process.kill()
         raise BotProtocolError(f"replied before it was asked at turn {turn}")
 
-    def _watch(
-        self,
-        request: bytes,
-        size: int,
-        at: str,
-        turn: int | None,
-        loading: bool,
-        line: bool,
-        wall: float,
-    ) -> bytes:
-        """Write ``request`` and read a reply under the CPU and wall-clock limits."""
-        limits = self.limits
-        process = self.process
-        move_cpu = limits.game_cpu_s if loading else limits.move_cpu_s
-        wall = LOAD_WALL_S if loading else (wall or limits.move_wall_s)
-        now_cpu = process.cpu_time()
-        if now_cpu is None:
-            raise self._death(at)
-        start_cpu = now_cpu if loading or self._mark is None else self._mark
-        if not loading:
-            if now_cpu - start_cpu > move_cpu:
-                process.kill()
-                raise BotTimeout(
-                    f"used over {move_cpu * 1000:g} ms of CPU between its moves, before turn {turn}"
-                )
-            self._ahead(turn)
-        wall_deadline = time.monotonic() + wall
-        out = memoryview(self._outbox + request)
-        self._outbox = b""
-        writing = False
-        if out:
-            out = out[self._write(out, at) :]
-            if out:
-                self._poll.register(process.request_fd, _OUT)
-                writing = True
-        data, self._unread = self._unread, b""
-        reply: bytes | None = None
-        try:
-            while True:
-                if reply is None:
-                    reply = self._complete(data, size, line, at)
-                if reply is not None and not out:
-                    if not loading:
-                        self._charge(start_cpu, at)
-                    return reply
-                cpu = process.cpu_time()
-                if cpu is None:
-                    raise self._death(at)
-                used = cpu - start_cpu
-                game_left = limits.game_cpu_s - self.cpu_used - used
-                if used > move_cpu:
-                    process.kill()
-                    if loading:
-                        raise BotTimeout(f"over {limits.game_cpu_s:g} s CPU {at}")
-                    raise BotTimeout(f"over {move_cpu * 1000:g} ms CPU on one move {at}")
-                if game_left < 0 and not loading:
-                    process.kill()
-                    raise BotTimeout(f"over the {limits.game_cpu_s:g} s CPU limit for a game {at}")
-                now = time.monotonic()
-                if now >= wall_deadline:
-                    process.kill()
-                    if out:
-                        raise BotTimeout(f"does not read its input {at}")
-                    raise BotTimeout(f"no reply within {wall:g} s of wall-clock time {at}")
-                left = min(move_cpu - used, wall_deadline - now, game_left if not loading else wall)
-                for fd, events in self._poll.poll(max(1.0, left * 1000.0)):
-                    if fd == process.reply_fd:
-                        chunk = self._read(fd, at)
-                        if chunk == b"" and line and reply is None and data and not out:
-                            # Its last line, unterminated, as it ended: a line all the same
-                            # (as getline reads it). Its end shows at its next move, if any.
-                            reply, self._unread = data, b""
-                            continue
-                        if chunk == b"":
-                            raise self._death(at)
-                        if chunk is not None and reply is not None:  # more than one reply
-                            process.kill()
-                            raise BotProtocolError(f"replied before it was asked {at}")
-                        if chunk is not None:
-                            data += chunk
-                    elif fd == process.request_fd:
-                        if not events & select.POLLOUT:
-                            raise self._death(at)
-                        out = out[self._write(out, at) :]
-                        if not out:
-                            self._poll.unregister(fd)
-                            writing = False
-                    elif fd == process.output_fd:
-                        process.drain_output(OUTPUT_CAP)
-                    else:
-                        self._check_events(at)
-        finally:
-            if writing:
-                self._poll.unregister(process.request_fd)
-
-    def _complete(self, data: bytes, size: int, line: bool, at: str) -> bytes | None:
-        """The reply, if ``data`` holds a whole one (keeping what follows it as unread)."""
-        if line:
-            if b"\n" in data:
-                reply, _, self._unread = data.partition(b"\n")
-                return reply
-            if len(data) > size:
-                self.process.kill()
-                raise BotProtocolError(f"sent a line longer than {size} bytes {at}")
-            self._unread = data
-            return None
-        if len(data) >= size:
-            self._unread = data[size:]
-            return data[:size]
-        self._unread = data
-        return None
-
-    def _write(self, out: memoryview, at: str) -> int:
-        """Write what the pipe takes now (it is non-blocking); how many bytes went."""
-        try:
-            return os.write(self.process.request_fd, out)
-        except BlockingIOError:
-            return 0
-        except BrokenPipeError:
-            raise self._death(at) from None
-
-    def _read(self, fd: int, at: str) -> bytes | None:
-        """What the bot wrote (b"" at its end), or None if nothing was there after all."""
-        try:
-            return os.read(fd, READ_CHUNK)
-        except BlockingIOError:
-            return None
-
-    def _charge(self, start_cpu: float, at: str) -> None:
+    def charge(self, start_cpu: float, at: str) -> None:
         end = self.process.cpu_time()
-        self._mark = end
+        self.mark = end
         if end is None:  # it replied, then died: its death shows at the next request
             return
         used = end - start_cpu
@@ -271,7 +151,7 @@ class WatchedBot:
             self.process.kill()
             raise BotTimeout(f"over the {self.limits.game_cpu_s:g} s CPU limit for a game {at}")
 
-    def _check_events(self, at: str) -> None:
+    def check_events(self, at: str) -> None:
         zygote = self.process.zygote
         zygote.pump()
         for event in zygote.events_for(self.process.ready()):
@@ -280,15 +160,15 @@ class WatchedBot:
                 name = _signal_name(int(_number(event.get("signal"))))
                 raise BotCrashed(f"stopped itself with {name} {at}", name)
             if event["event"] == "exit":
-                raise self._death(at)
+                raise self.death(at)
 
-    def _death(self, at: str) -> BotFault:
+    def death(self, at: str) -> BotFault:
         """Explain why the bot's channel closed, from the kernel's report of its process."""
         process = self.process
         try:
             event = process.zygote.wait_exit(process.ready(), timeout=0.5)
         except SandboxError as exc:
-            return self._supervisor_lost(at, exc)
+            return self.supervisor_lost(at, exc)
         if event is None:  # alive, but it closed its end of the channel
             process.kill()
             return BotProtocolError(f"closed its channel to the host {at}")
@@ -297,7 +177,7 @@ class WatchedBot:
         if isinstance(failure, str) and failure:
             # Reported before any bot code ran, on a channel bot code never holds.
             error = SandboxError(f"the sandbox could not start {self.fallback_name}: {failure}")
-            return self._supervisor_lost(at, error)
+            return self.supervisor_lost(at, error)
         status = int(event["status"])
         if process.oom_killed(event):
             return BotOutOfMemory(
@@ -325,3 +205,264 @@ class WatchedBot:
         if self.process.output_dropped:
             text += f"\n… ({self.process.output_dropped} more bytes dropped)"
         return text
+
+
+class Exchange:
+    """One bot's move in flight: its request going out, its reply coming in, its limits.
+
+    Made by ``WatchedBot.exchange`` (a move asked alone) or by the referee for a turn whose
+    seats move at once; ``gather`` drives it. Ends with ``reply`` set, or ``fault`` set (the
+    bot's loss, in words). A host failure (SandboxError from a zygote no bot can reach) escapes.
+    """
+
+    def __init__(
+        self,
+        bot: WatchedBot,
+        request: bytes,
+        want: Want,
+        turn: int | None,
+        wall: float = 0.0,
+        loading: bool = False,
+    ) -> None:
+        limits = bot.limits
+        self.bot, self.want, self.turn, self.loading = bot, want, turn, loading
+        self.at = "while loading" if loading else f"at turn {turn}"
+        self.reply: bytes | None = None
+        self.fault: BotFault | None = None
+        self.move_cpu = limits.game_cpu_s if loading else limits.move_cpu_s
+        self.wall = LOAD_WALL_S if loading else (wall or limits.move_wall_s)
+        self.out = memoryview(bot.outbox + request)
+        bot.outbox = b""
+        self.data = b""
+        self.writing: select.poll | None = None  # the poll the request fd is registered in
+        self.start_cpu = 0.0
+        try:
+            self._begin()
+        except BotFault as fault:
+            self._failed(fault)
+        except SandboxError as error:
+            self._failed(bot.supervisor_lost(self.at, error))
+
+    @property
+    def done(self) -> bool:
+        return self.reply is not None and not self.out or self.fault is not None
+
+    def _begin(self) -> None:
+        bot, process = self.bot, self.bot.process
+        now_cpu = process.cpu_time()
+        if now_cpu is None:
+            raise bot.death(self.at)
+        self.start_cpu = now_cpu if self.loading or bot.mark is None else bot.mark
+        if not self.loading:
+            if now_cpu - self.start_cpu > self.move_cpu:
+                process.kill()
+                raise BotTimeout(
+                    f"used over {self.move_cpu * 1000:g} ms of CPU between its moves, "
+                    f"before turn {self.turn}"
+                )
+            bot.ahead(self.turn)
+        self.data, bot.unread = bot.unread, b""
+        self.deadline = time.monotonic() + self.wall
+        if self.out:
+            self.out = self.out[self._write() :]
+        self._complete()
+
+    def watch(self, poll: select.poll) -> None:
+        """Register the request's fd in ``poll`` while some of it is still to be written."""
+        if self.out and not self.done and self.writing is None:
+            poll.register(self.bot.process.request_fd, _OUT)
+            self.writing = poll
+
+    def _unwatch_writes(self) -> None:
+        if self.writing is not None:
+            self.writing.unregister(self.bot.process.request_fd)
+            self.writing = None
+
+    def handle(self, fd: int, events: int) -> None:
+        try:
+            self._handle(fd, events)
+        except BotFault as fault:
+            self._failed(fault)
+        except SandboxError as error:
+            self._failed(self.bot.supervisor_lost(self.at, error))
+
+    def _failed(self, fault: BotFault) -> None:
+        self.fault = fault
+        self._unwatch_writes()
+
+    def _handle(self, fd: int, events: int) -> None:
+        bot, process = self.bot, self.bot.process
+        if fd == process.reply_fd:
+            self._on_reply_data()
+        elif fd == process.request_fd:
+            if not events & select.POLLOUT:
+                raise bot.death(self.at)
+            self.out = self.out[self._write() :]
+            if not self.out:
+                self._unwatch_writes()
+        elif fd == process.output_fd:
+            process.drain_output(OUTPUT_CAP)
+        else:
+            bot.check_events(self.at)
+        if self.reply is None:
+            self._complete()
+        if self.done and self.fault is None and not self.loading:
+            bot.charge(self.start_cpu, self.at)
+
+    def _on_reply_data(self) -> None:
+        try:
+            chunk = os.read(self.bot.process.reply_fd, READ_CHUNK)
+        except BlockingIOError:
+            return
+        if chunk and self.reply is not None:  # a second reply, unasked
+            self.bot.process.kill()
+            raise BotProtocolError(f"replied before it was asked {self.at}")
+        if chunk:
+            self.data += chunk
+            return
+        self._at_end()
+
+    def _at_end(self) -> None:
+        """The bot closed its end. A reply cut short by it still counts where the protocol lets
+        it: an unterminated last line (as getline reads it), or fewer lines from a program that
+        ran for this move only and ended cleanly."""
+        want, bot = self.want, self.bot
+        if want.lines and self.reply is None and not self.out:
+            if want.until_end and self._ended_cleanly():
+                self.reply, self.data = self.data, b""
+                return
+            if not want.until_end and self.data:
+                self.reply, self.data = self.data, b""
+                return
+        raise bot.death(self.at)
+
+    def _ended_cleanly(self) -> bool:
+        process = self.bot.process
+        event = process.zygote.wait_exit(process.ready(), timeout=0.5)
+        if event is None:
+            return True  # it closed its output and lives on: its reply is what it wrote
+        status = int(event["status"])
+        clean = os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+        if not clean:
+            raise self.bot.death(self.at)
+        return True
+
+    def _complete(self) -> None:
+        """Take the reply out of what was read, if it is all there (the rest stays unread)."""
+        want, data = self.want, self.data
+        if not want.lines:
+            if len(data) >= want.size:
+                self.reply, self.bot.unread = data[: want.size], data[want.size :]
+            return
+        end, count = 0, 0
+        while count < want.lines:
+            newline = data.find(b"\n", end)
+            if newline < 0:
+                break
+            if newline - end > want.size:
+                break
+            end, count = newline + 1, count + 1
+        if count == want.lines:
+            self.reply, self.bot.unread = data[: end - 1], data[end:]
+        elif len(data) - end > want.size:
+            self.bot.process.kill()
+            raise BotProtocolError(f"sent a line longer than {want.size} bytes {self.at}")
+
+    def _write(self) -> int:
+        """Write what the pipe takes now (it is non-blocking); how many bytes went."""
+        try:
+            return os.write(self.bot.process.request_fd, self.out)
+        except BlockingIOError:
+            return 0
+        except BrokenPipeError:
+            raise self.bot.death(self.at) from None
+
+    def check(self, now: float) -> float:
+        """Enforce the limits now; the seconds until the next one could be reached."""
+        try:
+            return self._check(now)
+        except BotFault as fault:
+            self._failed(fault)
+        except SandboxError as error:
+            self._failed(self.bot.supervisor_lost(self.at, error))
+        return 0.0
+
+    def _check(self, now: float) -> float:
+        bot, process, limits = self.bot, self.bot.process, self.bot.limits
+        cpu = process.cpu_time()
+        if cpu is None:
+            raise bot.death(self.at)
+        used = cpu - self.start_cpu
+        game_left = limits.game_cpu_s - bot.cpu_used - used
+        if used > self.move_cpu:
+            process.kill()
+            if self.loading:
+                raise BotTimeout(f"over {limits.game_cpu_s:g} s CPU {self.at}")
+            raise BotTimeout(f"over {self.move_cpu * 1000:g} ms CPU on one move {self.at}")
+        if game_left < 0 and not self.loading:
+            process.kill()
+            raise BotTimeout(f"over the {limits.game_cpu_s:g} s CPU limit for a game {self.at}")
+        if now >= self.deadline:
+            process.kill()
+            if self.out:
+                raise BotTimeout(f"does not read its input {self.at}")
+            raise BotTimeout(f"no reply within {self.wall:g} s of wall-clock time {self.at}")
+        return min(
+            self.move_cpu - used, self.deadline - now, game_left if not self.loading else self.wall
+        )
+
+
+def _watched(pending: list[Exchange]) -> tuple[select.poll, dict[int, list[Exchange]]]:
+    """A poll for several moves at once and, per fd, the moves it concerns (a zygote's socket
+    may serve several bots)."""
+    poll = select.poll()
+    owners: dict[int, list[Exchange]] = {}
+    for move in pending:
+        process = move.bot.process
+        for fd in (process.reply_fd, process.request_fd, process.output_fd, process.zygote.fileno):
+            owners.setdefault(fd, []).append(move)
+        poll.register(process.reply_fd, _IN)
+        poll.register(process.output_fd, _IN)
+        if len(owners[process.zygote.fileno]) == 1:
+            poll.register(process.zygote.fileno, _IN)
+        move.watch(poll)
+    return poll, owners
+
+
+def _drive(move: Exchange) -> None:
+    """One move asked alone (seats taking turns): its bot's own poll, nothing to share."""
+    poll = move.bot.poll
+    move.watch(poll)
+    try:
+        while not move.done:
+            wait = move.check(time.monotonic())
+            if move.done:
+                break
+            for fd, events in poll.poll(max(1.0, wait * 1000.0)):
+                move.handle(fd, events)
+                move.watch(poll)
+    finally:
+        move._unwatch_writes()
+
+
+def gather(moves: Sequence[Exchange]) -> None:
+    """Drive every exchange until each has its reply or its fault: all seats of a turn are
+    asked at once, and each is held to its own limits."""
+    pending = [m for m in moves if not m.done]
+    if len(pending) <= 1:
+        for move in pending:
+            _drive(move)
+        return
+    poll, owners = _watched(pending)
+    try:
+        while pending:
+            wait = min(move.check(time.monotonic()) for move in pending)
+            for fd, events in poll.poll(max(1.0, wait * 1000.0)) if wait > 0 else ():
+                for move in owners.get(fd, ()):
+                    if not move.done:
+                        move.handle(fd, events)
+                        move.watch(poll)
+            pending = [m for m in pending if not m.done]
+    finally:
+        for move in moves:
+            move._unwatch_writes()

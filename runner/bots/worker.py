@@ -2,10 +2,11 @@
 sibling walls.py.
 
 **Zygote** (``python3 worker.py --control-fd N`` locally, ``--control-socket PATH`` in a
-container): a warm process that has imported cffi and parsed the bot signature, and never loads
-bot code. It is not dumpable (no process of its uid may ptrace it or read its memory). The host
-asks it, over a SOCK_SEQPACKET control socket, to ``spawn`` a bot: the request carries the bot's
-pipes (SCM_RIGHTS) and its limits; the zygote hands them to a pre-forked blank, and reports
+container): a warm process that has imported cffi (and parses each C signature it is given
+once, so that blanks forked afterwards inherit it), and never loads bot code. It is not dumpable
+(no process of its uid may ptrace it or read its memory). The host asks it, over a
+SOCK_SEQPACKET control socket, to ``spawn`` a bot: the request carries the bot's pipes
+(SCM_RIGHTS) and its limits; the zygote hands them to a pre-forked blank, and reports
 ``{"spawned", pid}``, then ``{"exit", status, rusage, setup_failed}`` or ``{"stopped"}`` when the
 kernel tells it (wait4). When the control socket closes, every bot is killed.
 
@@ -19,8 +20,10 @@ nothing); the parent-death signal, set again after that credential change and ch
 ``exec``. Until the moment before bot code runs, it holds a channel to the zygote on which it
 reports a failure of these walls (the host's fault); it closes that channel first, so nothing bot
 code does can pass for a set-up failure — its exit codes, signals and words are its own.
-A C bot says hello (``bot_name``) and then answers requests on fd 3 → fd 4: 512 board bytes + the
-player byte in, one little-endian int32 out. Nothing it writes is trusted by the host.
+A C bot says hello (its name string) and then answers requests on fd 3 → fd 4: the request's
+bytes in, laid out as the game's signature says (its ``abi``: the cffi declarations, the function,
+the name symbol and how each argument is read from the request), one little-endian int32 out. The
+worker knows no game. Nothing the bot writes is trusted by the host.
 """
 
 from __future__ import annotations
@@ -45,8 +48,6 @@ else:  # run as a program (the zygote): walls.py lies beside it
 
 REQUEST_FD = 3
 REPLY_FD = 4
-BOARD_CELLS = 512
-REQUEST_SIZE = BOARD_CELLS + 1
 HELLO_MAGIC = b"KOTH"
 IDENTIFY = b"!"
 NAME_CAP = 200
@@ -61,7 +62,6 @@ PROGRAM_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTEC
 BLANKS = 2  # children kept forked ahead: a two-player game starts without waiting for a fork
 EXIT_LOAD_FAILED = 97  # the bot's shared object could not be loaded (the reason is on its stderr)
 EXIT_SETUP_FAILED = 98  # the walls could not be built (the report channel says why)
-CDEF = "int bot(int board[16][32], char player);\nextern char *bot_name;\n"
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -236,7 +236,7 @@ class _Abilities:
     zygote = 0  # the zygote's pid: every blank's parent
 
 
-def _wall_in(request: dict[str, Any], rules: walls.Filter | None) -> str:
+def _wall_in(request: dict[str, Any], rules: bytes | None) -> str:
     """Everything that must hold before bot code runs. Returns the path to load or run."""
     so_path: str = request.get("so", "")
     jail: str = request["jail"]
@@ -274,7 +274,7 @@ def _wall_in(request: dict[str, Any], rules: walls.Filter | None) -> str:
     else:  # dlopen needs one descriptor for a moment; afterwards none may be opened
         _limit(resource.RLIMIT_NOFILE, REPLY_FD + 2)
     if rules is not None:
-        rules.load()
+        walls.install(rules)
     return so_path
 
 
@@ -290,37 +290,69 @@ def _exec(path: str, request: dict[str, Any]) -> None:
         os._exit(EXIT_LOAD_FAILED)
 
 
-def _serve(so_path: str, ffi: Any) -> None:
+_FFIS: dict[str, Any] = {}  # cffi declarations → the FFI that parsed them (inherited by blanks)
+
+
+def _ffi_for(cdef: str) -> Any:
+    ffi = _FFIS.get(cdef)
+    if ffi is None:
+        import cffi
+
+        ffi = _FFIS[cdef] = cffi.FFI()
+        ffi.cdef(cdef)
+    return ffi
+
+
+def _argument(ffi: Any, offset: int, ctype: str, size: int, read: str) -> Any:
+    """A function that takes the request's bytes and gives one argument of the C call."""
+    end = offset + size
+    if read == "widen":  # each byte one C int: fill the low byte of each little-endian int
+        cell = ffi.new(ctype)
+        wide = bytearray(size * 4)
+
+        def widened(view: memoryview) -> Any:
+            wide[::4] = view[offset:end]
+            ffi.memmove(cell, wide, size * 4)
+            return cell
+
+        return widened
+    if read == "byte":
+        return lambda view: bytes(view[offset:end])
+    return lambda view: int.from_bytes(view[offset:end], "little", signed=True)
+
+
+def _serve(so_path: str, abi: dict[str, Any]) -> None:
     """Runs in the walled-in child for a C-function bot: load it, then answer. Never returns."""
     try:
+        ffi = _ffi_for(abi["cdef"])
         lib = ffi.dlopen(so_path)
-        name_ptr = lib.bot_name
+        name_ptr = getattr(lib, abi["name_symbol"])
         name = ffi.string(name_ptr, NAME_CAP) if name_ptr != ffi.NULL else b""
-        bot = lib.bot
+        function = getattr(lib, abi["function"])
     except Exception as exc:
         os.write(2, f"cannot load the bot: {exc}\n".encode())
         os._exit(EXIT_LOAD_FAILED)
     _limit(resource.RLIMIT_NOFILE, REPLY_FD + 1)
     os.write(REPLY_FD, HELLO_MAGIC + struct.pack("<H", len(name)) + name)
-    board = ffi.new("int[16][32]")
-    wide = bytearray(BOARD_CELLS * 4)  # each ASCII cell widened to a little-endian int32
+    arguments, size = [], 0
+    for ctype, length, read in abi["args"]:
+        arguments.append(_argument(ffi, size, ctype, int(length), read))
+        size += int(length)
     pack = struct.Struct("<i").pack
-    incoming = bytearray(REQUEST_SIZE)
+    incoming = bytearray(size)
     view = memoryview(incoming)
     while True:
         got = 0
-        while got < REQUEST_SIZE:
+        while got < size:
             count = os.readv(REQUEST_FD, [view[got:]])
             if count == 0:
                 os._exit(0)
             got += count
-        wide[::4] = view[:BOARD_CELLS]
-        ffi.memmove(board, wide, BOARD_CELLS * 4)
-        move = bot(board, bytes(view[BOARD_CELLS:]))
+        move = function(*[argument(view) for argument in arguments])
         os.write(REPLY_FD, pack(move))
 
 
-def _become_bot(channel: socket.socket, ffi: Any) -> None:
+def _become_bot(channel: socket.socket, group: str | None) -> None:
     """The blank's life once forked: wait for a bot, wall in, become it. Never returns."""
     report = channel.fileno()
     try:
@@ -330,14 +362,14 @@ def _become_bot(channel: socket.socket, ffi: Any) -> None:
         walls.set_parent_death_signal(_Abilities.zygote)
         if _Abilities.private:
             _check(_libc.unshare(CLONE_NEWNET | CLONE_NEWIPC), "unshare(NEWNET|NEWIPC)")
-        # Built while the blank waits, so a game does not wait for it.
-        rules = walls.deny_list_filter(os.getpid()) if _Abilities.seccomp else None
+        if group:  # joined while waiting (~0.4 ms on cgroup v1); the limit comes with the bot
+            _write_text(group + "/cgroup.procs", str(os.getpid()))
+        # Compiled while the blank waits, so a game does not wait for it.
+        rules = walls.filter_for(os.getpid()) if _Abilities.seccomp else None
         message, fds, _, _ = socket.recv_fds(channel, 1 << 16, 8)
         if not message:
             os._exit(0)
         request = json.loads(message)
-        if request.get("cgroup"):
-            _write_text(request["cgroup"] + "/cgroup.procs", str(os.getpid()))
         # A program (stdio bot) talks on its stdin/stdout; a C function's host uses 3/4 and
         # sends the bot's own prints to the output pipe.
         program = bool(request.get("exec"))
@@ -366,7 +398,7 @@ def _become_bot(channel: socket.socket, ffi: Any) -> None:
     if program:
         _exec(path, request)  # the report channel closes on exec
     os.close(report)  # from here on bot code may run: nothing it says is a set-up report
-    _serve(path, ffi)
+    _serve(path, request["abi"])
 
 
 class _Blank:
@@ -374,14 +406,14 @@ class _Blank:
     seccomp filter are paid while the host is busy with something else, not while a game waits
     to start. ``channel`` carries its bot's request, and back a report of failed walls."""
 
-    def __init__(self, control: socket.socket, ffi: Any, group: str | None) -> None:
+    def __init__(self, control: socket.socket, group: str | None) -> None:
         parent_end, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.group = group
         self.pid = os.fork()
         if self.pid == 0:
             control.close()
             parent_end.close()
-            _become_bot(child_end, ffi)
+            _become_bot(child_end, group)
         child_end.close()
         self.channel = parent_end
 
@@ -416,7 +448,7 @@ def _can_filter() -> bool:
     pid = os.fork()
     if pid == 0:
         try:
-            walls.deny_list_filter(os.getpid()).load()
+            walls.install(walls.deny_list_filter(os.getpid()).compiled())
         except OSError:
             os._exit(1)
         os._exit(0)
@@ -469,25 +501,74 @@ def _reap(control: socket.socket, children: dict[int, _Blank], groups: _MemoryGr
         )
 
 
-def zygote(control: socket.socket) -> None:
-    walls.make_undumpable()
-    walls.set_parent_death_signal(os.getppid())
-    import cffi  # imported here, once: every bot forked from this process inherits it warm
+class _Zygote:
+    """The zygote's bookkeeping: its bots, its pool of blanks, their memory groups."""
 
-    ffi = cffi.FFI()
-    ffi.cdef(CDEF)
-    wake_r, wake_w = os.pipe()
-    os.set_blocking(wake_w, False)
-    signal.set_wakeup_fd(wake_w)
-    signal.signal(signal.SIGCHLD, lambda signum, frame: None)
-    groups = _MemoryGroups()
+    def __init__(self, control: socket.socket) -> None:
+        self.control = control
+        self.groups = _MemoryGroups()
+        self.children: dict[int, _Blank] = {}  # bot pid → its blank (group, report channel)
+        self.blanks: list[_Blank] = []
+
+    def refill(self) -> None:
+        self.blanks.append(_Blank(self.control, self.groups.new()))
+
+    def reap(self) -> None:
+        gone = _reap(self.control, self.children, self.groups)
+        for blank in self.blanks:
+            if blank.pid in gone:
+                self.groups.remove(blank.group)
+                blank.channel.close()
+        self.blanks = [b for b in self.blanks if b.pid not in gone]
+
+    def spawn(self, request: dict[str, Any], fds: list[int]) -> None:
+        if request.get("abi"):  # parsed here once: blanks forked later inherit it
+            _ffi_for(str(request["abi"]["cdef"]))
+        blank = self.blanks.pop(0) if self.blanks else _Blank(self.control, self.groups.new())
+        if blank.group:
+            self.groups.set_limit(blank.group, int(request["limits"]["memory_bytes"]))
+            request["cgroup"] = blank.group
+        blank.assign(json.dumps(request).encode(), fds)
+        self.children[blank.pid] = blank
+        _send(self.control, {"event": "spawned", "pid": blank.pid})
+
+    def serve(self) -> bool:
+        """Take one request from the host; False once it has gone."""
+        try:
+            message, fds, _, _ = socket.recv_fds(self.control, 1 << 16, 8)
+        except OSError:
+            return False
+        if not message:
+            return False
+        request = json.loads(message)
+        if request["op"] == "spawn" and len(fds) == 3:
+            self.spawn(request, fds)
+            return True
+        for fd in fds:
+            os.close(fd)
+        if request["op"] == "kill" and request["pid"] in self.children:
+            os.kill(request["pid"], signal.SIGKILL)
+        return True
+
+    def close(self) -> None:
+        for pid in [*self.children, *(b.pid for b in self.blanks)]:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+        self.groups.close()
+
+
+def _find_abilities(groups: _MemoryGroups) -> dict[str, Any]:
+    """What this zygote can wall bots in with (``_Abilities``), as its ready message says."""
     _Abilities.zygote = os.getpid()
     _Abilities.setuid = os.geteuid() == 0
     _Abilities.private = _Abilities.setuid and _can_unshare()
     _Abilities.seccomp = _can_filter()
-    children: dict[int, _Blank] = {}  # bot pid → its blank (memory group, report channel)
-    blanks: list[_Blank] = []
-    ready = {
+    if _Abilities.seccomp:
+        walls.filter_for(os.getpid())  # compiled here once: every blank inherits it
+    return {
         "event": "ready",
         "pid": os.getpid(),
         "root": _Abilities.setuid,
@@ -495,55 +576,38 @@ def zygote(control: socket.socket) -> None:
         "memory_cgroups": bool(groups.version),
         "seccomp": _Abilities.seccomp,
     }
-    _send(control, ready)
+
+
+def zygote(control: socket.socket) -> None:
+    # No parent-death signal here: the kernel sends it when the *thread* that started this
+    # process ends, which may be long before the host does. The host's end of the control
+    # socket closes when the host dies, however it dies, and then this process ends (below).
+    walls.make_undumpable()
+    # cffi, its backend and its C parser are loaded once, here: a blank walled into a chroot
+    # can no longer import them, and every bot forked from this process has them warm.
+    _ffi_for("int koth_warm_up(int);")
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_w, False)
+    signal.set_wakeup_fd(wake_w)
+    signal.signal(signal.SIGCHLD, lambda signum, frame: None)
+    state = _Zygote(control)
+    _send(control, _find_abilities(state.groups))
     try:
         while True:
             # Refill the pool of blanks only when no request has come for a moment, so forking
             # never delays a game that is starting (a game spawns its bots back to back).
-            idle = None if len(blanks) >= BLANKS else (0.0 if not blanks else 0.005)
+            idle = None if len(state.blanks) >= BLANKS else (0.0 if not state.blanks else 0.005)
             readable, _, _ = select.select([control.fileno(), wake_r], [], [], idle)
             if not readable:
-                blanks.append(_Blank(control, ffi, groups.new()))
+                state.refill()
                 continue
             if wake_r in readable:
                 os.read(wake_r, 4096)
-                gone = _reap(control, children, groups)
-                for blank in blanks:
-                    if blank.pid in gone:
-                        groups.remove(blank.group)
-                        blank.channel.close()
-                blanks = [b for b in blanks if b.pid not in gone]
-            if control.fileno() not in readable:
-                continue
-            try:
-                message, fds, _, _ = socket.recv_fds(control, 1 << 16, 8)
-            except OSError:
+                state.reap()
+            if control.fileno() in readable and not state.serve():
                 break
-            if not message:
-                break
-            request = json.loads(message)
-            if request["op"] == "spawn" and len(fds) == 3:
-                blank = blanks.pop(0) if blanks else _Blank(control, ffi, groups.new())
-                if blank.group:
-                    groups.set_limit(blank.group, int(request["limits"]["memory_bytes"]))
-                    request["cgroup"] = blank.group
-                    message = json.dumps(request).encode()
-                blank.assign(message, fds)
-                children[blank.pid] = blank
-                _send(control, {"event": "spawned", "pid": blank.pid})
-            else:
-                for fd in fds:
-                    os.close(fd)
-                if request["op"] == "kill" and request["pid"] in children:
-                    os.kill(request["pid"], signal.SIGKILL)
     finally:
-        for pid in [*children, *(b.pid for b in blanks)]:
-            try:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
-        groups.close()
+        state.close()
 
 
 def main(argv: list[str]) -> None:

@@ -1,28 +1,46 @@
 """Season formats: small classes behind one hook, chosen by name from tournament.yaml's ``format``.
 
-A format turns the season's entries into seatings: ``pairings(entries, rounds)`` returns one tuple
-of entry names per game, seats in order (X first). It never sees listing order, seeds or content
-hashes; the schedule (runner/schedule.py) turns seatings into games with rounds and seeds. A seating
-that appears k times in the list is played once in each of rounds 1..k.
+Every format answers ``next_games(entries, results) -> Play | Wait | Done`` (runner/formats/base.py
+says how) from the recorded results of the season's own fixtures:
+
+- ``round-robin`` (round_robin.py): every pair twice per round, once in each seat; all known at
+  once, never reading a result.
+- ``knockout`` (knockout.py): a bracket of best-of-N matches with side alternation, seeding and
+  byes; a round's games become known only from the previous round's recorded results.
+- ``free-for-all`` (free_for_all.py): tables of N seats, seats rotated between runs, setups
+  (maps) taken in turn; all known at once; ``seats: all`` for one table of every entry.
+
+``format_for(config)`` builds the season's format from its settings.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar, Protocol
+from typing import TYPE_CHECKING
 
+from runner.formats.base import (
+    NO_RESULTS,
+    Done,
+    Fixture,
+    Format,
+    FormatError,
+    Known,
+    Next,
+    Play,
+    Results,
+    Wait,
+    fixture_seed,
+)
+from runner.formats.free_for_all import FreeForAll, fillers
+from runner.formats.knockout import Knockout
 from runner.formats.round_robin import RoundRobin
 
-
-class Format(Protocol):
-    name: ClassVar[str]
-
-    def pairings(self, entries: list[str], rounds: int) -> list[tuple[str, ...]]:
-        """Every game's seating (entry names by seat), repeated once per round it is played."""
-        ...
-
+if TYPE_CHECKING:
+    from runner.config import Config
 
 FORMATS: dict[str, type[Format]] = {
     RoundRobin.name: RoundRobin,
+    Knockout.name: Knockout,
+    FreeForAll.name: FreeForAll,
 }
 
 
@@ -30,13 +48,62 @@ class UnknownFormatError(LookupError):
     """A format name that is not registered; the message lists the known ones."""
 
 
-def find_format(name: str) -> Format:
-    """The format registered as ``name``."""
+def find_format(name: str) -> type[Format]:
+    """The format class registered as ``name``."""
     try:
-        return FORMATS[name]()
+        return FORMATS[name]
     except KeyError:
         known = ", ".join(sorted(FORMATS))
         raise UnknownFormatError(f"unknown format {name!r}; known formats: {known}") from None
 
 
-__all__ = ["FORMATS", "Format", "RoundRobin", "UnknownFormatError", "find_format"]
+def format_for(config: Config) -> Format:
+    """The season's format, with its settings from ``config``."""
+    find_format(config.format)
+    if config.format == Knockout.name:
+        ko = config.knockout
+        return Knockout(
+            config.game,
+            config.seed,
+            ko.best_of,
+            ko.seeding or (),
+            ko.third_place,
+            ko.tiebreak_games,
+        )
+    if config.format == FreeForAll.name:
+        from runner.config import seat_counts
+
+        ffa = config.free_for_all
+        return FreeForAll(
+            config.game,
+            config.seed,
+            config.rounds,
+            ffa.seats,
+            ffa.runs,
+            tuple(s.name for s in ffa.setups),
+            seat_counts(config.game) or (2,),
+        )
+    return RoundRobin(config.game, config.seed, config.rounds)
+
+
+__all__ = [
+    "FORMATS",
+    "NO_RESULTS",
+    "Done",
+    "Fixture",
+    "Format",
+    "FormatError",
+    "FreeForAll",
+    "Knockout",
+    "Known",
+    "Next",
+    "Play",
+    "Results",
+    "RoundRobin",
+    "UnknownFormatError",
+    "Wait",
+    "fillers",
+    "find_format",
+    "fixture_seed",
+    "format_for",
+]

@@ -2,24 +2,46 @@
 opponent), and the whole cycle is repeated ``rounds`` times.
 
 With n entries a round is n·(n−1) games; each entry plays 2·(n−1) of them, half as X and half as
-O. The list depends only on the set of names, never on the order they were given in.
+O. The list depends only on the set of names, never on the order they were given in, and never on
+results: every game is known from the start. A game's identity is (round, X, O), its seed
+``fixture_seed(season seed, game, round, (X, O))``, so adding or removing an entry never changes
+another game's seed or key.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import permutations
 from typing import ClassVar
 
+from runner.formats.base import Fixture, Format, Known, Results, check_entries, fixture_seed
 
-class RoundRobin:
+
+@dataclass(frozen=True)
+class RoundRobin(Format):
     name: ClassVar[str] = "round-robin"
-    seats: ClassVar[int] = 2
+    static: ClassVar[bool] = True
+    seat_count: ClassVar[int] = 2
 
-    def pairings(self, entries: list[str], rounds: int) -> list[tuple[str, ...]]:
+    game: str = ""
+    season_seed: int = 0
+    rounds: int = 1
+
+    def pairings(self, entries: Sequence[str], rounds: int) -> list[tuple[str, ...]]:
+        """Every game's seating, repeated once per round it is played."""
         if rounds < 0:
             raise ValueError(f"rounds must be 0 or more, got {rounds}")
-        if len(set(entries)) != len(entries):
-            twice = sorted({e for e in entries if entries.count(e) > 1})
-            raise ValueError(f"entries listed more than once: {', '.join(twice)}")
-        once = list(permutations(sorted(entries), self.seats))
+        once = list(permutations(check_entries(entries), self.seat_count))
         return once * rounds
+
+    def known(self, entries: Sequence[str], results: Results) -> Known:
+        seen: Counter[tuple[str, ...]] = Counter()
+        fixtures = []
+        for seats in self.pairings(entries, self.rounds):
+            seen[seats] += 1
+            round_ = seen[seats]
+            seed = fixture_seed(self.season_seed, self.game, round_, seats)
+            fixtures.append(Fixture(round_, seats, self.game, seed))
+        return Known(tuple(sorted(fixtures)))

@@ -1,16 +1,17 @@
-"""The registry of games, by versioned id, and the ids of rule sets that were replaced."""
+"""The registry of games, by versioned id, and the ids of rule sets that were replaced.
+
+Each game is a package, runner/games/<name>/, exporting one ``SPEC`` (runner/games/spec.py):
+adding a game is its folder and one line here.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from runner.games import cluster, domineering, egghunt, multisnake, snakes
+from runner.games.spec import GameSpec
 
-from runner.games.base import Game
-from runner.games.cluster import Cluster
-from runner.games.snakes import Snakes
-
-GAMES: dict[str, type[Game[Any, Any]]] = {
-    Snakes.id: Snakes,
-    Cluster.id: Cluster,
+GAMES: dict[str, GameSpec] = {
+    spec.id: spec
+    for spec in (snakes.SPEC, cluster.SPEC, domineering.SPEC, multisnake.SPEC, egghunt.SPEC)
 }
 
 # Rule sets replaced by a new version because their records would now mean something else. They
@@ -52,11 +53,11 @@ def retired_message(game_id: str) -> str | None:
     )
 
 
-def find_game(game_id: str) -> Game[Any, Any]:
+def find_game(game_id: str) -> GameSpec:
     """The game registered as ``game_id``; the error lists the known ids, or for a retired id
     says what replaced it and why."""
     try:
-        return GAMES[game_id]()
+        return GAMES[game_id]
     except KeyError:
         retired = retired_message(game_id)
         if retired is not None:

@@ -1,17 +1,15 @@
-"""The contract every game module implements, and the types a game's end is described with.
+"""The types every game shares: its declared shape, how a game ends, and the move errors.
 
-A game is rules only: pure, deterministic, no I/O, no clock, no global randomness. States are
-immutable values; ``apply`` returns a new state. Randomness comes from the ``random.Random``
-passed to ``initial_state``. A changed rule set is a new game id, so old replays stay valid.
+runner/games/spec.py holds the protocols a game package implements (rules, codecs) and the
+GameSpec that bundles them. A changed rule set is a new game id, so old replays stay valid.
 """
 
 from __future__ import annotations
 
 import enum
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar, Generic, Protocol, TypeVar
+from types import MappingProxyType
 
 
 class InvalidMoveError(ValueError):
@@ -39,6 +37,17 @@ class Termination(enum.StrEnum):
 
 
 @dataclass(frozen=True)
+class SeatFault:
+    """A seat that broke a rule or a limit in a game of more than two seats, which went on
+    without it (or with a stand-in move for it): when, how, and why in words."""
+
+    seat: int
+    turn: int
+    termination: Termination
+    detail: str
+
+
+@dataclass(frozen=True)
 class Outcome:
     """How a finished game ended.
 
@@ -46,7 +55,8 @@ class Outcome:
     ``faulty`` is the seat whose fault ended the game, if any. ``detail`` is one plain sentence
     for people ("SIGSEGV at turn 37", "O was enclosed by X at turn 210", "X 290 cells, O 222").
     ``placement`` is each seat's place (1 first, ties share the better place); empty in games
-    whose points say it all (two seats), see ``places``.
+    whose points say it all (two seats), see ``places``. ``faults``: the seats that faulted in a
+    game of more than two seats (``faulty`` is for a fault that ended the game).
     """
 
     points: tuple[float, ...]
@@ -54,6 +64,7 @@ class Outcome:
     detail: str
     faulty: int | None = None
     placement: tuple[int, ...] = ()
+    faults: tuple[SeatFault, ...] = ()
 
     @property
     def places(self) -> tuple[int, ...]:
@@ -71,61 +82,22 @@ class GameInfo:
     max_players: int
     simultaneous: bool  # True: every seat in to_move() moves at once
     max_moves: int  # an upper bound on apply() calls in one game
-    interface: str  # "c-function" or "stdio"
     seat_names: tuple[str, ...]  # display names of the seats, e.g. ("X", "O")
     score_label: str = "score {}"  # how a seat's score reads, e.g. "{} cells"
-    fresh_process_per_move: bool = False  # stdio bots: a new process for every move
+    seat_counts: tuple[int, ...] = ()  # the seat counts allowed; empty: any in [min, max]
+
+    def allows(self, seats: int) -> bool:
+        if self.seat_counts:
+            return seats in self.seat_counts
+        return self.min_players <= seats <= self.max_players
 
 
-S = TypeVar("S")
-M = TypeVar("M")
+Setup = Mapping[str, object]  # a game's per-game settings from tournament.yaml (e.g. a map)
+EMPTY: Setup = MappingProxyType({})
 
 
-class Game(Protocol, Generic[S, M]):
-    """Rules of one game. Implementations are stateless; all state lives in ``S`` values."""
-
-    id: ClassVar[str]
-    info: ClassVar[GameInfo]
-
-    def initial_state(self, rng: random.Random) -> S: ...
-
-    def to_move(self, state: S) -> tuple[int, ...]:
-        """Seats that move next (empty once the game is over)."""
-        ...
-
-    def observation(self, state: S, seat: int) -> bytes:
-        """What ``seat`` is shown before its move, in the game's wire format for its interface."""
-        ...
-
-    def parse_move(self, seat: int, reply: int | str) -> M:
-        """Turn a bot's raw reply into a move; raises InvalidMoveError naming the reply."""
-        ...
-
-    def move_text(self, move: M) -> str:
-        """The move as text, for replays (``parse_move`` of it gives the move back)."""
-        ...
-
-    def apply(self, state: S, moves: Mapping[int, M]) -> S: ...
-
-    def outcome(self, state: S) -> Outcome | None:
-        """The result once the game is over, else None."""
-        ...
-
-    def scores(self, state: S) -> tuple[int, ...]:
-        """Per-seat score as the rules count it (Snakes: cells owned)."""
-        ...
-
-    def turn(self, state: S) -> int:
-        """The 1-based turn number the next move belongs to (for messages like 'at turn 37')."""
-        ...
-
-    def render_text(self, state: S) -> str:
-        """The state as a text frame (Snakes: 16 lines of 32 characters, no trailing newline)."""
-        ...
-
-
-def fault_outcome(info: GameInfo, faulty: int, termination: Termination, detail: str) -> Outcome:
-    """The outcome when ``faulty`` breaks a rule or a limit: it loses, every other seat wins."""
-    seats = info.max_players
+def fault_outcome(seats: int, faulty: int, termination: Termination, detail: str) -> Outcome:
+    """The outcome when ``faulty`` breaks a rule or a limit in a two-seat game: it loses, the
+    other seat wins."""
     points = tuple(0.0 if seat == faulty else 1.0 for seat in range(seats))
     return Outcome(points=points, termination=termination, detail=detail, faulty=faulty)

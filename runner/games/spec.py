@@ -8,7 +8,12 @@ A game is three parts, kept apart (STYLE 17):
 - **codecs**: what a bot of one interface is shown and how its reply reads. ``StdioCodec`` for
   programs on stdin/stdout (for the whole game, or started afresh per move). The wire format lives
   here, never in the rules and never in the sandbox's program.
-- **presentation**: ``render_text`` (a text frame; what replays and the terminal show).
+- **presentation**: ``render_text`` (a text frame; what replays and the terminal show) and a
+  ``Presentation`` (how the site colours a frame, labels scores and lists moves).
+
+A game package (``runner/games/<name>/``) exports one ``GameSpec`` holding all of it, plus its
+built-in bots, its default limits and the formats it may be played in; ``runner/games`` keeps the
+one registry of specs.
 
 Faults. In a two-seat game a bot's fault (crash, timeout, invalid reply) ends the game as its loss;
 the referee does that without asking the rules. In a larger game the seat faults alone, as its
@@ -24,18 +29,17 @@ default table is win 1, draw ½, loss 0.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import ClassVar, Generic, Protocol, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
-from runner.games.base import GameInfo, Outcome, Termination
+from runner.games.base import EMPTY, GameInfo, Outcome, Setup, Termination
 
 S = TypeVar("S")
 M = TypeVar("M")
 S_in = TypeVar("S_in", contravariant=True)
 M_out = TypeVar("M_out", covariant=True)
-
-Setup = Mapping[str, object]  # a game's per-game settings from tournament.yaml (e.g. a map)
 
 
 class Rules(Protocol, Generic[S, M]):
@@ -101,12 +105,11 @@ class Rules(Protocol, Generic[S, M]):
 class StdioCodec(Protocol, Generic[S_in, M_out]):
     """How a program bot on stdin/stdout sees the game and how its reply is read."""
 
-    fresh_process: ClassVar[bool]  # True: a new process for every move
     reply_lines: ClassVar[int]  # a reply is this many lines at most (read until then or EOF)
 
     def greeting(self, state: S_in, seat: int) -> bytes:
-        """Sent once before the first request (before each request if ``fresh_process``);
-        b"" for none."""
+        """Sent once before the first request (before each request when the game starts its
+        bots afresh for every move); b"" for none."""
         ...
 
     def request(self, state: S_in, seat: int) -> bytes:
@@ -117,6 +120,154 @@ class StdioCodec(Protocol, Generic[S_in, M_out]):
         """The move a reply means (lines without their endings; fewer than ``reply_lines`` when
         the bot wrote fewer). InvalidMoveError quoting the reply when it is not a move."""
         ...
+
+    def reply(self, move: Any) -> bytes:
+        """What a bot writes to make ``move`` (``decode`` of it gives the move back): what test
+        bots answer and what a replay shows a seat sending."""
+        ...
+
+
+@dataclass(frozen=True)
+class CArg:
+    """One argument of a C bot's function, filled from the request bytes in order.
+
+    ``read``: ``widen`` — ``size`` request bytes, each widened to one C int (``ctype`` an int
+    array of that many elements, e.g. ``int[16][32]``); ``byte`` — one byte as a ``char``;
+    ``int32`` — four bytes, little-endian, as an ``int``.
+    """
+
+    ctype: str
+    size: int
+    read: Literal["widen", "byte", "int32"]
+
+
+@dataclass(frozen=True)
+class CAbi:
+    """A C-function bot's signature, as data the sandbox's worker follows (it knows no game):
+    the declarations for cffi, the function called each move (returning an int), the string
+    global naming the bot, and the arguments."""
+
+    cdef: str
+    function: str
+    name_symbol: str
+    args: tuple[CArg, ...]
+
+    @property
+    def request_size(self) -> int:
+        return sum(arg.size for arg in self.args)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "cdef": self.cdef,
+            "function": self.function,
+            "name_symbol": self.name_symbol,
+            "args": [[a.ctype, a.size, a.read] for a in self.args],
+        }
+
+
+class CFunctionCodec(Protocol, Generic[S_in, M_out]):
+    """How a C-function bot is called: its signature, the request bytes for one call (laid out
+    as ``abi.args``), and what its returned int means."""
+
+    abi: ClassVar[CAbi]
+
+    def request(self, state: S_in, seat: int) -> bytes: ...
+
+    def decode(self, state: S_in, seat: int, value: int) -> M_out:
+        """The move a returned int means; InvalidMoveError naming the value otherwise."""
+        ...
+
+    def reply(self, move: Any) -> int:
+        """The int a bot returns to make ``move``."""
+        ...
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """How the site and the terminal show one game's frames, scores and moves."""
+
+    classes: Mapping[str, str] = field(default_factory=dict)  # frame symbol → CSS class
+    lines: tuple[int | None, int | None] = (None, None)  # the lines coloured, as a slice
+    seat_classes: tuple[str, ...] = ()  # the CSS class of each seat's name
+    board_class: str = ""  # an extra class on the board (e.g. to dim empty cells)
+    score_header: str = "Score"  # the seats table's column of final scores
+    score_prefix: str = "score: "  # the status line: prefix, "seat score" per seat, suffix
+    score_suffix: str = ""
+    by_turn: bool = False  # move list: one line per turn (moves only), or a line per move
+    # A layer over the board: for a state, a text the shape of its frame whose characters name
+    # the class of the frame's character at the same place (``layer_classes``; a character not
+    # listed there leaves the symbol's own class). Multisnake: which snake a tile is.
+    layer: Callable[[Any], str] | None = None
+    layer_classes: Mapping[str, str] = field(default_factory=dict)
+
+    def seat_class(self, seat: int) -> str:
+        return self.seat_classes[seat] if seat < len(self.seat_classes) else ""
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A bot that ships with a game: the check stage's opponent, or a filler for a table."""
+
+    name: str
+    folder: Path
+    language: str
+
+
+Interface = Literal["c-function", "stdio", "stdio-fresh"]
+LANGUAGES: dict[str, tuple[str, ...]] = {
+    "c-function": ("c",),
+    "stdio": ("c", "cpp", "python"),
+    "stdio-fresh": ("c", "cpp", "python"),
+}
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything koth knows about one game, from one package (runner/games/<name>/).
+
+    ``interface``: how its bots are run — ``c-function`` (a function in a shared object, called
+    each move), ``stdio`` (a program on stdin/stdout for the whole game) or ``stdio-fresh`` (a
+    program started afresh for every move). ``builtins[0]`` is the check stage's opponent.
+    ``limits``: defaults for tournament.yaml's ``limits:`` fields the game sets its own way.
+    ``rules_doc``: the page for bot authors, ``docs/rules/<rules_doc>.md``.
+    """
+
+    rules: Rules[Any, Any]
+    interface: Interface
+    codec: CFunctionCodec[Any, Any] | StdioCodec[Any, Any]
+    presentation: Presentation
+    builtins: tuple[Builtin, ...]
+    rules_doc: str
+    limits: Mapping[str, float | int | None] = field(default_factory=dict)
+    formats: tuple[str, ...] = ("round-robin",)
+    samples: Callable[[int], Setup] | None = None  # a setup for a seat count (tests, play)
+
+    def sample_setup(self, seats: int) -> Setup:
+        """A setup the game can be played with at ``seats`` (its package's sample; none by
+        default): what the conformance suite and ``koth play`` use when none is configured."""
+        return self.samples(seats) if self.samples is not None else EMPTY
+
+    @property
+    def id(self) -> str:
+        return self.rules.id
+
+    @property
+    def info(self) -> GameInfo:
+        return self.rules.info
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        return LANGUAGES[self.interface]
+
+    @property
+    def records_turns(self) -> bool:
+        """Whether a record lists its moves turn by turn (each seat's move, or None) rather
+        than one after another: every game but two seats taking turns."""
+        return self.info.simultaneous or self.info.max_players > 2
+
+    def seat_name(self, seat: int) -> str:
+        names = self.info.seat_names
+        return names[seat] if seat < len(names) else f"seat {seat + 1}"
 
 
 @dataclass(frozen=True)
@@ -164,6 +315,13 @@ def ranked_outcome(
 
 
 __all__ = [
+    "Builtin",
+    "CAbi",
+    "CArg",
+    "CFunctionCodec",
+    "GameSpec",
+    "Interface",
+    "Presentation",
     "PointsTable",
     "Rules",
     "Setup",

@@ -349,14 +349,10 @@ def _out_of_room(output: bytes | bytearray, folder: str) -> bool:
         return False
 
 
-def _build(spec: dict[str, Any]) -> dict[str, Any]:
-    work = spec["work"]
-    src = f"{work}/src"
-    cap, artefact_cap = int(spec["output_cap"]), int(spec["artefact_cap"])
-    deadline = time.monotonic() + float(spec["wall_s"])
-    os.mkdir(f"{work}/out", 0o700)
-    out_fd = os.open(f"{work}/out", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    env = dict(ENV)
+def _walls(work: str, src: str, env: dict[str, str]) -> tuple[int | None, bool]:
+    """Raise the walls the host allows (the module's docstring says which): returns the build's
+    uid (None without root) and whether the namespaces and the chroot are up. Without them the
+    build runs in ``src``, with a TMPDIR of its own in ``work`` (set in ``env``)."""
     uid: int | None = None
     namespaces = False
     if os.geteuid() == 0:
@@ -375,26 +371,53 @@ def _build(spec: dict[str, Any]) -> dict[str, Any]:
         if uid is not None:
             os.chown(env["TMPDIR"], uid, uid)
         os.chdir(src)
-    scratch = ["/build", "/tmp"] if namespaces else [src, env["TMPDIR"]]
-    output = bytearray()
-    failed, timed_out = None, False
-    for index, argv in enumerate(spec["steps"]):
+    return uid, namespaces
+
+
+def _run_steps(
+    steps: list[list[str]],
+    deadline: float,
+    uid: int | None,
+    env: dict[str, str],
+    output: bytearray,
+    cap: int,
+) -> tuple[int | None, bool]:
+    """Run the steps one after the other, up to the first that fails or passes the deadline:
+    returns its index (None: every step succeeded) and whether the deadline passed."""
+    for index, argv in enumerate(steps):
         code, timed_out = _step(argv, deadline, uid, env, output, cap)
         if code != 0 or timed_out:
-            failed = index
-            break
-    notes = ""
+            return index, timed_out
+    return None, False
+
+
+def _failure_notes(
+    wall_s: float,
+    failed: int | None,
+    timed_out: bool,
+    output: bytearray,
+    scratch: list[str],
+    namespaces: bool,
+) -> str:
+    """koth's note on a build that ran out of time, or failed for want of room in ``scratch``
+    (the folders it writes in), which the compiler's messages may not make plain."""
     if timed_out:
-        notes += f"koth: the build ran longer than {float(spec['wall_s']):g} s\n"
-    elif failed is not None and any(_out_of_room(output, folder) for folder in scratch):
-        notes += f"koth: the build ran out of room: a file may be at most {FILE_SIZE >> 20} MiB"
+        return f"koth: the build ran longer than {wall_s:g} s\n"
+    if failed is not None and any(_out_of_room(output, folder) for folder in scratch):
+        notes = f"koth: the build ran out of room: a file may be at most {FILE_SIZE >> 20} MiB"
         notes += f", and /build and /tmp hold {SCRATCH >> 20} MiB each\n" if namespaces else "\n"
+        return notes
+    return ""
+
+
+def _copy_artefacts(names: list[str], cap: int, out_fd: int) -> tuple[list[str], str]:
+    """Copy the artefacts that are regular files under ``cap`` into the folder ``out_fd``:
+    returns the names copied and a note on each one refused."""
     copied = []
-    for name in spec["artefacts"]:
-        data, note = _read_artefact(name, artefact_cap)
+    notes = ""
+    for name in names:
+        data, note = _read_artefact(name, cap)
         notes += note
-        if note and failed is None:
-            failed = len(spec["steps"]) - 1
         if data is not None:
             fd = os.open(
                 name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=out_fd
@@ -402,6 +425,27 @@ def _build(spec: dict[str, Any]) -> dict[str, Any]:
             with os.fdopen(fd, "wb") as copy:
                 copy.write(data)
             copied.append(name)
+    return copied, notes
+
+
+def _build(spec: dict[str, Any]) -> dict[str, Any]:
+    """Build as ``spec`` says, behind the walls: the report that ``main`` prints."""
+    work = spec["work"]
+    src = f"{work}/src"
+    cap, artefact_cap = int(spec["output_cap"]), int(spec["artefact_cap"])
+    deadline = time.monotonic() + float(spec["wall_s"])
+    os.mkdir(f"{work}/out", 0o700)
+    out_fd = os.open(f"{work}/out", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    env = dict(ENV)
+    uid, namespaces = _walls(work, src, env)
+    scratch = ["/build", "/tmp"] if namespaces else [src, env["TMPDIR"]]
+    output = bytearray()
+    failed, timed_out = _run_steps(spec["steps"], deadline, uid, env, output, cap)
+    notes = _failure_notes(float(spec["wall_s"]), failed, timed_out, output, scratch, namespaces)
+    copied, artefact_notes = _copy_artefacts(spec["artefacts"], artefact_cap, out_fd)
+    notes += artefact_notes
+    if artefact_notes and failed is None:  # a refused artefact fails the build at its last step
+        failed = len(spec["steps"]) - 1
     text = output.decode("utf-8", errors="replace")
     return {
         "failed_step": failed,

@@ -488,7 +488,13 @@ class DockerSandbox:
         for jail, box in zip(missing, boxes, strict=True):
             self._containers[(str(jail), limits.memory_bytes)] = box
 
-    def spawn(self, jail: Path, limits: BotLimits, program: list[str] | None = None) -> BotProcess:
+    def spawn(
+        self,
+        jail: Path,
+        limits: BotLimits,
+        program: list[str] | None = None,
+        abi: dict[str, Any] | None = None,
+    ) -> BotProcess:
         """A bot process in the entry's container. Between games a container whose zygote
         died, fell silent or misbehaved is replaced by a fresh one, never blamed on a game."""
         key = (str(jail), limits.memory_bytes)
@@ -500,7 +506,7 @@ class DockerSandbox:
             if box is None:
                 box = self._containers[key] = _PlayContainer(self, jail, limits)
             try:
-                process = box.zygote.spawn(CONTAINER_BOT_ROOT, limits, program)
+                process = box.zygote.spawn(CONTAINER_BOT_ROOT, limits, program, abi=abi)
                 box.zygote.await_pid(process)
                 return process
             except ZygoteBroken:

@@ -17,6 +17,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from runner.bots import worker
 from runner.safefiles import UnsafeFileError, copy_tree
@@ -106,6 +107,11 @@ class LocalSandbox:
 
     @property
     def zygote(self) -> Zygote:
+        """The zygote, started on first use (and again if the last one died: its games were
+        reported as the host's failures; the next game needs a working one)."""
+        if self._zygote is not None and self._zygote.dead:
+            self._zygote.close()
+            self._zygote = None
         if self._zygote is None:
             self._zygote = start_local_zygote()
         return self._zygote
@@ -158,9 +164,15 @@ class LocalSandbox:
         stage = "link" if recipe == "c-function" and run.failed_step == 1 else "compile"
         return Compiled(False, stage, output or "the build failed without a message")
 
-    def spawn(self, jail: Path, limits: BotLimits, program: list[str] | None = None) -> BotProcess:
+    def spawn(
+        self,
+        jail: Path,
+        limits: BotLimits,
+        program: list[str] | None = None,
+        abi: dict[str, Any] | None = None,
+    ) -> BotProcess:
         root = jail.parent / "root"  # made empty by the build: where a program's view is built
-        return self.zygote.spawn(str(jail), limits, program, str(root) if program else None)
+        return self.zygote.spawn(str(jail), limits, program, str(root) if program else None, abi)
 
     def close(self) -> None:
         if self._zygote is not None:

@@ -199,10 +199,12 @@ class Zygote:
         limits: BotLimits,
         program: list[str] | None = None,
         root: str | None = None,
+        abi: dict[str, Any] | None = None,
     ) -> BotProcess:
         """Ask for a bot process; returns at once (see BotProcess.ready). Without ``program``
-        the bot is ``jail/bot.so``, a C function; with it, that command is run in ``jail``
-        (``root``: an empty folder to build the program's private filesystem view on)."""
+        the bot is ``jail/bot.so``, a C function called as ``abi`` says (CAbi.to_json()); with
+        it, that command is run in ``jail`` (``root``: an empty folder to build the program's
+        private filesystem view on)."""
         if self._bot_root is not None:
             jail = self._bot_root
         request: dict[str, Any] = {
@@ -211,6 +213,7 @@ class Zygote:
             "so": f"{jail}/bot.so",
             "exec": program,
             "root": root,
+            "abi": abi,
             "limits": {
                 "memory_bytes": limits.memory_bytes,
                 "memory_enforced_outside": self._container_oom_kills is not None,

@@ -8,32 +8,37 @@
   var data = JSON.parse(source.textContent);
   var ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
   var digits = data.digits;
-  var text = data.changes;
 
-  function number(p) {  // a base-64 number of `digits` digits at text[p]
-    var n = 0;
-    for (var i = 0; i < digits; i++) n = n * 64 + ALPHABET.indexOf(text[p + i]);
-    return n;
-  }
-
-  // Every frame: each step's edits, "OOc" (one character) or "~OORRLLtext"; ',' ends a step.
-  var frames = [data.initial];
-  var frame = data.initial;
-  for (var p = 0; frames.length <= data.steps;) {
-    if (p >= text.length || text[p] === ",") {
-      frames.push(frame);
-      p += 1;
-    } else if (text[p] === "~") {
-      var at = number(p + 1), removed = number(p + 1 + digits), length = number(p + 1 + 2 * digits);
-      var start = p + 1 + 3 * digits;
-      frame = frame.slice(0, at) + text.slice(start, start + length) + frame.slice(at + removed);
-      p = start + length;
-    } else {
-      var i = number(p);
-      frame = frame.slice(0, i) + text[p + digits] + frame.slice(i + 1);
-      p += digits + 1;
+  function decode(initial, text, count) {  // every frame from the first and the steps' edits
+    function number(p) {  // a base-64 number of `digits` digits at text[p]
+      var n = 0;
+      for (var i = 0; i < digits; i++) n = n * 64 + ALPHABET.indexOf(text[p + i]);
+      return n;
     }
+    // Each step's edits, "OOc" (one character) or "~OORRLLtext"; ',' ends a step.
+    var out = [initial];
+    var frame = initial;
+    for (var p = 0; out.length <= count;) {
+      if (p >= text.length || text[p] === ",") {
+        out.push(frame);
+        p += 1;
+      } else if (text[p] === "~") {
+        var at = number(p + 1), removed = number(p + 1 + digits);
+        var length = number(p + 1 + 2 * digits), start = p + 1 + 3 * digits;
+        frame = frame.slice(0, at) + text.slice(start, start + length) + frame.slice(at + removed);
+        p = start + length;
+      } else {
+        var i = number(p);
+        frame = frame.slice(0, i) + text[p + digits] + frame.slice(i + 1);
+        p += digits + 1;
+      }
+    }
+    return out;
   }
+
+  var frames = decode(data.initial, data.changes, data.steps);
+  // A layer over the board (runner/games/spec.py Presentation.layer): per place, a class.
+  var layers = data.layer ? decode(data.layer.initial, data.layer.changes, data.steps) : null;
   var last = frames.length - 1;
 
   // Each frame's turn and scores: changes from the frame before, trailing zeros left out.
@@ -64,10 +69,14 @@
                       : escapeHtml(run);
   }
 
-  function lineHtml(line, classes) {
+  function has(map, key) { return Object.prototype.hasOwnProperty.call(map, key); }
+
+  function lineHtml(line, classes, over) {
     var html = "", run = "", cls = "";
+    var overClasses = data.layer ? data.layer.classes : {};
     for (var i = 0; i < line.length; i++) {
-      var c = Object.prototype.hasOwnProperty.call(classes, line[i]) ? classes[line[i]] : "";
+      var c = over && i < over.length && has(overClasses, over[i]) ? overClasses[over[i]] : "";
+      if (!c) c = has(classes, line[i]) ? classes[line[i]] : "";
       if (c !== cls) {
         html += span(run, cls);
         run = ""; cls = c;
@@ -82,12 +91,13 @@
     return Math.max(0, Math.min(count, value < 0 ? count + value : value));
   }
 
-  function boardHtml(frame) {  // the same markup as board_html() in runner/replay.py
+  function boardHtml(frame, layer) {  // the same markup as board_html() in runner/replay.py
     var lines = frame.split("\n");
+    var over = layer ? layer.split("\n") : [];
     var from = bound(data.lines[0], lines.length, 0);
     var to = bound(data.lines[1], lines.length, lines.length);
     return lines.map(function (line, y) {
-      return lineHtml(line, y >= from && y < to ? data.classes : {});
+      return lineHtml(line, y >= from && y < to ? data.classes : {}, over[y] || "");
     }).join("\n");
   }
 
@@ -98,7 +108,7 @@
 
   function show(k) {
     current = Math.max(0, Math.min(last, k));
-    board.innerHTML = boardHtml(frames[current]);
+    board.innerHTML = boardHtml(frames[current], layers ? layers[current] : "");
     $("move").textContent = String(current);
     $("turn").textContent = String(numbers[current][0]);
     for (var s = 0; s < data.seats; s++) {

@@ -121,7 +121,7 @@ def koth_containers(pids: set[int]) -> list[str]:
     ):
         pid = container.labels.get(SESSION_LABEL, "").split(":")[1:2]
         if pid and pid[0].isdigit() and int(pid[0]) in pids:
-            found.append(container.id)
+            found.append(str(container.id))
     return found
 
 

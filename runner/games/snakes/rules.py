@@ -32,10 +32,12 @@ from dataclasses import dataclass
 from typing import ClassVar, Final
 
 from runner.games.base import (
+    EMPTY,
     GameInfo,
     IllegalMoveError,
     InvalidMoveError,
     Outcome,
+    Setup,
     Termination,
 )
 
@@ -53,8 +55,6 @@ STARTS: Final = ((0, 0), (WIDTH - 1, HEIGHT - 1))
 _STRIDE: Final = WIDTH + 1
 _BOARD: Final = sum(((1 << WIDTH) - 1) << (_STRIDE * y) for y in range(HEIGHT))
 _DELTAS: Final = {"L": (-1, 0), "R": (1, 0), "U": (0, -1), "D": (0, 1)}
-_BY_CODE: Final = {ord(m): m for m in MOVES}
-_PLAYER: Final = (b"X", b"O")
 _EXPECTED: Final = "not one of 'L', 'R', 'U', 'D'"
 
 
@@ -265,12 +265,15 @@ class Snakes:
         max_players=2,
         simultaneous=False,
         max_moves=MAX_MOVES,
-        interface="c-function",
         seat_names=SEAT_NAMES,
         score_label="{} cells",
     )
 
-    def initial_state(self, rng: random.Random) -> SnakesState:
+    def initial_state(
+        self, rng: random.Random, seats: int = 2, setup: Setup = EMPTY
+    ) -> SnakesState:
+        if seats != 2 or setup:
+            raise ValueError("Snakes is a game for two seats, with no setup")
         heads = (_bit(*STARTS[0]), _bit(*STARTS[1]))
         owned = (1 << heads[0], 1 << heads[1])
         return SnakesState(_frame_from(owned, heads), owned, heads)
@@ -278,21 +281,26 @@ class Snakes:
     def to_move(self, state: SnakesState) -> tuple[int, ...]:
         return () if state.over else (state.moves_played % 2,)
 
-    def observation(self, state: SnakesState, seat: int) -> bytes:
-        return state.frame + _PLAYER[seat]
+    def legal_moves(self, state: SnakesState, seat: int) -> tuple[str, ...]:
+        """Every direction, whenever it is the seat's move (a step off the board is a no-op)."""
+        return MOVES if seat in self.to_move(state) else ()
 
-    def parse_move(self, seat: int, reply: int | str) -> str:
-        if isinstance(reply, str):
-            if reply in _DELTAS:
-                return reply
-            raise InvalidMoveError(f"returned {reply!r}, {_EXPECTED}")
-        if isinstance(reply, int) and not isinstance(reply, bool):
-            move = _BY_CODE.get(reply)
-            if move is not None:
-                return move
-            shown = f" ({chr(reply)!r})" if 32 <= reply < 127 else ""
-            raise InvalidMoveError(f"returned {reply}{shown}, {_EXPECTED}")
-        raise InvalidMoveError(f"returned {reply!r}, {_EXPECTED}")
+    def check_move(self, state: SnakesState, seat: int, move: str) -> None:
+        if move not in _STEP:
+            raise InvalidMoveError(f"{move!r} is {_EXPECTED}")
+        if seat not in self.to_move(state):
+            raise IllegalMoveError(f"{move!r}: it is not {SEAT_NAMES[seat]}'s move")
+
+    def stand_in(self, state: SnakesState, seat: int) -> str | None:
+        return None  # two seats: a fault ends the game
+
+    def retire(self, state: SnakesState, seat: int) -> SnakesState:
+        raise ValueError("Snakes has two seats: a fault ends the game, no seat retires")
+
+    def parse_move(self, seat: int, text: str) -> str:
+        if text in _DELTAS:
+            return text
+        raise InvalidMoveError(f"{text!r} is {_EXPECTED}")
 
     def move_text(self, move: str) -> str:
         return move

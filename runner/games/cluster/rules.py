@@ -31,30 +31,25 @@ Every move takes at least one pellet out of the mover's 192, so a game has at mo
 the board (397 cells) never fills: some column is always open. Pellets in a line along gravity
 always lie packed at its bottom, so a column is full exactly when its top cell is occupied.
 
-Seen by a stdio bot: ``init_message`` once, then ``observation`` before each of its moves (it
-ends with an empty line, as the referee's do); it answers one line that ``parse_move`` reads as
-the original referee reads it (``read_reply``). ``check_move`` (and ``apply``) refuse moves the
-position forbids with ``IllegalMoveError``. Where the rules leave the wire open, this module
-settles: pellets are numbered 0, 1, 2, ... in the order they were placed; the "new pellets" of a
-turn message are those placed since the bot's previous turn message (its own and the
-opponent's, oldest first, at the cells they lie on now; on its first turn, all); if any rotation
-(its own or the opponent's) happened since then, the "moved" block lists every pellet on the
-board in index order, else it is empty.
+``check_move`` (and ``apply``) refuse moves the position forbids with ``IllegalMoveError``.
+Pellets are numbered 0, 1, 2, ... in the order they were placed. What a bot reads and how its
+reply is read is runner/games/cluster/codec.py.
 """
 
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar, Final, TypeAlias
 
 from runner.games.base import (
+    EMPTY,
     GameInfo,
     IllegalMoveError,
     InvalidMoveError,
     Outcome,
+    Setup,
     Termination,
 )
 
@@ -71,8 +66,6 @@ MAX_MOVES: Final = 2 * 2 * PER_COLOUR
 SYMBOLS: Final = ".BRbr"  # empty, then colours 0..3
 # How the original referee reads a number (C's scanf "%d" on 64-bit Linux): white space as C's
 # isspace() knows it, an optional sign, then every decimal digit that follows.
-_NUMBER: Final = re.compile(r"[ \t\n\v\f\r]*([+-]?)([0-9]+)")
-_LONG_MAX: Final = 2**63 - 1
 
 
 def _four(values: Sequence[int]) -> tuple[int, int, int, int]:
@@ -140,49 +133,6 @@ class Rotate:
 
 
 Move: TypeAlias = Place | Rotate
-
-
-def _scan_number(text: str) -> tuple[int, str] | None:
-    """The number at the start of ``text`` as the referee reads it, and the text after it.
-
-    Out of range, the referee's C library clamps the number to a 64-bit ``long`` and then keeps
-    its low 32 bits as an ``int``: ``4294967297`` reads as 1. None when no digit comes (then the
-    referee reads a variable it never set; this host refuses the reply).
-    """
-    match = _NUMBER.match(text)
-    if match is None:
-        return None
-    sign, digits = match.groups()
-    digits = digits.lstrip("0") or "0"
-    magnitude = int(digits) if len(digits) <= 19 else _LONG_MAX + 1  # more digits saturate too
-    value = max(-_LONG_MAX - 1, min(-magnitude if sign == "-" else magnitude, _LONG_MAX))
-    return (value + 2**31) % 2**32 - 2**31, text[match.end() :]
-
-
-def read_reply(reply: str) -> Move | None:
-    """The move the original referee reads from a reply line, or None where it reads none.
-
-    The line ends at its first NUL (the referee handles it as a C string). The command word is
-    everything before the first space and must be ``PLACE`` or ``ROTATE`` exactly (so a line
-    starting with white space is refused). ``ROTATE`` takes one number; ``PLACE`` a number, then
-    exactly one character that must be a space, then a number. Before each number any white space
-    is skipped, a ``+`` or ``-`` sign is allowed, leading zeros are harmless, and whatever follows
-    the last number is ignored. Values are not checked here (see ``Cluster.parse_move``).
-    """
-    text = reply.split("\0", 1)[0]
-    word, space, rest = text.partition(" ")
-    if not space:
-        return None
-    if word == "ROTATE":
-        turns = _scan_number(rest)
-        return None if turns is None else Rotate(turns[0])
-    if word == "PLACE":
-        column = _scan_number(rest)
-        if column is None or not column[1].startswith(" "):
-            return None
-        colour = _scan_number(column[1][1:])
-        return None if colour is None else Place(column[0], colour[0])
-    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,11 +272,14 @@ class Cluster:
         max_players=2,
         simultaneous=False,
         max_moves=MAX_MOVES,
-        interface="stdio",
         seat_names=SEAT_NAMES,
     )
 
-    def initial_state(self, rng: random.Random) -> ClusterState:
+    def initial_state(
+        self, rng: random.Random, seats: int = 2, setup: Setup = EMPTY
+    ) -> ClusterState:
+        if seats != 2 or setup:
+            raise ValueError("Cluster is a game for two seats, with no setup")
         bags = [PER_COLOUR] * 4
         hand, rng_state = _draw(bags, 0, rng.getstate())
         return ClusterState(
@@ -344,62 +297,32 @@ class Cluster:
     def to_move(self, state: ClusterState) -> tuple[int, ...]:
         return () if state.over else (state.mover,)
 
-    def init_message(self, state: ClusterState, seat: int) -> bytes:
-        """The message a bot reads once, before its first turn."""
-        lines = [str(CELLS)]
-        lines += [f"{i} " + " ".join(map(str, n)) for i, n in enumerate(NEIGHBOURS)]
-        lines.append(str(COLUMNS))
-        lines += [f"{i} " + " ".join(str(TOPS[g][i]) for g in range(6)) for i in range(COLUMNS)]
-        for owner in (seat, 1 - seat):
-            lines += ["2", f"{owner} {PER_COLOUR}", f"{owner + 2} {PER_COLOUR}"]
-        return ("\n".join(lines) + "\n").encode("ascii")
+    def legal_moves(self, state: ClusterState, seat: int) -> tuple[Move, ...]:
+        """Each open column with each colour in hand, and every rotation."""
+        if state.over or seat != state.mover:
+            return ()
+        colours = sorted(set(state.hand))
+        places = tuple(Place(c, k) for c in valid_columns(state) for k in colours)
+        return places + tuple(Rotate(n) for n in range(1, 6))
 
-    def observation(self, state: ClusterState, seat: int) -> bytes:
-        """The turn message: what changed since ``seat`` last read one, and its hand."""
-        t = state.moves_played
-        last_input = t - 1 - (t - 1 - seat) % 2  # the latest move number before t of this seat
-        columns = valid_columns(state)
-        lines = [str(state.gravity), str(len(columns))]
-        lines += [f"{i} {TOPS[state.gravity][i]}" for i in columns]
-        new = [p for p, at in enumerate(state.placed_at) if at >= last_input]
-        lines.append(str(len(new)))
-        lines += [
-            f"{p} {state.cells[p]} {state.colours[p]} {int(state.colours[p] % 2 == seat)}"
-            for p in new
-        ]
-        rotated = state.last_rotation >= max(last_input, 0)
-        moved = range(len(state.cells)) if rotated else range(0)
-        lines.append(str(len(moved)))
-        lines += [f"{p} {state.cells[p]}" for p in moved]
-        hand = state.hand if seat == state.mover and not state.over else ()
-        lines.append(str(len(hand)))
-        lines += [str(colour) for colour in hand]
-        return ("\n".join(lines) + "\n\n").encode("ascii")  # an empty line ends a turn message
+    def stand_in(self, state: ClusterState, seat: int) -> Move | None:
+        return None  # two seats: a fault ends the game
 
-    def parse_move(self, seat: int, reply: int | str) -> Move:
-        """A reply line as a move, read as the original referee reads it (``read_reply``).
+    def retire(self, state: ClusterState, seat: int) -> ClusterState:
+        raise ValueError("Cluster has two seats: a fault ends the game, no seat retires")
 
-        Raises InvalidMoveError when it is not a move (syntax, a column outside 0..22, a colour
-        outside 0..3, a rotation outside 1..5) and IllegalMoveError for the opponent's colour.
-        """
-        if not isinstance(reply, str):
-            raise InvalidMoveError(f"returned {reply!r}, not a line of text")
-        move = read_reply(reply)
-        if move is None:
-            raise InvalidMoveError(f"replied {reply!r}, not 'PLACE column colour' or 'ROTATE n'")
-        if isinstance(move, Rotate):
-            if not 1 <= move.turns <= 5:
-                raise InvalidMoveError(f"replied {reply!r}: a rotation is 1 to 5 steps")
-            return move
-        if not 0 <= move.column < COLUMNS:
-            raise InvalidMoveError(f"replied {reply!r}: columns are 0 to {COLUMNS - 1}")
-        if not 0 <= move.colour < 4:
-            raise InvalidMoveError(f"replied {reply!r}: colours are 0 to 3")
-        if move.colour % 2 != seat:
-            raise IllegalMoveError(
-                f"replied {reply!r}: colour {move.colour} is {SEAT_NAMES[1 - seat]}'s"
-            )
-        return move
+    def parse_move(self, seat: int, text: str) -> Move:
+        """A move from its text as ``move_text`` writes it (records); InvalidMoveError naming
+        the text for anything else, and for values no move can have."""
+        word, *numbers = text.split(" ")
+        if all(n.isdigit() and n == str(int(n)) for n in numbers):
+            if word == "ROTATE" and len(numbers) == 1 and 1 <= int(numbers[0]) <= 5:
+                return Rotate(int(numbers[0]))
+            if word == "PLACE" and len(numbers) == 2:
+                column, colour = int(numbers[0]), int(numbers[1])
+                if column < COLUMNS and colour < 4:
+                    return Place(column, colour)
+        raise InvalidMoveError(f"{text!r} is not a Cluster move")
 
     def move_text(self, move: Move) -> str:
         if isinstance(move, Rotate):
@@ -416,8 +339,9 @@ class Cluster:
         if not isinstance(move, Place | Rotate):
             raise InvalidMoveError(f"{move!r} is not a Cluster move")
         text = self.move_text(move)
-        if self.parse_move(seat, text) != move:
-            raise InvalidMoveError(f"{text!r} is not a Cluster move")
+        self.parse_move(seat, text)  # values no move can have
+        if isinstance(move, Place) and move.colour % 2 != seat:
+            raise IllegalMoveError(f"{text!r}: colour {move.colour} is {SEAT_NAMES[1 - seat]}'s")
         if state.over:
             raise IllegalMoveError(f"{text!r}: the game is over; no more moves")
         if seat != state.mover:

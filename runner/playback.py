@@ -1,0 +1,98 @@
+"""A recorded game played again by its rules, step by step: what the site's replays, ``koth
+play``'s final frame and a debugger's replay are all built from.
+
+A record (runner/referee.py) lists its moves one after another for two seats taking turns
+(``"LRUD…"`` or ``["PLACE 3 0", …]``: each step is the one seat ``to_move`` names), or turn by
+turn otherwise (``[["^", null, ">"], …]``: each seat's move, None for a seat that did not move),
+with the faults of a game of more than two seats at the index of the turn they happened in. A
+seat that faulted is retired before that turn when the rules give it no stand-in move, exactly as
+the referee did; the rules being pure, the states come out the same.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from runner.games.base import EMPTY, Setup
+from runner.games.spec import GameSpec
+
+
+class PlaybackError(ValueError):
+    """A record's moves cannot be replayed by its game's rules."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One ``apply`` of the rules: the moves of the seats that moved, and the turn number."""
+
+    moves: tuple[tuple[int, str], ...]  # (seat, move text)
+    turn: int
+    retired: tuple[int, ...] = ()  # seats that went out just before this step
+
+
+def _where(record: Mapping[str, Any], played: int) -> str:
+    return f"game {str(record.get('key') or '')[:12] or record.get('seed')}, step {played + 1}"
+
+
+def _steps(record: Mapping[str, Any], by_turn: bool) -> list[Any]:
+    """The record's steps: per-seat lists (turn by turn), or single move texts."""
+    moves = record["moves"]
+    if by_turn:
+        if not isinstance(moves, list) or not all(isinstance(m, list) for m in moves):
+            raise PlaybackError(f"{_where(record, 0)}: the moves are not listed turn by turn")
+        return moves
+    return list(moves) if isinstance(moves, str) else [str(m) for m in moves]
+
+
+def _texts(listed: Any, movers: list[int], seats: int, by_turn: bool) -> list[tuple[int, str]]:
+    """(seat, move text) for every seat that moves in this step, from its entry in the record."""
+    if not by_turn:
+        return [(movers[0], str(listed))] if len(movers) == 1 else []
+    if len(listed) != seats:
+        return []
+    return [(seat, str(listed[seat])) for seat in movers if listed[seat] is not None]
+
+
+def playback(
+    spec: GameSpec, record: Mapping[str, Any], setup: Setup = EMPTY
+) -> Iterator[tuple[Step | None, Any]]:
+    """(None, the initial state), then (step, the state after it) for every step."""
+    rules = spec.rules
+    seats = len(record["seats"])
+    state = rules.initial_state(random.Random(record["seed"]), seats, setup)
+    yield None, state
+    retiring: dict[int, list[int]] = {}
+    for fault in record["outcome"].get("faults", []):
+        retiring.setdefault(int(fault.get("at", 0)), []).append(int(fault["seat"]))
+    out: set[int] = set()
+    for index, listed in enumerate(_steps(record, spec.records_turns)):
+        retired = []
+        for seat in retiring.get(index, []):
+            if seat not in out and rules.stand_in(state, seat) is None:
+                out.add(seat)
+                retired.append(seat)
+                state = rules.retire(state, seat)
+        movers = [s for s in rules.to_move(state) if s not in out]
+        texts = _texts(listed, movers, seats, spec.records_turns)
+        if not texts or len(texts) != len(movers):
+            raise PlaybackError(
+                f"{_where(record, index)}: the record's step {listed!r} does not fit the "
+                f"{len(movers)} seat(s) to move"
+            )
+        turn = rules.turn(state)
+        try:
+            state = rules.apply(state, {seat: rules.parse_move(seat, text) for seat, text in texts})
+        except ValueError as exc:
+            where = _where(record, index)
+            raise PlaybackError(f"{where}: the rules refuse {texts}: {exc}") from None
+        yield Step(tuple(texts), turn, tuple(retired)), state
+
+
+def final_state(spec: GameSpec, record: Mapping[str, Any], setup: Setup = EMPTY) -> Any:
+    """The state a record's game ended in."""
+    (_, state) = deque(playback(spec, record, setup), maxlen=1)[0]
+    return state
