@@ -21,7 +21,7 @@ from runner.games import find_game
 from runner.games.snakes import SnakesCall
 from runner.referee import Player, play_game
 from runner.sandbox.zygote import BotLimits
-from runner.season import new_sandbox
+from runner.workers import new_sandbox
 
 WALKER = r"""
 #include <stdlib.h>

@@ -29,7 +29,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))  # this checkout's runner, whatever is installed
 
-from runner import results, season  # noqa: E402
+from runner import check, results, season, workers  # noqa: E402
 from runner.config import Config, load_config  # noqa: E402
 
 QUICK = """int bot(int board[16][32], char player) {
@@ -68,10 +68,10 @@ def measure(config: Config, jobs: int, scratch: Path) -> dict[str, float]:
             config.output, results=results_dir, standings=results_dir / "standings.json"
         ),
     )
-    sandbox = season.make_sandbox(config)
+    sandbox = workers.make_sandbox(config)
     try:
-        with season.open_pool(config, sandbox, jobs) as pool:
-            line = season.lineup(config, sandbox, pool, say=lambda _: None)
+        with workers.open_pool(config, sandbox, jobs) as pool:
+            line = check.lineup(config, sandbox, pool, say=lambda _: None)
             started = time.perf_counter()
             report = season.play(config, line, pool, show_progress=False, say=lambda _: None)
             wall = time.perf_counter() - started

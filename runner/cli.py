@@ -50,7 +50,7 @@ def _players(config: Config, names: list[str], sandbox: Any, game: Any) -> list[
     from runner import entries
     from runner.build import build_entry
     from runner.referee import Player
-    from runner.season import bot_limits
+    from runner.workers import bot_limits
 
     if not game.info.allows(len(names)):
         allowed = game.info.seat_counts or range(game.info.min_players, game.info.max_players + 1)
@@ -120,7 +120,7 @@ def _print_result(game: Any, result: Any, seed: int) -> None:
 def cmd_play(args: argparse.Namespace) -> int:
     from runner.games import find_game
     from runner.referee import play_game
-    from runner.season import bot_limits, new_sandbox
+    from runner.workers import bot_limits, new_sandbox
 
     config = _config(args)
     game = find_game(config.game)
@@ -154,25 +154,25 @@ def _say(text: str) -> None:
 @contextmanager
 def _host_errors() -> Iterator[None]:
     """SIGTERM stops like Ctrl-C; a host problem (no compiler, ...) becomes a UsageError."""
-    from runner import season
+    from runner import check, workers
 
     try:
-        with season.sigterm_interrupts():
+        with workers.sigterm_interrupts():
             yield
-    except season.SeasonError as exc:
+    except check.SeasonError as exc:
         raise UsageError(str(exc)) from None
 
 
 @contextmanager
 def _stage(args: argparse.Namespace) -> Iterator[tuple[Config, Any, Any]]:
     """The config, a sandbox and a game pool for one command."""
-    from runner import season
+    from runner import workers
 
     config = _config(args)
     with _host_errors():
-        sandbox = season.make_sandbox(config)
+        sandbox = workers.make_sandbox(config)
         try:
-            with season.open_pool(config, sandbox) as pool:
+            with workers.open_pool(config, sandbox) as pool:
                 yield config, sandbox, pool
         finally:
             sandbox.close()
@@ -183,10 +183,10 @@ def _indent(text: str, prefix: str = "        ") -> str:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from runner import season
+    from runner import check
 
     with _stage(args) as (config, sandbox, _pool):
-        builds = season.build_all(config, sandbox)
+        builds = check.build_all(config, sandbox)
     width = max([5, *(len(b.entry) for b in builds)])
     for b in builds:
         if b.ok:
@@ -199,10 +199,10 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from runner import season
+    from runner import check
 
     with _stage(args) as (config, sandbox, pool):
-        verdicts = season.check_all(config, season.build_all(config, sandbox), sandbox, pool)
+        verdicts = check.check_all(config, check.build_all(config, sandbox), sandbox, pool)
     if args.out is not None:
         from runner.verdicts import write
 
@@ -225,15 +225,14 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def _lineup(args: argparse.Namespace, config: Config, sandbox: Any, pool: Any) -> Any:
     """Who plays: checked here, or as the verdicts file of --verdicts says (built here)."""
-    from runner import season
+    from runner import check, verdicts
 
     if getattr(args, "verdicts", None) is None:
-        return season.lineup(config, sandbox, pool, say=_say)
-    from runner import verdicts
+        return check.lineup(config, sandbox, pool, say=_say)
 
     try:
         return verdicts.lineup(
-            config, args.verdicts, lambda: season.build_all(config, sandbox), _say
+            config, args.verdicts, lambda: check.build_all(config, sandbox), _say
         )
     except verdicts.VerdictsError as exc:
         raise UsageError(str(exc)) from None

@@ -21,13 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from runner.formats import Done, Fixture, Format, Next, Play, fillers
-from runner.results import record_key
+from runner.results import RecordView, record_key
 from runner.schedule import Shard, select_shard
 
-Record = Mapping[str, Any]
 KeyOf = Callable[[Fixture], str]
 Say = Callable[[str], None]
 
@@ -39,7 +37,7 @@ class Scheduled:
     key: str
 
 
-def record_places(record: Record) -> tuple[int, ...]:
+def record_places(record: RecordView) -> tuple[int, ...]:
     """Each seat's place in a recorded game: ``outcome.placement`` when the record has one,
     else from the points (more is better; equal points share the better place)."""
     outcome = record["outcome"]
@@ -74,13 +72,13 @@ def keys_by(
 class RecordedResults:
     """The season's recorded results by key (``formats.Results``): only places are kept."""
 
-    def __init__(self, key_of: KeyOf, records: Iterable[Record] = ()) -> None:
+    def __init__(self, key_of: KeyOf, records: Iterable[RecordView] = ()) -> None:
         self.key_of = key_of
         self.places_by_key: dict[str, tuple[int, ...]] = {}
         for record in records:
             self.add(record)
 
-    def add(self, record: Record) -> None:
+    def add(self, record: RecordView) -> None:
         self.places_by_key.setdefault(record["key"], record_places(record))
 
     def has(self, key: str) -> bool:

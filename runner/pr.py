@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
 
-from runner import __version__, results, season
+from runner import __version__, check, progress, results, season, workers
 from runner.build import Sandbox
 from runner.config import Config
 from runner.entries import entry_name
@@ -200,7 +200,7 @@ def plan_outputs(config: Config, shards: int, host: str = "") -> dict[str, str]:
 # -- koth image ------------------------------------------------------------------------------------
 
 
-def sandbox_image(say: season.Say, save: Path | None = None, load: Path | None = None) -> str:
+def sandbox_image(say: progress.Say, save: Path | None = None, load: Path | None = None) -> str:
     """Build the Docker sandbox image unless it exists (``save``: then write it to that file), or
     take it from a file ``koth image --save`` wrote (``load``: never built here); its tag."""
     from runner.sandbox import docker
@@ -277,8 +277,8 @@ def preview(
     names: Sequence[str],
     out: Path,
     sandbox: Sandbox,
-    pool: season.GamePool,
-    say: season.Say,
+    pool: workers.GamePool,
+    say: progress.Say,
 ) -> PreviewResult:
     """Build and check every entry, then play ``names`` against every playing entry.
 
@@ -286,7 +286,7 @@ def preview(
     standings.json, site/ and preview.json (what ``koth report`` reads).
     """
     out.mkdir(parents=True, exist_ok=True)
-    line = season.lineup(config, sandbox, pool, say) if names else season.Lineup([])
+    line = check.lineup(config, sandbox, pool, say) if names else check.Lineup([])
     verdicts = {v.entry: v for v in line.verdicts}
     unknown = [n for n in names if n not in verdicts]
     if unknown:

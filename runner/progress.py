@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from typing import TextIO
 
 BAR = 24
@@ -76,3 +77,11 @@ class Progress:
             self.stream.flush()
         self.tty = False
         self.enabled = False
+
+
+Say = Callable[[str], None]  # where a stage says what it does, one line at a time
+
+
+def to_stderr(text: str) -> None:
+    """A stage's default voice: one line on stderr, flushed."""
+    print(text, file=sys.stderr, flush=True)

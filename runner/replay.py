@@ -38,11 +38,11 @@ from runner.games import UnknownGameError, find_game
 from runner.games.base import EMPTY, Setup
 from runner.games.spec import Presentation
 from runner.playback import PlaybackError, playback
+from runner.results import RecordView
 
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
 SPLICE = "~"  # starts an edit that is not a single replaced character
 Edit = tuple[int, int, str]  # (offset, characters removed, text inserted there)
-Record = Mapping[str, Any]
 
 
 class ReplayError(ValueError):
@@ -134,7 +134,7 @@ class Replay:
         return self.scores[-1]
 
 
-def replay(record: Record, setup: Setup = EMPTY) -> Replay:
+def replay(record: RecordView, setup: Setup = EMPTY) -> Replay:
     """Replay a record's moves with its game's rules, frame by frame."""
     spec = find_game(record["game"])
     rules = spec.rules
@@ -184,7 +184,7 @@ def _checked(frame: str) -> str:
     return frame
 
 
-def _where(record: Record, played: int) -> str:
+def _where(record: RecordView, played: int) -> str:
     return f"game {str(record.get('key') or '')[:12] or record.get('seed')}, step {played + 1}"
 
 

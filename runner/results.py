@@ -40,7 +40,8 @@ from runner.games import GAMES
 from runner.games.base import Termination
 from runner.games.spec import placement_from_order, points_for
 
-Record = dict[str, Any]
+Record = dict[str, Any]  # one game's record, as a JSON object (``check_record`` says its shape)
+RecordView = Mapping[str, Any]  # a record only read, never changed
 MAIN_FILE = "games.jsonl"
 LINE_CAP = 1 << 20  # one record's line; a 2048-move game with its output excerpts is ~40 KiB
 

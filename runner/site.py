@@ -72,7 +72,6 @@ ENDINGS = {
     "memory": "memory limit",
     "disconnect": "disconnect",
 }
-Record = Mapping[str, Any]
 
 
 class SiteError(ValueError):
@@ -91,13 +90,15 @@ class EntryInfo:
     verdict: str = ""  # build/check verdict in words, when known
 
 
-def _canonical(record: Record) -> tuple[int, tuple[str, ...], str]:
+def _canonical(record: results.RecordView) -> tuple[int, tuple[str, ...], str]:
     return record.get("round", 0), tuple(s["entry"] for s in record["seats"]), record.get("key", "")
 
 
 def read_standings(
-    standings: Mapping[str, Any] | None, records: Sequence[Record], points: Points = LINEAR_POINTS
-) -> tuple[dict[str, Any], list[Row], list[Record]]:
+    standings: Mapping[str, Any] | None,
+    records: Sequence[results.RecordView],
+    points: Points = LINEAR_POINTS,
+) -> tuple[dict[str, Any], list[Row], list[results.RecordView]]:
     """The adapter from standings.json and results records to what the pages need.
 
     Returns the season's facts, the rows in rank order (excluded entries last) and the records
@@ -106,7 +107,7 @@ def read_standings(
     game and season seed, when standings.json names them). Without standings, the records are
     ranked here with runner.standings (games of more than two seats by the ``points`` table).
     """
-    unique: dict[str, Record] = {}
+    unique: dict[str, results.RecordView] = {}
     for number, record in enumerate(records):
         unique.setdefault(str(record.get("key") or number), record)
     records = sorted(unique.values(), key=_canonical)  # the order of runner.results.canonical
@@ -122,7 +123,7 @@ def read_standings(
     rows = [Row(**{k: v for k, v in row.items() if k in known}) for row in standings["entries"]]
     playing = {r.entry: r.content_hash for r in rows if r.excluded is None}
 
-    def current(record: Record) -> bool:
+    def current(record: results.RecordView) -> bool:
         for key in ("game", "season_seed"):
             if key in standings and key in record and standings[key] != record[key]:
                 return False
@@ -189,7 +190,7 @@ def _result(points: Sequence[float], seat: int) -> str:
     return "W" if points[seat] > others else "D" if points[seat] == others else "L"
 
 
-def _seat_results(record: Record) -> list[tuple[str, str]]:
+def _seat_results(record: results.RecordView) -> list[tuple[str, str]]:
     """Each seat's result as shown and its colour (the CSS class ``r-W``, ``r-D`` or ``r-L``):
     W/D/L in a two-seat game; in a larger one the place, green for first, red for last."""
     points = [float(p) for p in record["outcome"]["points"]]
@@ -203,7 +204,7 @@ def _seat_results(record: Record) -> list[tuple[str, str]]:
     ]
 
 
-def _seat_faults(record: Record) -> dict[int, dict[str, Any]]:
+def _seat_faults(record: results.RecordView) -> dict[int, dict[str, Any]]:
     """The first fault of each seat in ``outcome.faults`` (the faults a larger game went on
     after), with its ending in words."""
     found: dict[int, dict[str, Any]] = {}
@@ -230,13 +231,15 @@ def _winner(seats: Sequence[Mapping[str, Any]], placing: bool) -> str:
     return f"{', '.join(first[:-1])} and {first[-1]} share first"
 
 
-def _output(record: Record, seat: int) -> str:
+def _output(record: results.RecordView, seat: int) -> str:
     """What the bot in ``seat`` printed (an excerpt, kept in the record; may be absent)."""
     outputs = record.get("measured", {}).get("output") or []
     return str(outputs[seat]) if seat < len(outputs) else ""
 
 
-def _game_view(number: int, record: Record, page: str, names: Mapping[str, str]) -> dict[str, Any]:
+def _game_view(
+    number: int, record: results.RecordView, page: str, names: Mapping[str, str]
+) -> dict[str, Any]:
     outcome = record["outcome"]
     points = [float(p) for p in outcome["points"]]
     seat_names = find_game(record["game"]).info.seat_names
@@ -309,7 +312,9 @@ class SiteReport:
         )
 
 
-def _season(meta: Mapping[str, Any], rows: list[Row], records: list[Record]) -> dict[str, Any]:
+def _season(
+    meta: Mapping[str, Any], rows: list[Row], records: list[results.RecordView]
+) -> dict[str, Any]:
     """What every page may show: the games, the standings, ratings, facts, the cross-table."""
     names = {r.entry: r.name for r in rows}
     keys = [str(r.get("key", "")) for r in records]
@@ -430,7 +435,7 @@ def _entry_page(row: Row, season: Mapping[str, Any]) -> dict[str, Any]:
 Setups = Mapping[tuple[str, str], Setup]  # (name, hash) → a setup's content, from the config
 
 
-def _setup_of(record: Record, setups: Setups) -> Setup:
+def _setup_of(record: results.RecordView, setups: Setups) -> Setup:
     """The setup a record was played with (the config's, checked by its hash), or none."""
     used = record.get("setup")
     if used is None:
@@ -461,7 +466,7 @@ def _game_page(game: dict[str, Any], setups: Setups) -> dict[str, Any]:
 
 
 def render_site(
-    results_records: Sequence[Record],
+    results_records: Sequence[results.RecordView],
     standings: Mapping[str, Any] | None,
     entries_info: Mapping[str, EntryInfo],
     out_dir: Path,

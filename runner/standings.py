@@ -46,6 +46,7 @@ from typing import Any
 
 from runner.config import LINEAR_POINTS as LINEAR
 from runner.config import Points, points_problem
+from runner.results import RecordView
 from runner.results import places as record_places
 
 TIE_BREAK = (
@@ -87,9 +88,6 @@ class Row:
     average_place: float | None = None
 
 
-Game = Mapping[str, Any]
-
-
 def table_points(table: Points, placement: Sequence[int]) -> list[Fraction]:
     """Each seat's points for a placement under a points table: tied seats share the points of
     the places they span."""
@@ -108,7 +106,7 @@ def table_points(table: Points, placement: Sequence[int]) -> list[Fraction]:
     return shares
 
 
-def game_points(record: Game, table: Points = LINEAR) -> list[Fraction]:
+def game_points(record: RecordView, table: Points = LINEAR) -> list[Fraction]:
     """The points each seat of a (checked) record earns in the standings: a two-seat game's own
     (win 1, draw ½, loss 0), a larger game's by place through ``table``."""
     if len(record["seats"]) == 2:
@@ -116,7 +114,7 @@ def game_points(record: Game, table: Points = LINEAR) -> list[Fraction]:
     return table_points(table, record_places(record))
 
 
-def _faults(record: Game) -> set[tuple[int, str]]:
+def _faults(record: RecordView) -> set[tuple[int, str]]:
     """(seat, kind) of every fault in a game: the one that ended it and those it went on after."""
     outcome = record["outcome"]
     found = set()
@@ -147,7 +145,7 @@ class _Book:
     games: list[_Counted] = field(default_factory=list)
     largest: int = 0  # the seats of the largest game of more than two
 
-    def add(self, record: Game, table: Points) -> None:
+    def add(self, record: RecordView, table: Points) -> None:
         seats = tuple(str(s["entry"]) for s in record["seats"])
         game = _Counted(seats, tuple(game_points(record, table)), tuple(record_places(record)))
         for seat, name in enumerate(seats):
@@ -187,7 +185,7 @@ def _count_result(row: Row, mine: Fraction, other: Fraction) -> None:
         row.losses += 1
 
 
-def _tally(rows: Mapping[str, Row], records: Iterable[Game], table: Points) -> _Book:
+def _tally(rows: Mapping[str, Row], records: Iterable[RecordView], table: Points) -> _Book:
     """Every game among playing entries (a free-for-all table's filler seats aside), added
     into ``rows``."""
     book = _Book(rows)

@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from runner.build import Build
+from runner.check import CHECK_VERSION, Lineup, Verdict
 from runner.config import Config
 from runner.entries import discover
-from runner.season import CHECK_VERSION, Lineup, Verdict
 
 FORMAT = "koth-verdicts"
 VERSION = 1

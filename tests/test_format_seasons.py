@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from runner import pr, results, season
+from runner import check, pr, results, season, workers
 from runner.cli import main
 from runner.config import Config, load_config
 
@@ -81,11 +81,11 @@ def stable(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [results.without_measured(r) for r in results.canonical(found)]
 
 
-def lineup(config: Config) -> season.Lineup:
-    sandbox = season.make_sandbox(config)
+def lineup(config: Config) -> check.Lineup:
+    sandbox = workers.make_sandbox(config)
     try:
-        with season.open_pool(config, sandbox, 1) as pool:
-            return season.lineup(config, sandbox, pool, say=lambda _: None)
+        with workers.open_pool(config, sandbox, 1) as pool:
+            return check.lineup(config, sandbox, pool, say=lambda _: None)
     finally:
         sandbox.close()
 
@@ -116,7 +116,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory, build_dir: Path) -> list
     return stable(found)
 
 
-def knows_round(config: Config, line: season.Lineup, round_: int) -> Callable[[], bool]:
+def knows_round(config: Config, line: check.Lineup, round_: int) -> Callable[[], bool]:
     out = config.output.results / results.MAIN_FILE
 
     def known() -> bool:
@@ -251,9 +251,9 @@ def test_a_knockout_preview_plays_the_whole_bracket(
     folder: Path, reference: list[dict[str, Any]]
 ) -> None:
     config = load_config(folder / "tournament.yaml")
-    sandbox = season.make_sandbox(config)
+    sandbox = workers.make_sandbox(config)
     try:
-        with season.open_pool(config, sandbox, 2) as pool:
+        with workers.open_pool(config, sandbox, 2) as pool:
             result = pr.preview(config, ["e"], folder / "preview", sandbox, pool, lambda _: None)
     finally:
         sandbox.close()

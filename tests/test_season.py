@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from runner import results, season
+from runner import check, results, season, workers
 from runner.cli import main
 from runner.config import Config, load_config
 from runner.schedule import Shard
@@ -92,10 +92,10 @@ def records(config: Config, name: str = results.MAIN_FILE) -> list[dict[str, Any
 
 
 def scheduled_keys(config: Config) -> list[str]:
-    sandbox = season.make_sandbox(config)
+    sandbox = workers.make_sandbox(config)
     try:
-        with season.open_pool(config, sandbox, 1) as pool:
-            line = season.lineup(config, sandbox, pool, say=lambda _: None)
+        with workers.open_pool(config, sandbox, 1) as pool:
+            line = check.lineup(config, sandbox, pool, say=lambda _: None)
     finally:
         sandbox.close()
     return [s.key for s in season.schedule(config, line)]
@@ -249,10 +249,10 @@ def test_sharded_play_merged_equals_an_unsharded_run(folder: Path) -> None:
     config = config_of(folder, rounds=2)
     run(config)
     shards_dir = folder / "shards"
-    sandbox = season.make_sandbox(config)
+    sandbox = workers.make_sandbox(config)
     try:
-        with season.open_pool(config, sandbox, 2) as pool:
-            line = season.lineup(config, sandbox, pool, say=lambda _: None)
+        with workers.open_pool(config, sandbox, 2) as pool:
+            line = check.lineup(config, sandbox, pool, say=lambda _: None)
             outs = []
             for index in (1, 2, 3):
                 out = shards_dir / f"shard-{index}.jsonl"

@@ -106,7 +106,8 @@ class Loss:
 def assert_loses(result: GameResult, expected: Loss) -> None:
     outcome = result.outcome
     assert outcome.faulty == 0 and outcome.points == (0.0, 1.0), (
-        f"{expected.bot} must lose, but: {outcome.detail}"
+        f"{expected.bot} must lose, but: {outcome.detail} (moves {list(result.moves[:12])}, "
+        f"CPU {result.cpu_s}, wall {result.wall_s:.3f} s, output {result.output})"
     )
     assert outcome.termination is expected.termination, (
         f"{expected.bot} should lose by {expected.termination.value}, got "

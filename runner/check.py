@@ -1,0 +1,231 @@
+"""Who plays this season: every entry built (runner/build.py) and checked.
+
+The check stage plays each built entry's smoke games against its game's first built-in bot (two
+seats: once in each seat; more seats: one game, the entry in the first seat and the built-in bot
+in every other); an entry at fault there is excluded. Verdicts are cached in
+build/<entry>/check.json by the entry's hash, the built-in bot's hash, the game and the limits;
+a check the sandbox could not run is retried by the next run. An entry that fails its build or
+its check never stops the season: it is listed in the standings with its reason and 0 games.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from runner.build import Build, Sandbox, build_entry, write_file_atomic
+from runner.config import Config, ConfigError
+from runner.entries import Entry, Manifest, content_hash, discover
+from runner.games import find_game
+from runner.progress import Say, to_stderr
+from runner.referee import Player
+from runner.schedule import game_seed
+from runner.standings import Entrant
+from runner.workers import GamePool, Task, bot_limits
+
+
+class SeasonError(Exception):
+    """The host cannot run the season (no compiler, a broken sandbox); one paragraph."""
+
+
+CHECK_VERSION = "smoke-v1"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether an entry plays this season, and if not, why (the stage and the message)."""
+
+    entry: str
+    content_hash: str
+    ok: bool
+    stage: str  # "ok", a build stage (entry, compile, check, link, load) or "smoke"
+    message: str
+    display_name: str
+    jail: str | None
+    program: tuple[str, ...] | None = None  # a stdio bot's command
+
+    @property
+    def summary(self) -> str:
+        """The message in one line: its first line, plus the first error line below it."""
+        lines = [line.strip() for line in self.message.splitlines() if line.strip()]
+        if not lines:
+            return self.stage
+        text = lines[0]
+        if text.endswith(":") and len(lines) > 1:
+            text += " " + next((x for x in lines[1:] if "error" in x), lines[1]).lstrip("- ")
+        return text if len(text) <= 200 else text[:199] + "…"
+
+
+@dataclass(frozen=True)
+class Lineup:
+    verdicts: list[Verdict]
+
+    @property
+    def players(self) -> dict[str, Player]:
+        return {
+            v.entry: Player(v.entry, v.content_hash, Path(v.jail), v.program)
+            for v in self.verdicts
+            if v.ok and v.jail is not None
+        }
+
+    def entrants(self) -> list[Entrant]:
+        return [
+            Entrant(
+                v.entry,
+                v.display_name,
+                v.content_hash,
+                None if v.ok else v.summary,
+                "" if v.ok else v.message,
+            )
+            for v in self.verdicts
+        ]
+
+
+def build_all(config: Config, sandbox: Sandbox) -> list[Build]:
+    if not config.entries.is_dir():
+        raise ConfigError(
+            str(config.path or "tournament.yaml"),
+            "entries",
+            f"the entries folder {config.entries} does not exist.",
+            "create it with one sub-folder per bot, or point `entries:` at it.",
+        )
+    limits = bot_limits(config)
+    game = find_game(config.game)
+    return [
+        build_entry(entry, config.output.build, sandbox, limits, config.limits.build_wall_s, game)
+        for entry in discover(config.entries)
+    ]
+
+
+def builtin_player(config: Config, sandbox: Sandbox) -> Player:
+    """The game's first built-in bot (its package's builtin/ folder), built: the check stage's
+    opponent."""
+    game = find_game(config.game)
+    bot = game.builtins[0]
+    path = bot.folder
+    name = f"builtin-{bot.name}"
+    manifest = Manifest(name, "koth", "the check stage's opponent", bot.language)
+    entry = Entry(name, path, manifest, content_hash(path))
+    build = build_entry(
+        entry,
+        config.output.build / "_builtin",
+        sandbox,
+        bot_limits(config),
+        config.limits.build_wall_s,
+        game,
+    )
+    if not build.ok:
+        raise SeasonError(
+            f"the built-in bot ({path}) does not build, so no entry can be checked: "
+            f"{build.message} Fix: make sure the compilers work on this machine "
+            "(`gcc --version`, `/usr/bin/python3 --version`)."
+        )
+    return Player.of(build)
+
+
+def _check_key(config: Config, build: Build, builtin: Player) -> str:
+    identity = [
+        CHECK_VERSION,
+        config.game,
+        build.content_hash,
+        builtin.content_hash,
+        asdict(config.limits),
+    ]
+    return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
+
+
+def _saved_check(path: Path, key: str) -> tuple[bool, str] | None:
+    try:
+        saved = json.loads(path.read_text())
+        if saved["key"] == key:
+            return bool(saved["ok"]), str(saved["message"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return None
+
+
+def check_all(
+    config: Config, builds: Sequence[Build], sandbox: Sandbox, pool: GamePool
+) -> list[Verdict]:
+    """Each built entry's smoke games against the built-in bot (cached); a verdict per entry.
+
+    Two seats: a game in each seat. More seats (the fewest the game allows): one game, the entry
+    in the first seat and the built-in bot in every other; a fault of the entry's seat there
+    excludes it even where the game went on without it."""
+    game = find_game(config.game)
+    count = min(game.info.seat_counts or (game.info.min_players,))
+    seats = tuple(game.seat_name(s) for s in range(count))
+    built = [b for b in builds if b.ok]
+    builtin = builtin_player(config, sandbox) if built else None
+    keys = {b.entry: _check_key(config, b, builtin) for b in built if builtin}
+    files = {b.entry: config.output.build / b.entry / "check.json" for b in built}
+    verdict = {b.entry: _saved_check(files[b.entry], keys[b.entry]) for b in built}
+    tasks: list[Task] = []
+    owners: list[tuple[str, int]] = []  # by task index: the entry checked and its seat
+    for build in built:
+        if verdict[build.entry] is None and builtin is not None:
+            me = Player.of(build)
+            for seat in range(len(seats) if count == 2 else 1):
+                seating = tuple(me if s == seat else builtin for s in range(count))
+                seed = game_seed(0, config.game, 0, tuple(p.entry for p in seating))
+                tasks.append(Task(len(tasks), seating, seed))
+                owners.append((build.entry, seat))
+    faults: dict[str, list[str]] = {}
+    unchecked: dict[str, str] = {}  # the host failed: no verdict this run, none saved
+    for index, played, error in pool.play(tasks):
+        entry, seat = owners[index]
+        if played is None:
+            unchecked[entry] = (
+                f"could not be checked: the sandbox failed ({error}); the next run checks it again"
+            )
+            continue
+        outcome = played["outcome"]
+        seat_faults = [f["detail"] for f in outcome.get("faults", []) if f["seat"] == seat]
+        if outcome["faulty"] == seat:
+            seat_faults.append(outcome["detail"])
+        for detail in seat_faults[:1]:
+            faults.setdefault(entry, []).append(
+                f"fails a smoke game against the built-in bot (playing {seats[seat]}): {detail}"
+            )
+    for entry in {entry for entry, _ in owners}:
+        if entry in unchecked:
+            verdict[entry] = (False, unchecked[entry])
+            continue
+        problems = sorted(faults.get(entry, []))
+        message = "\n".join(problems) or "passed the smoke games"
+        verdict[entry] = (not problems, message)
+        saved = json.dumps({"key": keys[entry], "ok": not problems, "message": message})
+        write_file_atomic(files[entry], saved + "\n")
+    return [_verdict(b, verdict.get(b.entry)) for b in builds]
+
+
+def _verdict(build: Build, checked: tuple[bool, str] | None) -> Verdict:
+    """The entry's verdict: its build's, unless it built and then failed the smoke games."""
+    stage, message, ok = build.stage, build.message, build.ok
+    if ok and checked is not None and not checked[0]:
+        stage, message, ok = "smoke", checked[1], False
+    return Verdict(
+        build.entry,
+        build.content_hash,
+        ok,
+        stage,
+        message,
+        build.display_name,
+        build.jail if ok else None,
+        tuple(build.program) if build.program else None,
+    )
+
+
+def lineup(config: Config, sandbox: Sandbox, pool: GamePool, say: Say = to_stderr) -> Lineup:
+    """Build and check every entry (both cached): who plays this season, and why not."""
+    builds = build_all(config, sandbox)
+    verdicts = check_all(config, builds, sandbox, pool)
+    failed = [v.entry for v in verdicts if not v.ok]
+    say(
+        f"entries: {len(verdicts)} found, {len(verdicts) - len(failed)} play"
+        + (f", excluded: {', '.join(failed)}" if failed else "")
+    )
+    return Lineup(verdicts)

@@ -1,0 +1,246 @@
+"""Playing games, in this process or on worker processes: the sandbox a season uses, the limits
+a bot gets, and the pool of workers that plays tasks side by side.
+
+A worker keeps one sandbox for all its games (a failed one is replaced, its game reported as not
+played), dies with its parent (a parent-death signal, then it closes its sandbox), and plays the
+tasks it is given; only the process that owns the pool writes results. Ctrl-C (or SIGTERM, a
+cancelled CI job) stops the workers cleanly.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from multiprocessing import util
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from runner import results
+from runner.bots import walls
+from runner.build import Sandbox
+from runner.config import Config
+from runner.games import find_game
+from runner.games.base import EMPTY
+from runner.progress import to_stderr
+from runner.referee import Player, play_game
+from runner.sandbox.local import LocalSandbox
+from runner.sandbox.zygote import BotLimits, SandboxError
+
+
+def new_sandbox(kind: str) -> Sandbox:
+    """A sandbox by its tournament.yaml name: ``local`` or ``docker``."""
+    if kind == "docker":
+        from runner.sandbox.docker import DockerSandbox
+
+        return DockerSandbox(say=to_stderr)
+    return LocalSandbox()
+
+
+def make_sandbox(config: Config) -> Sandbox:
+    return new_sandbox(config.sandbox)
+
+
+def bot_limits(config: Config) -> BotLimits:
+    limits = config.limits
+    return BotLimits(
+        move_cpu_s=limits.move_cpu_ms / 1000.0,
+        game_cpu_s=limits.game_cpu_s,
+        move_wall_s=limits.move_wall_s,
+        memory_bytes=limits.memory_mib << 20,
+        first_move_wall_s=limits.first_move_wall_s,
+    )
+
+
+@dataclass(frozen=True)
+class Task:
+    index: int
+    players: tuple[Player, ...]
+    seed: int
+    warm: tuple[Path, ...] = ()  # every jail of the batch: a sandbox may start them all at once
+    setup: dict[str, Any] | None = None  # the game's per-game settings (a map), if any
+
+
+Done = tuple[int, results.Record | None, str | None]  # task index, GameResult.to_dict(), error
+
+_WORKER: dict[str, Any] = {}
+
+
+def _play(task: Task, state: dict[str, Any]) -> Done:
+    """Play one task with the sandbox in ``state``; a failed sandbox is replaced, not fatal."""
+    if state.get("sandbox") is None:
+        state["sandbox"] = new_sandbox(state["kind"])
+    try:
+        prepare = getattr(state["sandbox"], "prepare", None)
+        if prepare is not None and task.warm:
+            prepare(task.warm, state["limits"])
+        result = play_game(
+            state["game"],
+            task.players,
+            state["sandbox"],
+            state["limits"],
+            task.seed,
+            setup=task.setup or EMPTY,
+        )
+    except SandboxError as exc:
+        _close_sandbox(state)
+        return task.index, None, str(exc)
+    played = result.to_dict()
+    played["measured"]["when"] = results.utc_now()
+    return task.index, played, None
+
+
+def _close_sandbox(state: dict[str, Any]) -> None:
+    sandbox, state["sandbox"] = state.get("sandbox"), None
+    if sandbox is not None:
+        try:
+            sandbox.close()
+        except (OSError, SandboxError):
+            pass
+
+
+def _worker_exit(signum: int, frame: object) -> None:
+    """SIGTERM from the parent (Ctrl-C there): close the sandbox (its cgroups too), then exit."""
+    _close_sandbox(_WORKER)
+    os._exit(1)
+
+
+def _worker_init(game_id: str, limits: BotLimits, kind: str, parent: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
+    signal.signal(signal.SIGTERM, _worker_exit)
+    # Whatever ends the parent (kill -9 included), this worker closes its sandbox and exits;
+    # its zygote and bots follow it by their own parent-death signals.
+    walls.set_parent_death_signal(parent, signal.SIGTERM)
+    walls.make_undumpable()
+    _WORKER.update(game=find_game(game_id), limits=limits, kind=kind, sandbox=None)
+    util.Finalize(None, _close_sandbox, args=(_WORKER,), exitpriority=10)
+
+
+def _worker_play(task: Task) -> Done:
+    return _play(task, _WORKER)
+
+
+def _can_spawn() -> bool:
+    """Worker processes re-import the main module: impossible from stdin or a bare REPL."""
+    main = sys.modules.get("__main__")
+    if main is None or getattr(main, "__spec__", None) is not None:
+        return True
+    path = getattr(main, "__file__", None)
+    return path is None or os.path.isfile(path)
+
+
+class GamePool:
+    """Plays tasks on ``workers`` processes (or in this process when workers is 1).
+
+    Results come back here in completion order; they depend only on the tasks, never on the
+    number of workers. A worker that dies fails its game (and the pool's other pending games)
+    instead of hanging the season. Leaving the ``with`` block by an exception stops the workers.
+    """
+
+    def __init__(
+        self,
+        game_id: str,
+        limits: BotLimits,
+        workers: int,
+        sandbox: Sandbox | None = None,
+        kind: str = "local",
+    ) -> None:
+        self.game_id, self.limits, self.workers = game_id, limits, max(1, workers)
+        self.kind = kind
+        self._local: dict[str, Any] = {
+            "game": find_game(game_id),
+            "limits": limits,
+            "kind": kind,
+            "sandbox": sandbox,
+        }
+        self._given = sandbox  # the caller's: closed by the caller
+        self._executor: ProcessPoolExecutor | None = None
+
+    def parallel(self, count: int) -> int:
+        """How many games at once for ``count`` tasks (1: played in this process)."""
+        return 1 if count <= 1 or not _can_spawn() else min(self.workers, count)
+
+    def play(self, tasks: Sequence[Task]) -> Iterator[Done]:
+        jails = tuple(sorted({p.jail for task in tasks for p in task.players}))
+        tasks = [replace(task, warm=jails) for task in tasks]
+        if self.parallel(len(tasks)) == 1:
+            for task in tasks:
+                yield _play(task, self._local)
+            return
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_init,
+                initargs=(self.game_id, self.limits, self.kind, os.getpid()),
+            )
+        futures = {self._executor.submit(_worker_play, task): task for task in tasks}
+        broken = False
+        try:
+            for future in as_completed(futures):
+                try:
+                    yield future.result()
+                except BrokenProcessPool:
+                    broken = True
+                    yield futures[future].index, None, "a worker process died"
+        finally:
+            for future in futures:
+                future.cancel()
+        if broken:
+            self.close()
+
+    def close(self, terminate: bool = False) -> None:
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            # Python 3.11 has no public way to stop busy workers: SIGTERM them (_worker_exit).
+            processes = list(getattr(executor, "_processes", {}).values()) if terminate else []
+            executor.shutdown(wait=not terminate, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+            for process in processes:
+                process.join(timeout=10)
+        if self._local["sandbox"] is not self._given:  # ours, or a replacement for a failed one
+            _close_sandbox(self._local)
+
+    def __enter__(self) -> GamePool:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close(terminate=kind is not None)
+
+
+@contextmanager
+def sigterm_interrupts() -> Iterator[None]:
+    """Treat SIGTERM (a cancelled CI job) like Ctrl-C, so the workers are stopped cleanly."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def job_count(config: Config, jobs: int | None) -> int:
+    return max(1, jobs if jobs is not None else config.jobs)
+
+
+def open_pool(config: Config, sandbox: Sandbox, jobs: int | None = None) -> GamePool:
+    return GamePool(
+        config.game, bot_limits(config), job_count(config, jobs), sandbox, config.sandbox
+    )
