@@ -20,7 +20,8 @@ lengths are written in base 64 (``ALPHABET``), each with the same number of digi
 an edit is either ``OO c`` (offset, one character replaced: the usual case) or ``~OORRLL text``
 (offset, characters removed, length of the text, then the text). ``numbers``: per frame the
 change of (turn, score of each seat) from the frame before (from zeros for the first), decimal,
-split by spaces, trailing zeros left out; frames split by ``,``.
+split by spaces, trailing zeros left out, or ``=``: the same change as the frame before; frames
+split by ``,``.
 
 How a game looks (colours of its symbols, its score line, its move list) is its package's
 ``Presentation`` (runner/games/spec.py), with a plain default for a game that has none.
@@ -298,15 +299,17 @@ def encode_edits(steps: Iterable[Sequence[Edit]], digits: int) -> str:
 
 
 def encode_numbers(rows: Sequence[Sequence[int]]) -> str:
-    """The ``numbers`` string: each row's change from the row before, trailing zeros left out."""
+    """The ``numbers`` string: each row's change from the row before, trailing zeros left out;
+    ``=`` for a change that repeats the one before (a turn on which every score grew again)."""
     out = []
     previous = [0] * (len(rows[0]) if rows else 0)
+    last: list[int] | None = None
     for row in rows:
         delta = [b - a for a, b in zip(previous, row, strict=True)]
         while delta and not delta[-1]:
             delta.pop()
-        out.append(" ".join(map(str, delta)))
-        previous = list(row)
+        out.append("=" if delta == last and len(delta) > 1 else " ".join(map(str, delta)))
+        previous, last = list(row), delta
     return ",".join(out)
 
 
@@ -329,12 +332,15 @@ def page_data(rep: Replay, show: Presentation, log_name: str) -> dict[str, Any]:
 
 
 def _layer_data(rep: Replay, show: Presentation, digits: int) -> dict[str, Any] | None:
-    """The layer's frames, packed like the board's (its first, then each step's edits)."""
+    """The layer's frames, packed like the board's: its first as the edits that turn the blank
+    (the first board frame with every character but line ends a space) into it — a layer is
+    mostly blank, so this is small even for a 150 × 150 map — then each step's edits."""
     if not rep.layers:
         return None
+    blank = "".join(c if c == "\n" else " " for c in rep.initial)
     steps = [diff(a, b) for a, b in zip(rep.layers, rep.layers[1:], strict=False)]
     return {
-        "initial": rep.layers[0],
+        "initial": encode_edits([diff(blank, rep.layers[0])], digits),
         "changes": encode_edits(steps, digits),
         "classes": dict(show.layer_classes),
     }

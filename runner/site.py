@@ -448,8 +448,10 @@ def _game_page(game: dict[str, Any], setups: Setups) -> dict[str, Any]:
     """A game's replay (compact, for replay.js), its final frame and its move list."""
     rep = replay(game["record"], _setup_of(game["record"], setups))
     show = presentation(rep.game)
+    lines = rep.final.split("\n")
     return {
         "game": game,
+        "shape": (max(map(len, lines)), len(lines)),  # the board's columns and lines (css)
         "replay": page_data(rep, show, f"{game['page']}.txt"),
         "board": board_html(rep.final, show, rep.layers[-1] if rep.layers else ""),
         "items": move_items(rep, show.by_turn),

@@ -482,7 +482,7 @@ def test_the_frame_is_a_status_line_over_the_map() -> None:
     state = play(state, A=">", B="<", C="<")  # B goes left across the edge into C's old tile
     lines = GAME.render_text(state).split("\n")
     assert lines[1:] == drawn(state).split("\n")[:-1], "the map as the bots see it"
-    assert lines[0].startswith("turn    1  A length 2"), lines[0]
+    assert lines[0].startswith("turn    1  A alive"), lines[0]
     first = GAME.render_text(pos(grid(".....", ">A...", ".....", ".....", "B...C")))
     assert len(first) == len(GAME.render_text(state)), "every frame of a game has one length"
     assert not GAME.render_text(state).endswith("\n")
@@ -501,7 +501,7 @@ def test_the_owner_text_tells_whose_tile_is_whose() -> None:
 def test_the_status_line_gives_the_places_of_the_dead() -> None:
     state = play(pos(grid(".....", ".A#..", ".....", ".....", "B...C")), A=">", B="^", C="^")
     status = GAME.render_text(state).split("\n")[0]
-    assert "A died t1, 3rd" in status and "B length 1" in status and "C length 1" in status
+    assert "A died t1, 3rd" in status and "B alive" in status and "C alive" in status
 
 
 # --- maps -----------------------------------------------------------------------------------------
@@ -721,8 +721,22 @@ def check_game(text: str, seats: int, period: int, seed: int, careful: float) ->
     assert outcome.placement == places(final), "placement is by turn of death"
     if seats == 2:
         assert sorted(outcome.points) in ([0.0, 1.0], [0.5, 0.5]), "win 1, draw ½, loss 0"
+    status = -(-seats // 4)
     lines = GAME.render_text(final).split("\n")
-    assert len(lines) == final.height + 1 and lines[1:] == final.rows()
+    assert len(lines) == final.height + status, "four seats a status line, then the map"
+    board = lines[status:]
+    dead_letters = str.maketrans("abcdefgh", "@" * 8)
+    assert [row.translate(dead_letters) for row in board] == final.rows(), (
+        "the map as the bots see it, but for the dead heads"
+    )
+    for seat, snake in enumerate(final.snakes):
+        if not snake.alive:
+            x, y = final.xy(snake.head)
+            shown = board[y][x]
+            assert shown == "abcdefgh"[seat] or shown < "abcdefgh"[seat], (
+                f"a dead head shows its snake's letter in lower case (or a lower seat's sharing "
+                f"the tile): {shown!r} for seat {seat}"
+            )
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -397,10 +397,12 @@ def decode(data: dict[str, Any]) -> tuple[list[str], list[list[int]]]:
             frame = frame[:i] + text[p + digits] + frame[i + 1 :]
             p += digits + 1
     assert p >= len(text), "every edit was read"
-    rows, row = [], [0] * (data["seats"] + 1)
+    rows, row, change = [], [0] * (data["seats"] + 1), []
     for entry in data["numbers"].split(","):
         row = row.copy()
-        for k, d in enumerate(entry.split(" ") if entry else []):
+        if entry != "=":  # "=": the change of the frame before, again
+            change = entry.split(" ") if entry else []
+        for k, d in enumerate(change):
             row[k] += int(d)
         rows.append(row)
     return shown, rows

@@ -38,16 +38,25 @@
 
   var frames = decode(data.initial, data.changes, data.steps);
   // A layer over the board (runner/games/spec.py Presentation.layer): per place, a class.
-  var layers = data.layer ? decode(data.layer.initial, data.layer.changes, data.steps) : null;
+  // Its first frame comes as the edits that turn a blank copy of the board's first into it.
+  var layers = null;
+  if (data.layer) {
+    var blank = data.initial.replace(/[^\n]/g, " ");
+    var first = decode(blank, data.layer.initial, 1)[1];
+    layers = decode(first, data.layer.changes, data.steps);
+  }
   var last = frames.length - 1;
 
-  // Each frame's turn and scores: changes from the frame before, trailing zeros left out.
+  // Each frame's turn and scores: changes from the frame before, trailing zeros left out
+  // ("=": the same change as the frame before).
   var numbers = [];
   var row = [];
+  var change = [];
   for (var s = 0; s <= data.seats; s++) row.push(0);
   data.numbers.split(",").forEach(function (entry) {
     row = row.slice();
-    (entry ? entry.split(" ") : []).forEach(function (d, k) { row[k] += Number(d); });
+    if (entry !== "=") change = entry ? entry.split(" ") : [];
+    change.forEach(function (d, k) { row[k] += Number(d); });
     numbers.push(row);
   });
 
@@ -170,6 +179,14 @@
     if (timer !== null) { pause(); play(); }
   });
   $("download").addEventListener("click", download);
+  var whole = $("whole");
+  function fitWhole() {
+    var on = !board.classList.contains("whole");
+    board.classList.toggle("whole", on);
+    whole.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+  whole.addEventListener("click", fitWhole);
+  whole.hidden = board.getBoundingClientRect().height <= window.innerHeight * 0.8;
   if (moveItems.length) {
     $("moves").addEventListener("click", function (e) {
       for (var i = 0; i < moveItems.length; i++) {
@@ -190,6 +207,7 @@
     else if (e.key === "ArrowRight") go(current + step);
     else if (e.key === "Home") go(0);
     else if (e.key === "End") go(last);
+    else if (e.key === "z" && !whole.hidden) fitWhole();
     else return;
     e.preventDefault();
   });
