@@ -105,6 +105,13 @@ def _watcher(game: Any, delay: float, last: list[Any], note: str = "") -> Any:
     return seen
 
 
+def _terminal_input() -> bool:
+    try:
+        return os.isatty(sys.stdin.fileno())
+    except (OSError, ValueError):  # no descriptor at all (an embedding host's stand-in stdin)
+        return False
+
+
 def _human(args: argparse.Namespace, game: Any) -> str:
     """With the seat ``you`` among the entries: the line a person reads over each frame (their
     seat, the keys); "" without. UsageError where a person cannot play."""
@@ -120,7 +127,7 @@ def _human(args: argparse.Namespace, game: Any) -> str:
         )
     if len(seats) > 1:
         raise UsageError(f"`{HUMAN}` may take one seat, not {len(seats)}. Fix: name it once.")
-    if not os.isatty(sys.stdin.fileno()):
+    if not _terminal_input():
         raise UsageError(
             f"`{HUMAN}` plays from the keyboard, but standard input is not a terminal. Fix: run "
             "`koth play` in a terminal, without redirecting its input."

@@ -427,6 +427,7 @@ def _entry_page(row: Row, season: Mapping[str, Any]) -> dict[str, Any]:
     return {"row": row, "info": season["infos"][row.entry], "groups": by_opponent, "faults": faults}
 
 
+WIDE_MOVE = 20  # characters: a move list's line longer than this gets wider columns (8 seats)
 Setups = Mapping[tuple[str, str], Setup]  # (name, hash) → a setup's content, from the config
 
 
@@ -454,7 +455,8 @@ def _game_page(game: dict[str, Any], setups: Setups) -> dict[str, Any]:
         "shape": (max(map(len, lines)), len(lines)),  # the board's columns and lines (css)
         "replay": page_data(rep, show, f"{game['page']}.txt"),
         "board": board_html(rep.final, show, rep.layers[-1] if rep.layers else ""),
-        "items": move_items(rep, show.by_turn),
+        "items": (items := move_items(rep, show.by_turn)),
+        "wide_moves": max(map(len, items), default=0) > WIDE_MOVE,
         "steps": len(rep.steps),
         "final_scores": rep.final_scores,
         "final_turn": rep.turns[-1],
