@@ -316,7 +316,9 @@ SETTINGS: tuple[Setting, ...] = (
         None,
         "Per-game setups (e.g. maps), taken in turn by each table rotation: a list of mappings, "
         "each with a `name` and the game's settings; a setting ending in `_file` is read from "
-        "that file (relative to this one), e.g. `{name: maze, map_file: maps/maze.map}`.",
+        "that file (relative to this one), e.g. `{name: maze, map_file: maps/maze.map}`. The "
+        "game checks each setup for the table size when this file is read (a Multisnake map: "
+        "its tiles and start letters, a bad one named with its line and column).",
         null_means="none",
         example="[{name: maze, map_file: maps/maze.map}]",
     ),

@@ -210,7 +210,7 @@ def test_the_example_season_ranks_by_points_with_ratings_and_a_site(full_season:
     index = (full_season / "_site" / "index.html").read_text()
     assert "Average place" in index and "8th" in index
     assert "Rating ± 95%" in index
-    ratings = re.findall(r'<td class="num">-?\d+ <span class="pm">± \d+</span></td>', index)
+    ratings = re.findall(r'<td class="num">-?\d+ <span class="pm">± \d+</span>', index)
     assert len(ratings) == len(rows), "every entry's rating with its interval"
     pages = list((full_season / "_site" / "games").glob("*.html"))
     assert len(pages) == 16
