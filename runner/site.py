@@ -13,8 +13,8 @@
     static/               site.css, replay.js
 
 Replays are rebuilt from the move lists by the pure game engine, whatever the game
-(runner/replay.py): a game page embeds the initial text frame and, per move, the characters that
-changed; replay.js only applies them, it knows no rules. How a game looks (colours, score line,
+(runner/replay.py): a game page shows the final text frame and embeds, per move, the characters
+that changed, going backwards from it; replay.js only applies them, it knows no rules. How a game looks (colours, score line,
 move list) is chosen by game id in runner/replay.py. Without JavaScript every page still reads:
 a game page shows its final frame and its move list, rendered here. Everything shown that came
 from an entry (names, authors, sources, fault messages) is data from a pull request: the
