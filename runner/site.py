@@ -14,9 +14,10 @@
 
 Replays are rebuilt from the move lists by the pure game engine, whatever the game
 (runner/replay.py): a game page shows the final text frame and embeds, per move, the characters
-that changed, going backwards from it; replay.js only applies them, it knows no rules. How a game looks (colours, score line,
-move list) is chosen by game id in runner/replay.py. Without JavaScript every page still reads:
-a game page shows its final frame and its move list, rendered here. Everything shown that came
+that changed, going backwards from it; replay.js only applies them, it knows no rules. How a
+game looks (colours, score line, move list) is chosen by game id in runner/replay.py. Without
+JavaScript every page still reads: a game page shows its final frame and its move list, rendered
+here. Everything shown that came
 from an entry (names, authors, sources, fault messages) is data from a pull request: the
 Environment autoescapes and JSON is HTML-safe. The output depends only on the inputs (no clock),
 so a fixed fixture renders byte for byte.

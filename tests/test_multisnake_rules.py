@@ -504,6 +504,37 @@ def test_the_status_line_gives_the_places_of_the_dead() -> None:
     assert "A died t1, 3rd" in status and "B alive" in status and "C alive" in status
 
 
+def test_eight_seats_take_two_status_lines_and_the_layer_colours_each_letter() -> None:
+    from runner.games.multisnake import SPEC
+
+    state = pos(grid("A.B.C.D#", "........", "E#F.G.H.", "........", "........"))
+    state = play(state, A="v", B="v", C="v", D=">", E=">", F="v", G="v", H="v")  # D, E: walls
+    lines = GAME.render_text(state).split("\n")
+    assert lines[0].startswith("turn    1  A alive") and " D died t1, 7th" in lines[0]
+    assert lines[1].startswith("           E died t1, 7th") and "H alive" in lines[1]
+    assert lines[2:] == [
+        row.replace("@", "d", 1) if y == 0 else row.replace("@", "e", 1)
+        for y, row in enumerate(drawn(state).split("\n")[:-1])
+    ], "the map as the bots see it, each dead head its letter in lower case"
+    assert SPEC.presentation.layer is not None
+    layer = SPEC.presentation.layer(state).split("\n")
+    assert [len(line) for line in layer] == [len(line) for line in lines], "it lines up"
+    for seat, letter in enumerate("ABCDEFGH"):
+        row, column = divmod(seat, 4)
+        at = 11 + column * 19
+        assert lines[row][at] == letter, f"{letter} starts its status field"
+        dead = state.snakes[seat].died is not None
+        assert layer[row][at] == (letter.lower() if dead else letter), (
+            f"the layer colours {letter}'s letter in the status: the legend"
+        )
+    board = GAME.render_text(state).split("\n")[2:]
+    for seat in (3, 4):
+        x, y = state.xy(state.snakes[seat].head)
+        assert board[y][x] == "ABCDEFGH"[seat].lower(), "a dead head: its letter in lower case"
+        assert layer[2 + y][x] == "ABCDEFGH"[seat].lower(), "and grey"
+    assert drawn(state).count("@") == 2, "while the bots still read '@' there"
+
+
 # --- maps -----------------------------------------------------------------------------------------
 
 
