@@ -157,7 +157,7 @@ def test_a_person_taking_their_time_never_holds_up_a_bots_watchdog(
     pace = 4.0  # the person's move is in flight for 4 s; the hanger's limit is 0.3 s
     seats = [
         person(read, pace),
-        Player(hanger.entry, hanger.content_hash, hanger.jail_path, tuple(hanger.program or ())),
+        Player.of(hanger),
         *players(NAMES[2:4], [3, 4], seed=2),
     ]
 
@@ -177,6 +177,43 @@ def test_a_person_taking_their_time_never_holds_up_a_bots_watchdog(
     )
     assert result.moves[0][0] == "^", "the person's move of turn 1 (no key: up, the first free)"
     assert faults[0].detail == "A (you) left the game (the keyboard closed) at turn 2"
+
+
+CHATTER = """import sys
+width, height = map(int, sys.stdin.readline().split()[:2])
+while True:
+    rows = [sys.stdin.readline() for _ in range(height)]
+    if not rows[-1]:
+        break
+    print(">", flush=True)
+    sys.stderr.write("a line for the log, after the reply\\n"); sys.stderr.flush()
+"""
+
+
+def test_a_bot_that_writes_after_its_reply_does_not_keep_the_host_busy(
+    tmp_path: Path, local_sandbox: Any, keyboard: tuple[int, int]
+) -> None:
+    read, write = keyboard
+    chatter = built(tmp_path, local_sandbox, "chatter", CHATTER)
+    seats = [
+        person(read, 1.0),
+        Player.of(chatter),
+    ]
+
+    def seen(state: Any) -> None:
+        if state.turns == 2:
+            os.close(write)
+
+    host = time.process_time()
+    setup = SPEC.sample_setup(2)
+    result = play_game(SPEC, seats, local_sandbox, LIMITS, 1, on_state=seen, setup=setup)
+    used = time.process_time() - host
+    assert [turn[1] for turn in result.moves] == [">", ">"], "the chatter played two turns"
+    assert "a line for the log, after the reply" in result.output[1]
+    assert used < 0.5, (
+        f"while the person's 1 s moves were in flight, the host used {used:.2f} s of CPU: "
+        "a finished bot's output must not wake the host's loop again and again"
+    )
 
 
 # -- koth play, in a terminal --------------------------------------------------------------------

@@ -497,6 +497,26 @@ def _drive(move: Pending) -> None:
         move.unwatch()
 
 
+def _forget(
+    poll: select.poll,
+    owners: dict[int, list[Pending]],
+    pending: list[Pending],
+    still: list[Pending],
+) -> None:
+    """Stop watching the inputs of moves that are done and of no move still in flight: what a
+    finished bot writes now waits for its next move, instead of waking this loop again and again
+    while a slower move (a person's, taking its time) is still in flight."""
+    for move in pending:
+        if move in still:
+            continue
+        for fd in move.inputs():
+            if not any(other in still for other in owners.get(fd, ())):
+                try:
+                    poll.unregister(fd)
+                except KeyError:
+                    pass  # another finished move shared it (a zygote's socket)
+
+
 def gather(moves: Sequence[Pending]) -> None:
     """Drive every exchange until each has its reply or its fault: all seats of a turn are
     asked at once, and each is held to its own limits."""
@@ -514,7 +534,10 @@ def gather(moves: Sequence[Pending]) -> None:
                     if not move.done:
                         move.handle(fd, events)
                         move.watch(poll)
-            pending = [m for m in pending if not m.done]
+            still = [m for m in pending if not m.done]
+            if len(still) < len(pending):
+                _forget(poll, owners, pending, still)
+            pending = still
     finally:
         for move in moves:
             move.unwatch()
