@@ -163,6 +163,7 @@ def check_all(
     keys = {b.entry: _check_key(config, b, builtin) for b in built if builtin}
     files = {b.entry: config.output.build / b.entry / "check.json" for b in built}
     verdict = {b.entry: _saved_check(files[b.entry], keys[b.entry]) for b in built}
+    setup = dict(game.sample_setup(count)) or None
     tasks: list[Task] = []
     owners: list[tuple[str, int]] = []  # by task index: the entry checked and its seat
     for build in built:
@@ -171,7 +172,7 @@ def check_all(
             for seat in range(len(seats) if count == 2 else 1):
                 seating = tuple(me if s == seat else builtin for s in range(count))
                 seed = game_seed(0, config.game, 0, tuple(p.entry for p in seating))
-                tasks.append(Task(len(tasks), seating, seed))
+                tasks.append(Task(len(tasks), seating, seed, setup=setup))
                 owners.append((build.entry, seat))
     faults: dict[str, list[str]] = {}
     unchecked: dict[str, str] = {}  # the host failed: no verdict this run, none saved

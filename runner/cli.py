@@ -7,6 +7,7 @@ with code 2; a failed build exits with 1. No traceback reaches the user for thos
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import os
@@ -44,10 +45,14 @@ def _print_frame(text: str, header: str) -> None:
     sys.stdout.flush()
 
 
-def _players(config: Config, names: list[str], sandbox: Any, game: Any) -> list[Any]:
+def _players(
+    config: Config, names: list[str], sandbox: Any, game: Any, pace: float = 0.0
+) -> list[Any]:
     """Build the named entries (cached) and seat them in order; UsageError for a bad name,
-    a count of seats the game does not allow, or an entry that does not build."""
+    a count of seats the game does not allow, or an entry that does not build. The name
+    ``you`` seats the person at the keyboard (moves every ``pace`` seconds)."""
     from runner import entries
+    from runner.bots.human import HUMAN, human_seat
     from runner.build import build_entry
     from runner.referee import Player
     from runner.workers import bot_limits
@@ -61,6 +66,10 @@ def _players(config: Config, names: list[str], sandbox: Any, game: Any) -> list[
         )
     players = []
     for name in names:
+        if name == HUMAN:
+            opens = human_seat(sys.stdin.fileno(), pace)
+            players.append(Player(HUMAN, "human", Path(os.devnull), opens=opens))
+            continue
         try:
             entry = entries.find(config.entries, name)
         except LookupError as exc:
@@ -79,8 +88,9 @@ def _players(config: Config, names: list[str], sandbox: Any, game: Any) -> list[
     return players
 
 
-def _watcher(game: Any, delay: float, last: list[Any]) -> Any:
-    """What ``koth play`` does with each state: keep it, and with --watch draw it."""
+def _watcher(game: Any, delay: float, last: list[Any], note: str = "") -> Any:
+    """What ``koth play`` does with each state: keep it, and with --watch draw it (under
+    ``note``, if any)."""
 
     def seen(state: Any) -> None:
         last[:] = [state]
@@ -89,10 +99,71 @@ def _watcher(game: Any, delay: float, last: list[Any]) -> Any:
         names = (game.seat_name(s) for s in range(len(game.rules.scores(state))))
         scores = "  ".join(f"{n} {v}" for n, v in zip(names, game.rules.scores(state), strict=True))
         header = f"turn {game.rules.turn(state)}   {scores}"
-        _print_frame(game.rules.render_text(state), header)
+        _print_frame(game.rules.render_text(state), note + header)
         time.sleep(delay)
 
     return seen
+
+
+def _terminal_input() -> bool:
+    try:
+        return os.isatty(sys.stdin.fileno())
+    except (OSError, ValueError):  # no descriptor at all (an embedding host's stand-in stdin)
+        return False
+
+
+def _human(args: argparse.Namespace, game: Any) -> str:
+    """With the seat ``you`` among the entries: the line a person reads over each frame (their
+    seat, the keys); "" without. UsageError where a person cannot play."""
+    from runner.bots.human import HUMAN
+
+    seats = [s for s, name in enumerate(args.entries) if name == HUMAN]
+    if not seats:
+        return ""
+    if game.keyboard is None:
+        raise UsageError(
+            f"{game.id} cannot be played from the keyboard: `{HUMAN}` seats a person only in "
+            "games that say which key makes which move (Multisnake). Fix: name entries only."
+        )
+    if len(seats) > 1:
+        raise UsageError(f"`{HUMAN}` may take one seat, not {len(seats)}. Fix: name it once.")
+    if not _terminal_input():
+        raise UsageError(
+            f"`{HUMAN}` plays from the keyboard, but standard input is not a terminal. Fix: run "
+            "`koth play` in a terminal, without redirecting its input."
+        )
+    if not 0.01 <= args.pace <= 10:
+        raise UsageError(f"--pace {args.pace:g}: expected 0.01 to 10 seconds a turn.")
+    return (
+        f"You are {game.seat_name(seats[0])}: {game.keyboard.help}; a turn every "
+        f"{args.pace:g} s. Ctrl-C stops the game.\n"
+    )
+
+
+def _play_setup(args: argparse.Namespace, config: Config, game: Any, seats: int) -> Any:
+    """The setup a game of ``koth play`` is played with: the configured one named by --setup,
+    else the first configured one the game can play at this many seats, else the game's own
+    sample. UsageError naming what is wrong with a --setup that does not fit."""
+    configured = config.free_for_all.setups
+    if args.setup is not None:
+        named = [s for s in configured if s.name == args.setup]
+        if not named:
+            known = ", ".join(s.name for s in configured) or "none"
+            raise UsageError(
+                f"--setup {args.setup}: no such setup in the configuration (its setups: "
+                f"{known}). Fix: name one of them, or leave --setup out."
+            )
+        problem = game.setup_problem(named[0].as_dict(), seats)
+        if problem is not None:
+            raise UsageError(
+                f"--setup {args.setup} cannot be played by {seats}: {problem}. Fix: choose "
+                "another setup, or another number of entries."
+            )
+        return named[0].as_dict()
+    for setup in configured:
+        if game.setup_problem(setup.as_dict(), seats) is None:
+            return setup.as_dict()
+    return game.sample_setup(seats)
 
 
 def _print_result(game: Any, result: Any, seed: int) -> None:
@@ -120,26 +191,30 @@ def _print_result(game: Any, result: Any, seed: int) -> None:
 def cmd_play(args: argparse.Namespace) -> int:
     from runner.games import find_game
     from runner.referee import play_game
+    from runner.terminal import cbreak
     from runner.workers import bot_limits, new_sandbox
 
     config = _config(args)
     game = find_game(config.game)
     seed = args.seed if args.seed is not None else config.seed
+    note = _human(args, game)
+    watch = args.watch or bool(note)
+    setup = _play_setup(args, config, game, len(args.entries))
     last: list[Any] = []
     sandbox = new_sandbox(config.sandbox)
     try:
-        players = _players(config, args.entries, sandbox, game)
-        seen = _watcher(game, args.delay if args.watch else -1.0, last)
-        setup = game.sample_setup(len(players))
+        players = _players(config, args.entries, sandbox, game, args.pace)
+        seen = _watcher(game, args.delay if watch else -1.0, last, note)
         limits = bot_limits(config)
-        result = play_game(game, players, sandbox, limits, seed, on_state=seen, setup=setup)
+        with cbreak(sys.stdin.fileno()) if note else contextlib.nullcontext():
+            result = play_game(game, players, sandbox, limits, seed, on_state=seen, setup=setup)
     finally:
         sandbox.close()
     if args.json:
         print(json.dumps(result.to_dict(), indent=None if args.compact else 2))
         return 0
     _print_result(game, result, seed)
-    if not args.watch:
+    if not watch:
         print(game.rules.render_text(last[0]))
     return 0
 
@@ -831,7 +906,9 @@ def build_parser() -> argparse.ArgumentParser:
             "them, one entry per seat in the order given (Snakes: the first is X, who moves "
             "first; a game of more seats takes as many entries as it has seats). Prints each "
             "seat's bot, place, points and CPU time, the result, why the game ended, any faults "
-            "and the final frame."
+            "and the final frame. The name `you` seats you at the keyboard (Multisnake: "
+            "`koth play you random random random` steers snake A with the arrow keys, at --pace "
+            "seconds a turn)."
         ),
     )
     play.add_argument(
@@ -844,6 +921,19 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--watch", action="store_true", help="animate the game in the terminal")
     play.add_argument(
         "--delay", type=float, default=0.02, help="seconds between frames with --watch (0.02)"
+    )
+    play.add_argument(
+        "--setup",
+        metavar="NAME",
+        help="the configured setup (a map, `free_for_all: setups:`) to play on, by name "
+        "(default: the first that serves this many entries, else the game's own sample)",
+    )
+    play.add_argument(
+        "--pace",
+        type=float,
+        default=0.3,
+        help="with the seat `you` (you steer it from the keyboard): seconds a turn (0.3); "
+        "your last key's move holds until you press another",
     )
     play.add_argument("--json", action="store_true", help="print the full game record as JSON")
     play.add_argument("--compact", action="store_true", help="with --json: one line")

@@ -16,7 +16,7 @@ import math
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
 
@@ -64,6 +64,8 @@ class SetupSpec:
     name: str
     values: tuple[tuple[str, str | int | float | bool], ...]  # sorted by key
     hash: str  # sha256 of the values as canonical JSON
+    # (setting, the file it was read from, as written) for each `<setting>_file` (error messages)
+    files: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     def as_dict(self) -> dict[str, str | int | float | bool]:
         return dict(self.values)
@@ -314,7 +316,9 @@ SETTINGS: tuple[Setting, ...] = (
         None,
         "Per-game setups (e.g. maps), taken in turn by each table rotation: a list of mappings, "
         "each with a `name` and the game's settings; a setting ending in `_file` is read from "
-        "that file (relative to this one), e.g. `{name: maze, map_file: maps/maze.map}`.",
+        "that file (relative to this one), e.g. `{name: maze, map_file: maps/maze.map}`. The "
+        "game checks each setup for the table size when this file is read (a Multisnake map: "
+        "its tiles and start letters, a bad one named with its line and column).",
         null_means="none",
         example="[{name: maze, map_file: maps/maze.map}]",
     ),
@@ -604,19 +608,52 @@ def _resolve_setups(
     specs = []
     for item in items:
         values: dict[str, Scalar] = {}
+        files: list[tuple[str, str]] = []
         for key, value in item.items():
             if key == "name":
                 continue
             if key.endswith("_file"):
-                values[key[: -len("_file")]] = _read_text(
-                    base, str(value), "free_for_all.setups", src
-                )
+                setting = key[: -len("_file")]
+                values[setting] = _read_text(base, str(value), "free_for_all.setups", src)
+                files.append((setting, str(value)))
             else:
                 values[key] = value
         text = json.dumps(values, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         digest = hashlib.sha256(text.encode()).hexdigest()
-        specs.append(SetupSpec(str(item["name"]), tuple(sorted(values.items())), digest))
+        name = str(item["name"])
+        specs.append(SetupSpec(name, tuple(sorted(values.items())), digest, tuple(files)))
     return tuple(specs)
+
+
+def _check_playable(values: Mapping[str, Any], src: _Source) -> None:
+    """Each setup of a free-for-all against its game's own check (a Multisnake map: its tiles,
+    its start letters for the table size), so a bad map stops the season before any game with
+    the file, the line and the column."""
+    from runner.games import GAMES
+
+    check = getattr(GAMES.get(values["game"]), "setup_problem", None)
+    if values["format"] != "free-for-all" or check is None:
+        return
+    seats = values["free_for_all.seats"]
+    for setup in values["free_for_all.setups"]:
+        problem = check(setup.as_dict(), None if seats == "all" else seats)
+        if problem is None:
+            continue
+        files = dict(setup.files)
+        what = (
+            f"`{problem.key}_file` {files[problem.key]}"
+            if problem.key in files
+            else f"`{problem.key}`"
+            if problem.key
+            else "it"
+        )
+        table = f" at tables of {seats}" if seats != "all" else ""
+        raise src.error(
+            "free_for_all.setups",
+            f"setup {setup.name!r} cannot be played{table}: {what}: {problem}.",
+            "correct that setting (a map file: the line and column named), or take the setup "
+            "out of the list; docs/rules/ describes the game's setups.",
+        )
 
 
 def _standings_seeds(base: Path, name: str, src: _Source) -> tuple[str, ...]:
@@ -832,6 +869,7 @@ def load_config(path: Path | None, overrides: Mapping[str, object] | None = None
     base = loaded.parent if loaded else Path.cwd().resolve()
     _resolve_files(values, base, src)
     _cross_check(values, lambda key: cli if key in on_cli else src)
+    _check_playable(values, src)
     return _build(values, base, loaded)
 
 

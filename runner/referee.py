@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from runner.bots.faults import BotFault
-from runner.bots.seats import Entrant, Seat, Spawner, open_seat
-from runner.bots.watch import Exchange, gather
+from runner.bots.seats import Entrant, Seat, SeatOpener, Spawner, open_seat
+from runner.bots.watch import Pending, gather
 from runner.build import Build
 from runner.games.base import (
     EMPTY,
@@ -51,6 +51,7 @@ class Player:
     content_hash: str
     jail: Path
     program: tuple[str, ...] | None = None  # a program bot's command (run in its jail)
+    opens: SeatOpener | None = field(default=None, compare=False)  # a seat of another kind
 
     @classmethod
     def of(cls, build: Build) -> Player:
@@ -161,7 +162,7 @@ class _Game:
     def start(self, sandbox: Spawner, limits: BotLimits) -> None:
         # Spawn every bot before waiting for any: they load side by side.
         for seat, player in enumerate(self.players):
-            who = Entrant(player.entry, player.jail, player.program)
+            who = Entrant(player.entry, player.jail, player.program, player.opens)
             self.seats.append(open_seat(self.spec, who, sandbox, limits, seat, self.state))
         for seat, held in enumerate(self.seats):
             if self.ended is not None:
@@ -189,7 +190,7 @@ class _Game:
             return
         movers = tuple(s for s in movers if s not in self.out)
         turn = self.rules.turn(self.state)
-        asked: dict[int, Exchange] = {}
+        asked: dict[int, Pending] = {}
         for seat in movers:
             try:
                 asked[seat] = self.seats[seat].bot.begin(self.seats[seat].request(self.state), turn)
@@ -221,7 +222,7 @@ class _Game:
             self.state = self.rules.apply(self.state, {seat: chosen})
             self.moves.append(self.rules.move_text(chosen))
 
-    def judge(self, seat: int, move: Exchange, turn: int) -> Any:
+    def judge(self, seat: int, move: Pending, turn: int) -> Any:
         """The move a seat's reply means, checked; None after a fault (recorded)."""
         held = self.seats[seat]
         held.bot.finish(move)

@@ -13,10 +13,11 @@
     static/               site.css, replay.js
 
 Replays are rebuilt from the move lists by the pure game engine, whatever the game
-(runner/replay.py): a game page embeds the initial text frame and, per move, the characters that
-changed; replay.js only applies them, it knows no rules. How a game looks (colours, score line,
-move list) is chosen by game id in runner/replay.py. Without JavaScript every page still reads:
-a game page shows its final frame and its move list, rendered here. Everything shown that came
+(runner/replay.py): a game page shows the final text frame and embeds, per move, the characters
+that changed, going backwards from it; replay.js only applies them, it knows no rules. How a
+game looks (colours, score line, move list) is chosen by game id in runner/replay.py. Without
+JavaScript every page still reads: a game page shows its final frame and its move list, rendered
+here. Everything shown that came
 from an entry (names, authors, sources, fault messages) is data from a pull request: the
 Environment autoescapes and JSON is HTML-safe. The output depends only on the inputs (no clock),
 so a fixed fixture renders byte for byte.
@@ -432,6 +433,7 @@ def _entry_page(row: Row, season: Mapping[str, Any]) -> dict[str, Any]:
     return {"row": row, "info": season["infos"][row.entry], "groups": by_opponent, "faults": faults}
 
 
+WIDE_MOVE = 20  # characters: a move list's line longer than this gets wider columns (8 seats)
 Setups = Mapping[tuple[str, str], Setup]  # (name, hash) → a setup's content, from the config
 
 
@@ -453,11 +455,14 @@ def _game_page(game: dict[str, Any], setups: Setups) -> dict[str, Any]:
     """A game's replay (compact, for replay.js), its final frame and its move list."""
     rep = replay(game["record"], _setup_of(game["record"], setups))
     show = presentation(rep.game)
+    lines = rep.final.split("\n")
     return {
         "game": game,
+        "shape": (max(map(len, lines)), len(lines)),  # the board's columns and lines (css)
         "replay": page_data(rep, show, f"{game['page']}.txt"),
         "board": board_html(rep.final, show, rep.layers[-1] if rep.layers else ""),
-        "items": move_items(rep, show.by_turn),
+        "items": (items := move_items(rep, show.by_turn)),
+        "wide_moves": max(map(len, items), default=0) > WIDE_MOVE,
         "steps": len(rep.steps),
         "final_scores": rep.final_scores,
         "final_turn": rep.turns[-1],

@@ -50,7 +50,11 @@ def example() -> str:
     out.append("(the game is over: no more input; the host ends both programs)")
     out.append("```")
     out.append("")
-    out.append("The last frame, as the results site shows it:")
+    out.append(
+        "The last frame, as the results site shows it (a status line of four seats at most, "
+        "and each dead head drawn as its snake's letter in lower case, here `a`, where bots "
+        "read `@`):"
+    )
     out.append("")
     out.append("```text")
     out += RULES.render_text(state).split("\n")

@@ -482,7 +482,7 @@ def test_the_frame_is_a_status_line_over_the_map() -> None:
     state = play(state, A=">", B="<", C="<")  # B goes left across the edge into C's old tile
     lines = GAME.render_text(state).split("\n")
     assert lines[1:] == drawn(state).split("\n")[:-1], "the map as the bots see it"
-    assert lines[0].startswith("turn    1  A length 2"), lines[0]
+    assert lines[0].startswith("turn    1  A alive"), lines[0]
     first = GAME.render_text(pos(grid(".....", ">A...", ".....", ".....", "B...C")))
     assert len(first) == len(GAME.render_text(state)), "every frame of a game has one length"
     assert not GAME.render_text(state).endswith("\n")
@@ -501,7 +501,38 @@ def test_the_owner_text_tells_whose_tile_is_whose() -> None:
 def test_the_status_line_gives_the_places_of_the_dead() -> None:
     state = play(pos(grid(".....", ".A#..", ".....", ".....", "B...C")), A=">", B="^", C="^")
     status = GAME.render_text(state).split("\n")[0]
-    assert "A died t1, 3rd" in status and "B length 1" in status and "C length 1" in status
+    assert "A died t1, 3rd" in status and "B alive" in status and "C alive" in status
+
+
+def test_eight_seats_take_two_status_lines_and_the_layer_colours_each_letter() -> None:
+    from runner.games.multisnake import SPEC
+
+    state = pos(grid("A.B.C.D#", "........", "E#F.G.H.", "........", "........"))
+    state = play(state, A="v", B="v", C="v", D=">", E=">", F="v", G="v", H="v")  # D, E: walls
+    lines = GAME.render_text(state).split("\n")
+    assert lines[0].startswith("turn    1  A alive") and " D died t1, 7th" in lines[0]
+    assert lines[1].startswith("           E died t1, 7th") and "H alive" in lines[1]
+    assert lines[2:] == [
+        row.replace("@", "d", 1) if y == 0 else row.replace("@", "e", 1)
+        for y, row in enumerate(drawn(state).split("\n")[:-1])
+    ], "the map as the bots see it, each dead head its letter in lower case"
+    assert SPEC.presentation.layer is not None
+    layer = SPEC.presentation.layer(state).split("\n")
+    assert [len(line) for line in layer] == [len(line) for line in lines], "it lines up"
+    for seat, letter in enumerate("ABCDEFGH"):
+        row, column = divmod(seat, 4)
+        at = 11 + column * 19
+        assert lines[row][at] == letter, f"{letter} starts its status field"
+        dead = state.snakes[seat].died is not None
+        assert layer[row][at] == (letter.lower() if dead else letter), (
+            f"the layer colours {letter}'s letter in the status: the legend"
+        )
+    board = GAME.render_text(state).split("\n")[2:]
+    for seat in (3, 4):
+        x, y = state.xy(state.snakes[seat].head)
+        assert board[y][x] == "ABCDEFGH"[seat].lower(), "a dead head: its letter in lower case"
+        assert layer[2 + y][x] == "ABCDEFGH"[seat].lower(), "and grey"
+    assert drawn(state).count("@") == 2, "while the bots still read '@' there"
 
 
 # --- maps -----------------------------------------------------------------------------------------
@@ -721,8 +752,22 @@ def check_game(text: str, seats: int, period: int, seed: int, careful: float) ->
     assert outcome.placement == places(final), "placement is by turn of death"
     if seats == 2:
         assert sorted(outcome.points) in ([0.0, 1.0], [0.5, 0.5]), "win 1, draw ½, loss 0"
+    status = -(-seats // 4)
     lines = GAME.render_text(final).split("\n")
-    assert len(lines) == final.height + 1 and lines[1:] == final.rows()
+    assert len(lines) == final.height + status, "four seats a status line, then the map"
+    board = lines[status:]
+    dead_letters = str.maketrans("abcdefgh", "@" * 8)
+    assert [row.translate(dead_letters) for row in board] == final.rows(), (
+        "the map as the bots see it, but for the dead heads"
+    )
+    for seat, snake in enumerate(final.snakes):
+        if not snake.alive:
+            x, y = final.xy(snake.head)
+            shown = board[y][x]
+            assert shown == "abcdefgh"[seat] or shown < "abcdefgh"[seat], (
+                f"a dead head shows its snake's letter in lower case (or a lower seat's sharing "
+                f"the tile): {shown!r} for seat {seat}"
+            )
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

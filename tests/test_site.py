@@ -374,33 +374,43 @@ def test_entry_pages_show_faults_verdicts_and_games(site: Path) -> None:
 # -- replay data -----------------------------------------------------------------------------
 
 
-def decode(data: dict[str, Any]) -> tuple[list[str], list[list[int]]]:
-    """What replay.js rebuilds from a page's data: every frame, and every frame's numbers."""
+def decode(data: dict[str, Any], final: str) -> tuple[list[str], list[list[int]]]:
+    """What replay.js rebuilds from a page's data and its board (``final``, the page's final
+    frame): every frame, going backwards, and every frame's numbers."""
     text, digits = data["changes"], data["digits"]
+    assert len(final) == data["finalLength"]
 
     def number(p: int) -> int:
         return sum(ALPHABET.index(text[p + i]) << 6 * (digits - 1 - i) for i in range(digits))
 
-    shown = [data["initial"]]
-    frame, p = data["initial"], 0
-    while len(shown) <= data["steps"]:
-        if p >= len(text) or text[p] == ",":
-            shown.append(frame)
+    steps: list[list[tuple[int, int, str]]] = [[]] if data["steps"] else []
+    p = 0
+    while p < len(text):
+        if text[p] == ",":
+            steps.append([])
             p += 1
         elif text[p] == "~":
             at, removed, length = (number(p + 1 + k * digits) for k in range(3))
             start = p + 1 + 3 * digits
-            frame = frame[:at] + text[start : start + length] + frame[at + removed :]
+            steps[-1].append((at, removed, text[start : start + length]))
             p = start + length
         else:
-            i = number(p)
-            frame = frame[:i] + text[p + digits] + frame[i + 1 :]
+            steps[-1].append((number(p), 1, text[p + digits]))
             p += digits + 1
-    assert p >= len(text), "every edit was read"
+    assert len(steps) == data["steps"], "one list of edits a step"
+    shown = [final]
+    for edits in reversed(steps):
+        frame = shown[0]
+        for at, removed, inserted in edits:
+            frame = frame[:at] + inserted + frame[at + removed :]
+        shown.insert(0, frame)
     rows, row = [], [0] * (data["seats"] + 1)
+    change: list[str] = []
     for entry in data["numbers"].split(","):
         row = row.copy()
-        for k, d in enumerate(entry.split(" ") if entry else []):
+        if entry != "=":  # "=": the change of the frame before, again
+            change = entry.split(" ") if entry else []
+        for k, d in enumerate(change):
             row[k] += int(d)
         rows.append(row)
     return shown, rows
@@ -415,7 +425,7 @@ def test_the_compact_replay_rebuilds_every_frame_the_engine_played() -> None:
         assert list(rep.final_scores) == record["outcome"]["scores"]
         assert text_log(rep) == "\n\n".join(expected) + "\n"
         data = page_data(rep, presentation(record["game"]), "log.txt")
-        shown, rows = decode(data)
+        shown, rows = decode(data, rep.final)
         assert shown == expected, "the page's data rebuilds every frame"
         assert [tuple(r[1:]) for r in rows] == scores, "and every frame's scores"
         turns = [r[0] for r in rows]
@@ -454,7 +464,7 @@ def test_the_encoded_edits_rebuild_any_frames(texts: list[str], pad: int) -> Non
     )
     data = page_data(rep, presentation(rep.game), "log.txt")
     data["steps"] = len(edits)
-    shown, rows = decode(data)
+    shown, rows = decode(data, texts[-1])
     assert shown == texts
     assert rows == [[k, k, -k] for k in range(len(texts))]
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from runner.bots.cabi import CFunctionBot
 from runner.bots.stdio import FreshStdioBot, StdioBot
-from runner.bots.watch import Exchange
+from runner.bots.watch import Pending
 from runner.games.spec import CFunctionCodec, GameSpec, StdioCodec
 from runner.sandbox.zygote import BotLimits, BotProcess
 
@@ -30,17 +30,23 @@ class Spawner(Protocol):
     ) -> BotProcess: ...
 
 
-class Bot(Protocol):
-    """What every kind of bot offers the referee (runner/bots/cabi.py, stdio.py)."""
+M = TypeVar("M", bound=Pending)
+
+
+class Bot(Protocol[M]):
+    """What every kind of bot offers the referee (runner/bots/cabi.py, stdio.py; a person at
+    the keyboard, runner/bots/human.py): ``begin`` puts a move in flight (``M``: an Exchange
+    with a sandboxed process, or another kind of ``Pending`` move) for the referee's
+    ``gather``."""
 
     name: str
     cpu_used: float
 
     def start(self) -> str: ...
 
-    def begin(self, request: bytes, turn: int) -> Exchange: ...
+    def begin(self, request: bytes, turn: int) -> M: ...
 
-    def finish(self, move: Exchange) -> None: ...
+    def finish(self, move: M) -> None: ...
 
     def close(self) -> None: ...
 
@@ -52,18 +58,23 @@ class Seat:
     """One seat's bot, with the codec calls that turn states into requests and replies into
     moves (raising InvalidMoveError or IllegalMoveError)."""
 
-    bot: Bot
+    bot: Bot[Any]
     request: Callable[[Any], bytes]
-    decode: Callable[[Any, Exchange], Any]
+    decode: Callable[[Any, Any], Any]
+
+
+SeatOpener = Callable[[GameSpec, int, Any], Seat]  # (game, seat, first state) → the seat
 
 
 @dataclass(frozen=True)
 class Entrant:
-    """What the referee needs of an entry to seat it: its name, its jail, its program."""
+    """What the referee needs of an entry to seat it: its name, its jail, its program; or, for a
+    seat not played by a program in the sandbox (a person at the keyboard), what opens it."""
 
     entry: str
     jail: Path
     program: tuple[str, ...] | None
+    opens: SeatOpener | None = None
 
 
 def _c_function(
@@ -116,4 +127,6 @@ def open_seat(
     spec: GameSpec, who: Entrant, sandbox: Spawner, limits: BotLimits, seat: int, state: Any
 ) -> Seat:
     """Start ``who``'s bot for ``seat`` (it loads while the other seats start theirs)."""
+    if who.opens is not None:
+        return who.opens(spec, seat, state)
     return OPENERS[spec.interface](spec, who, sandbox, limits, seat, state)

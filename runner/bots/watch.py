@@ -21,6 +21,7 @@ import socket
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from runner.bots import worker
 from runner.bots.faults import (
@@ -207,6 +208,43 @@ class WatchedBot:
         return text
 
 
+class Pending(Protocol):
+    """A move in flight that ``gather`` drives: an ``Exchange`` with a sandboxed bot, or a move
+    made another way (a person's at the keyboard, runner/bots/human.py). ``done`` once it has
+    its reply or its ``fault``; ``check`` enforces its limits now and says how long until it
+    next must be checked; ``handle`` takes an event on one of its ``fds``."""
+
+    fault: BotFault | None
+    turn: int | None
+
+    @property
+    def done(self) -> bool: ...
+
+    def fds(self) -> tuple[int, ...]:
+        """Every fd whose events concern this move."""
+        ...
+
+    def inputs(self) -> tuple[int, ...]:
+        """The fds of ``fds`` watched for input while the move is in flight."""
+        ...
+
+    def solo_poll(self) -> select.poll:
+        """A poll of its ``inputs`` for when it is the only move in flight."""
+        ...
+
+    def watch(self, poll: select.poll) -> None:
+        """Register what else it waits for in ``poll`` (a request still to be written)."""
+        ...
+
+    def unwatch(self) -> None:
+        """Take back what ``watch`` registered."""
+        ...
+
+    def handle(self, fd: int, events: int) -> None: ...
+
+    def check(self, now: float) -> float: ...
+
+
 class Exchange:
     """One bot's move in flight: its request going out, its reply coming in, its limits.
 
@@ -246,6 +284,20 @@ class Exchange:
     @property
     def done(self) -> bool:
         return self.reply is not None and not self.out or self.fault is not None
+
+    def fds(self) -> tuple[int, ...]:
+        process = self.bot.process
+        return (process.reply_fd, process.request_fd, process.output_fd, process.zygote.fileno)
+
+    def inputs(self) -> tuple[int, ...]:
+        process = self.bot.process
+        return (process.reply_fd, process.output_fd, process.zygote.fileno)
+
+    def solo_poll(self) -> select.poll:
+        return self.bot.poll
+
+    def unwatch(self) -> None:
+        self._unwatch_writes()
 
     def _begin(self) -> None:
         bot, process = self.bot, self.bot.process
@@ -412,26 +464,26 @@ class Exchange:
         )
 
 
-def _watched(pending: list[Exchange]) -> tuple[select.poll, dict[int, list[Exchange]]]:
+def _watched(pending: list[Pending]) -> tuple[select.poll, dict[int, list[Pending]]]:
     """A poll for several moves at once and, per fd, the moves it concerns (a zygote's socket
     may serve several bots)."""
     poll = select.poll()
-    owners: dict[int, list[Exchange]] = {}
+    owners: dict[int, list[Pending]] = {}
+    watched: set[int] = set()
     for move in pending:
-        process = move.bot.process
-        for fd in (process.reply_fd, process.request_fd, process.output_fd, process.zygote.fileno):
+        for fd in move.fds():
             owners.setdefault(fd, []).append(move)
-        poll.register(process.reply_fd, _IN)
-        poll.register(process.output_fd, _IN)
-        if len(owners[process.zygote.fileno]) == 1:
-            poll.register(process.zygote.fileno, _IN)
+        for fd in move.inputs():
+            if fd not in watched:
+                poll.register(fd, _IN)
+                watched.add(fd)
         move.watch(poll)
     return poll, owners
 
 
-def _drive(move: Exchange) -> None:
-    """One move asked alone (seats taking turns): its bot's own poll, nothing to share."""
-    poll = move.bot.poll
+def _drive(move: Pending) -> None:
+    """One move asked alone (seats taking turns): its own poll, nothing to share."""
+    poll = move.solo_poll()
     move.watch(poll)
     try:
         while not move.done:
@@ -442,10 +494,30 @@ def _drive(move: Exchange) -> None:
                 move.handle(fd, events)
                 move.watch(poll)
     finally:
-        move._unwatch_writes()
+        move.unwatch()
 
 
-def gather(moves: Sequence[Exchange]) -> None:
+def _forget(
+    poll: select.poll,
+    owners: dict[int, list[Pending]],
+    pending: list[Pending],
+    still: list[Pending],
+) -> None:
+    """Stop watching the inputs of moves that are done and of no move still in flight: what a
+    finished bot writes now waits for its next move, instead of waking this loop again and again
+    while a slower move (a person's, taking its time) is still in flight."""
+    for move in pending:
+        if move in still:
+            continue
+        for fd in move.inputs():
+            if not any(other in still for other in owners.get(fd, ())):
+                try:
+                    poll.unregister(fd)
+                except KeyError:
+                    pass  # another finished move shared it (a zygote's socket)
+
+
+def gather(moves: Sequence[Pending]) -> None:
     """Drive every exchange until each has its reply or its fault: all seats of a turn are
     asked at once, and each is held to its own limits."""
     pending = [m for m in moves if not m.done]
@@ -462,7 +534,10 @@ def gather(moves: Sequence[Exchange]) -> None:
                     if not move.done:
                         move.handle(fd, events)
                         move.watch(poll)
-            pending = [m for m in pending if not m.done]
+            still = [m for m in pending if not m.done]
+            if len(still) < len(pending):
+                _forget(poll, owners, pending, still)
+            pending = still
     finally:
         for move in moves:
-            move._unwatch_writes()
+            move.unwatch()

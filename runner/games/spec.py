@@ -205,6 +205,21 @@ class Presentation:
 
 
 @dataclass(frozen=True)
+class Keyboard:
+    """How a person plays a seat from the keyboard (``koth play you …``, runner/bots/human.py).
+
+    ``keys``: a key's name (``up``, ``down``, ``left``, ``right`` for the arrow keys, or the
+    character a key types) → the move it makes. The seat plays the move of the last key pressed,
+    turn after turn, until another key is pressed; before the first key, ``start(state, seat)``.
+    ``help``: one line for the person, e.g. "arrow keys (or w a s d) steer".
+    """
+
+    keys: Mapping[str, Any]
+    start: Callable[[Any, int], Any]
+    help: str = ""
+
+
+@dataclass(frozen=True)
 class Builtin:
     """A bot that ships with a game: the check stage's opponent, or a filler for a table."""
 
@@ -241,6 +256,24 @@ class GameSpec:
     limits: Mapping[str, float | int | None] = field(default_factory=dict)
     formats: tuple[str, ...] = ("round-robin",)
     samples: Callable[[int], Setup] | None = None  # a setup for a seat count (tests, play)
+    # Checks a configured setup (tournament.yaml's ``free_for_all: setups:``) before any game:
+    # raises SetupError naming the setting at fault (a map: its line and column) unless the
+    # setup can be played by that many seats (None: by some number the game allows).
+    check_setup: Callable[[Setup, int | None], None] | None = None
+    keyboard: Keyboard | None = None  # how a person plays a seat, if the game allows it
+
+    def setup_problem(self, setup: Setup, seats: int | None) -> SetupError | None:
+        """Why ``setup`` cannot be played by ``seats`` players (None: by some number the game
+        allows), or None when it can (always, for a game that checks nothing)."""
+        if self.check_setup is None:
+            return None
+        try:
+            self.check_setup(setup, seats)
+        except SetupError as error:
+            return error
+        except ValueError as error:
+            return SetupError("", str(error))
+        return None
 
     def sample_setup(self, seats: int) -> Setup:
         """A setup the game can be played with at ``seats`` (its package's sample; none by
@@ -268,6 +301,15 @@ class GameSpec:
     def seat_name(self, seat: int) -> str:
         names = self.info.seat_names
         return names[seat] if seat < len(names) else f"seat {seat + 1}"
+
+
+class SetupError(ValueError):
+    """A setup the game cannot be played with: ``key`` names the setting at fault (``map``,
+    ``period``; empty when it is the setup as a whole), ``str()`` what is wrong, in words."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
 
 
 @dataclass(frozen=True)
@@ -321,10 +363,12 @@ __all__ = [
     "CFunctionCodec",
     "GameSpec",
     "Interface",
+    "Keyboard",
     "Presentation",
     "PointsTable",
     "Rules",
     "Setup",
+    "SetupError",
     "StdioCodec",
     "placement_from_order",
     "points_for",

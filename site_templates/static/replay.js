@@ -1,6 +1,7 @@
-// The replay player of a game page. It knows no rules and no game: the page embeds the initial
-// text frame and, per move, the edits that turn one frame into the next, plus each frame's turn
-// and scores, all computed by the Python engine (runner/replay.py describes the format).
+// The replay player of a game page. It knows no rules and no game: the page shows the final
+// text frame and embeds, per move, the edits that turn the frame after it back into the one
+// before, plus each frame's turn and scores, all computed by the Python engine
+// (runner/replay.py describes the format).
 (function () {
   "use strict";
   var source = document.getElementById("replay-data");
@@ -9,45 +10,72 @@
   var ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
   var digits = data.digits;
 
-  function decode(initial, text, count) {  // every frame from the first and the steps' edits
+  function steps(text, count) {  // each step's edits: [offset, removed, text]
     function number(p) {  // a base-64 number of `digits` digits at text[p]
       var n = 0;
       for (var i = 0; i < digits; i++) n = n * 64 + ALPHABET.indexOf(text[p + i]);
       return n;
     }
     // Each step's edits, "OOc" (one character) or "~OORRLLtext"; ',' ends a step.
-    var out = [initial];
-    var frame = initial;
+    var out = [[]];
     for (var p = 0; out.length <= count;) {
       if (p >= text.length || text[p] === ",") {
-        out.push(frame);
+        if (out.length === count) break;
+        out.push([]);
         p += 1;
       } else if (text[p] === "~") {
-        var at = number(p + 1), removed = number(p + 1 + digits);
         var length = number(p + 1 + 2 * digits), start = p + 1 + 3 * digits;
-        frame = frame.slice(0, at) + text.slice(start, start + length) + frame.slice(at + removed);
+        out[out.length - 1].push([number(p + 1), number(p + 1 + digits),
+                                  text.slice(start, start + length)]);
         p = start + length;
       } else {
-        var i = number(p);
-        frame = frame.slice(0, i) + text[p + digits] + frame.slice(i + 1);
+        out[out.length - 1].push([number(p), 1, text[p + digits]]);
         p += digits + 1;
       }
     }
     return out;
   }
 
-  var frames = decode(data.initial, data.changes, data.steps);
-  // A layer over the board (runner/games/spec.py Presentation.layer): per place, a class.
-  var layers = data.layer ? decode(data.layer.initial, data.layer.changes, data.steps) : null;
+  function edited(frame, edits) {
+    edits.forEach(function (e) { frame = frame.slice(0, e[0]) + e[2] + frame.slice(e[0] + e[1]); });
+    return frame;
+  }
+
+  function forwards(initial, text, count) {  // every frame from the first, step by step
+    var out = [initial];
+    if (count > 0) {
+      steps(text, count).forEach(function (e) { out.push(edited(out[out.length - 1], e)); });
+    }
+    return out;
+  }
+
+  // The board's frames, backwards from the final one the page shows (runner/replay.py).
+  var board = document.getElementById("board");
+  var final = board.textContent;
+  while (final.length < data.finalLength) final = "\n" + final;  // the parser drops one
+  var back = data.steps > 0 ? steps(data.changes, data.steps) : [];
+  var frames = [];
+  frames[back.length] = final;
+  for (var b = back.length - 1; b >= 0; b--) frames[b] = edited(frames[b + 1], back[b]);
+  // A layer over the board (runner/games/spec.py Presentation.layer): per place, a class. Its
+  // first frame comes as the edits that turn a blank copy of the board's first into it.
+  var layers = null;
+  if (data.layer) {
+    var blank = frames[0].replace(/[^\n]/g, " ");
+    layers = forwards(forwards(blank, data.layer.initial, 1)[1], data.layer.changes, data.steps);
+  }
   var last = frames.length - 1;
 
-  // Each frame's turn and scores: changes from the frame before, trailing zeros left out.
+  // Each frame's turn and scores: changes from the frame before, trailing zeros left out
+  // ("=": the same change as the frame before).
   var numbers = [];
   var row = [];
+  var change = [];
   for (var s = 0; s <= data.seats; s++) row.push(0);
   data.numbers.split(",").forEach(function (entry) {
     row = row.slice();
-    (entry ? entry.split(" ") : []).forEach(function (d, k) { row[k] += Number(d); });
+    if (entry !== "=") change = entry ? entry.split(" ") : [];
+    change.forEach(function (d, k) { row[k] += Number(d); });
     numbers.push(row);
   });
 
@@ -102,7 +130,7 @@
   }
 
   var $ = function (id) { return document.getElementById(id); };
-  var board = $("board"), slider = $("slider"), playButton = $("play"), speed = $("speed");
+  var slider = $("slider"), playButton = $("play"), speed = $("speed");
   var moveItems = $("moves") ? $("moves").children : [];
   var current = 0, timer = null, started = 0, startFrame = 0, marked = null;
 
@@ -170,6 +198,14 @@
     if (timer !== null) { pause(); play(); }
   });
   $("download").addEventListener("click", download);
+  var whole = $("whole");
+  function fitWhole() {
+    var on = !board.classList.contains("whole");
+    board.classList.toggle("whole", on);
+    whole.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+  whole.addEventListener("click", fitWhole);
+  whole.hidden = board.getBoundingClientRect().height <= window.innerHeight * 0.8;
   if (moveItems.length) {
     $("moves").addEventListener("click", function (e) {
       for (var i = 0; i < moveItems.length; i++) {
@@ -190,6 +226,7 @@
     else if (e.key === "ArrowRight") go(current + step);
     else if (e.key === "Home") go(0);
     else if (e.key === "End") go(last);
+    else if (e.key === "z" && !whole.hidden) fitWhole();
     else return;
     e.preventDefault();
   });

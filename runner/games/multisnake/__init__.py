@@ -18,17 +18,31 @@ from typing import Final
 
 from runner.games.base import Setup
 from runner.games.multisnake.codec import MultisnakeStdio
-from runner.games.multisnake.maps import GameMap, load_map, parse_map
+from runner.games.multisnake.maps import GameMap, load_map, parse_map, seat_letter
 from runner.games.multisnake.rules import (
+    FREE,
     MAX_TURNS,
+    STATUS_FIELD,
+    STATUS_PREFIX,
+    STATUS_SEATS,
     Direction,
     Multisnake,
     MultisnakeState,
+    check_period,
     owner_text,
     places,
+    status_lines,
     tile_owners,
 )
-from runner.games.spec import Builtin, GameSpec, Presentation, Rules, StdioCodec
+from runner.games.spec import (
+    Builtin,
+    GameSpec,
+    Keyboard,
+    Presentation,
+    Rules,
+    SetupError,
+    StdioCodec,
+)
 
 ID: Final = Multisnake.id
 RULES: Final[Rules[MultisnakeState, Direction]] = Multisnake()
@@ -48,20 +62,75 @@ def _open_field(seats: int) -> Setup:
 
 
 def _owners(state: MultisnakeState) -> str:
-    """The site's layer over a frame: each snake's tiles by its letter (lower case once it is
-    dead), the status line and the rest blank — so each snake has its colour and the dead are
-    greyed, while the frame keeps every letter readable without colour."""
-    owners = tile_owners(state)
-    status_width = Multisnake().render_text(state).index("\n")
-    marks = []
-    for char, owner in zip(state.view[:-1], owners, strict=False):
-        if char == ord("\n") or owner < 0:
-            marks.append("\n" if char == ord("\n") else " ")
-        else:
-            letter = chr(ord("A") + owner)
-            marks.append(letter if state.snakes[owner].died is None else letter.lower())
-    return " " * status_width + "\n" + "".join(marks)
+    """The site's layer over a frame: each snake's tiles, and its letter in the status, by its
+    letter (lower case once it is dead), the rest blank — so each snake has its colour (the
+    status doubling as the legend) and the dead are greyed, while the frame keeps every letter
+    readable without colour."""
 
+    def mark(seat: int) -> str:
+        letter = seat_letter(seat)
+        return letter if state.snakes[seat].died is None else letter.lower()
+
+    status = []
+    for line in status_lines(state):
+        status.append([" "] * len(line))
+    for seat in range(len(state.snakes)):
+        column = STATUS_PREFIX + (seat % STATUS_SEATS) * STATUS_FIELD
+        status[seat // STATUS_SEATS][column] = mark(seat)
+    owners = tile_owners(state)
+    marks = [
+        "\n" if char == ord("\n") else " " if owner < 0 else mark(owner)
+        for char, owner in zip(state.view[:-1], owners, strict=False)
+    ]
+    return "".join("".join(line) + "\n" for line in status) + "".join(marks)
+
+
+SETTINGS: Final = ("map", "period")
+
+
+def _check_setup(setup: Setup, seats: int | None) -> None:
+    """A configured setup: a map file's text that serves ``seats`` players (any of 2, 4, 8 when
+    None) and a growth period of 1 to 25; SetupError naming the setting (and for a map, the line
+    and column) otherwise."""
+    for key in setup:
+        if key not in SETTINGS:
+            raise SetupError(
+                key, f"`{key}` is not a Multisnake setting (a setup has `map_file` and `period`)"
+            )
+    text = setup.get("map")
+    if not isinstance(text, str):
+        raise SetupError("map", "no map: give the map file as `map_file: maps/<name>.map`")
+    try:
+        game_map = parse_map(text, seats)
+        if seats is None and not game_map.seat_counts:
+            raise ValueError("the map has no start tiles A and B: it serves no number of players")
+    except ValueError as error:
+        raise SetupError("map", str(error)) from None
+    try:
+        check_period(setup.get("period"))
+    except ValueError as error:
+        raise SetupError("period", f"{error} (write e.g. `period: 5`)") from None
+
+
+def _first_free(state: MultisnakeState, seat: int) -> Direction:
+    """A person's snake before any key: the first direction (^ > v <) to a free tile."""
+    head = state.snakes[seat].head
+    for direction in Direction:
+        if state.view[state.step(head, direction)] in FREE:
+            return direction
+    return Direction.UP
+
+
+KEYS: Final = {
+    "up": Direction.UP,
+    "right": Direction.RIGHT,
+    "down": Direction.DOWN,
+    "left": Direction.LEFT,
+    "w": Direction.UP,
+    "d": Direction.RIGHT,
+    "s": Direction.DOWN,
+    "a": Direction.LEFT,
+}
 
 LAYER_CLASSES = {chr(ord("A") + s): f"snake{s}" for s in range(8)} | {
     chr(ord("a") + s): "dead" for s in range(8)
@@ -76,12 +145,19 @@ SPEC = GameSpec(
         score_prefix="length: ",
         layer=_owners,
         layer_classes=LAYER_CLASSES,
+        seat_classes=tuple(f"snake{s}" for s in range(8)),
     ),
     builtins=(Builtin("first-free", HERE / "builtin" / "first-free", "python"),),
     rules_doc="multisnake",
     limits={"move_cpu_ms": 100, "move_wall_s": 1.0, "first_move_wall_s": 2.0, "game_cpu_s": 60},
     formats=("free-for-all", "round-robin"),
     samples=_open_field,
+    check_setup=_check_setup,
+    keyboard=Keyboard(
+        KEYS,
+        _first_free,
+        "the arrow keys (or w a s d) steer your snake; it keeps going while no key is pressed",
+    ),
 )
 
 __all__ = [

@@ -152,7 +152,7 @@ class MultisnakeState:
         return self.view.decode("ascii").split("\n")[:-1]
 
 
-def _check_period(period: object) -> int:
+def check_period(period: object) -> int:
     if isinstance(period, bool) or not isinstance(period, int):
         raise ValueError(f"the growth period T must be a whole number, not {period!r}")
     if not MIN_PERIOD <= period <= MAX_PERIOD:
@@ -173,7 +173,7 @@ def state_from_picture(
     are then drawn ``@``). ValueError for a picture that is not a position.
     """
     rows = read_grid(picture, TILES + START_LETTERS + "^>v<", "# . + - A to H ^ > v <")
-    state = MultisnakeState(len(rows[0]), len(rows), _check_period(period), _view(rows), (), turns)
+    state = MultisnakeState(len(rows[0]), len(rows), check_period(period), _view(rows), (), turns)
     view = bytearray(state.view)
     heads = {chr(view[i]): i for i in range(len(view)) if chr(view[i]) in START_LETTERS}
     snakes = []
@@ -282,6 +282,30 @@ def _stuck(
         stuck |= blocked
 
 
+STATUS_SEATS: Final = 4  # seats per line of a frame's status
+STATUS_PREFIX: Final = 11  # "turn 1234  ": where the first seat's field starts on every line
+STATUS_FIELD: Final = 19  # a seat's field and the two spaces after it
+
+
+def status_lines(state: MultisnakeState) -> list[str]:
+    """A frame's status (see ``Multisnake.render_text``): seat k's field starts with its letter
+    at column ``STATUS_PREFIX + (k % STATUS_SEATS) * STATUS_FIELD`` of line k // STATUS_SEATS."""
+    place = places(state)
+    fields = []
+    for seat, snake in enumerate(state.snakes):
+        letter = seat_letter(seat)
+        if snake.died is None:
+            text = f"{letter} alive"
+        else:
+            text = f"{letter} died t{snake.died}, {_ordinal(place[seat])}"
+        fields.append(text.ljust(STATUS_FIELD - 2))
+    lines = []
+    for first in range(0, len(fields), STATUS_SEATS):
+        prefix = f"turn {state.turns:>4}  " if first == 0 else " " * STATUS_PREFIX
+        lines.append(prefix + "  ".join(fields[first : first + STATUS_SEATS]))
+    return lines
+
+
 class Multisnake:
     """The rules of Multisnake; seat k plays the snake lettered ``A`` + k."""
 
@@ -305,7 +329,7 @@ class Multisnake:
         if not isinstance(text, str):
             raise ValueError("Multisnake needs a map: setup['map'] is the map file's text")
         game_map = parse_map(text, seats)
-        period = _check_period(setup.get("period"))
+        period = check_period(setup.get("period"))
         keep = START_LETTERS[:seats]
         rows = [
             "".join("." if c in START_LETTERS and c not in keep else c for c in row)
@@ -415,23 +439,22 @@ class Multisnake:
         return state.turns + 1
 
     def render_text(self, state: MultisnakeState) -> str:
-        """A status line, then the map as the bots see it (H lines of W characters).
+        """The status, then the map as the bots see it (H lines of W characters) but for the
+        heads of dead snakes: there each snake's letter in lower case instead of ``@``, so that
+        a replay tells whose each dead snake is without colour.
 
-        The status line gives the number of turns played and per seat its snake's length while
-        it lives, or the turn it died and its (final) place. Its fields have fixed widths, so
-        every frame of a game has the same length.
+        The status gives the number of turns played and per seat whether its snake lives, or the
+        turn it died and its (final) place: four seats a line (``STATUS_SEATS``). Its fields
+        have fixed widths, so every frame of a game has the same length. (Lengths are the
+        scores, shown beside a frame: in the frame they would change every growth turn, which a
+        replay of a long game on a large map would pay for in every frame's edits.)
         """
-        place = places(state)
-        fields = []
-        for seat, snake in enumerate(state.snakes):
-            letter = seat_letter(seat)
-            if snake.died is None:
-                text = f"{letter} length {snake.length}"
-            else:
-                text = f"{letter} died t{snake.died}, {_ordinal(place[seat])}"
-            fields.append(text.ljust(17))
-        status = f"turn {state.turns:>4}  " + "  ".join(fields)
-        return status + "\n" + state.view.decode("ascii")[:-1]
+        board = bytearray(state.view[:-1])
+        for seat in reversed(range(len(state.snakes))):
+            snake = state.snakes[seat]
+            if snake.died is not None and state.view[snake.head] == DEAD_HEAD:
+                board[snake.head] = ord(seat_letter(seat).lower())
+        return "\n".join(status_lines(state)) + "\n" + board.decode("ascii")
 
     def move_text(self, move: Direction) -> str:
         return move.value

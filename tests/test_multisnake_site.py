@@ -1,0 +1,215 @@
+"""Multisnake's game pages: a map replay with a colour per snake and its letter, the dead greyed,
+the turn and the places so far, scaled down to the page for the 150 × 150 map, and small.
+
+The records are real referee games of eight in-process strategies (tests/multisnake_games.py), on
+the example configuration's maze and 150 × 150 map. The first tests read the rendered pages as
+text; the last ones play them in headless Chromium (screenshots in tests/artifacts/).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import multisnake_games
+import needs
+import pytest
+from serving import serve
+
+from runner.games.multisnake import SPEC
+from runner.playback import playback
+from runner.replay import apply_edits, backward, page_data, presentation, replay
+
+HERE = Path(__file__).parent
+ARTIFACTS = HERE / "artifacts"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+PAGE_BUDGET = 64 * 1024
+
+
+@pytest.fixture(scope="module")
+def found() -> list[dict[str, Any]]:
+    return multisnake_games.season()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory, found: list[dict[str, Any]]) -> Path:
+    out: Path = tmp_path_factory.mktemp("multisnake-site") / "site"
+    report = multisnake_games.render_season(out, found)
+    assert report.game_pages == len(found)
+    return out
+
+
+def big(found: list[dict[str, Any]]) -> dict[str, Any]:
+    return next(r for r in found if r["setup"]["name"] == "big")
+
+
+def page_of(site: Path, record: dict[str, Any]) -> str:
+    return (site / "games" / f"{record['key'][:12]}.html").read_text()
+
+
+def states(record: dict[str, Any]) -> list[Any]:
+    setup = multisnake_games.example_setups()[record["setup"]["name"]].as_dict()
+    return [state for _, state in playback(SPEC, record, setup)]
+
+
+def test_the_records_are_eight_snakes_on_the_maze_and_the_150_map(
+    found: list[dict[str, Any]],
+) -> None:
+    for record in found:
+        assert len(record["seats"]) == 8
+        assert len(set(record["outcome"]["placement"])) > 2, "a game with an order of finish"
+    final = states(big(found))[-1]
+    assert (final.width, final.height) == (150, 150)
+
+
+def test_each_snake_has_its_colour_and_its_letter_and_the_dead_are_grey(
+    site: Path, found: list[dict[str, Any]]
+) -> None:
+    record = big(found)
+    text = page_of(site, record)
+    final = states(record)[-1]
+    board = re.search(r'<pre class="board" id="board">(.*?)</pre>', text, re.S)
+    assert board is not None
+    shown = re.sub(r"<[^>]+>", "", board.group(1)).replace("&gt;", ">").replace("&lt;", "<")
+    assert shown == SPEC.rules.render_text(final), "without JavaScript: the final frame"
+    for seat, snake in enumerate(final.snakes):
+        letter = "ABCDEFGH"[seat]
+        cls = f"snake{seat}" if snake.alive else "dead"
+        mark = letter if snake.alive else letter.lower()
+        assert f'<span class="{cls}">{mark}' in board.group(1) or re.search(
+            rf'<span class="{cls}">[^<]*{mark}', board.group(1)
+        ), f"{letter}: its letter in its colour ({cls}) in the status and on its head"
+        assert f'<td><span class="snake{seat}">{letter}</span></td>' in text, "the seat's colour"
+    dead = [s for s, snake in enumerate(final.snakes) if not snake.alive]
+    assert dead and '<span class="dead">' in board.group(1), "the dead are greyed"
+    places = [f"{'ABCDEFGH'[s]} died t{final.snakes[s].died}, " for s in dead]
+    assert all(p in shown for p in places), "the status gives each dead snake's turn and place"
+    assert shown.startswith(f"turn {final.turns:>4}  "), "and the turn"
+
+
+def test_the_page_data_rebuilds_every_frame_and_layer_backwards_from_the_board(
+    found: list[dict[str, Any]],
+) -> None:
+    record = big(found)
+    setup = multisnake_games.example_setups()["big"].as_dict()
+    rep = replay(record, setup)
+    played = states(record)
+    show = presentation(SPEC.id)
+    assert show.layer is not None
+    data = page_data(rep, show, "log.txt")
+    assert "initial" not in data and data["finalLength"] == len(rep.final)
+    frame, rebuilt = rep.final, [rep.final]
+    for edits in reversed(backward(rep)):
+        frame = apply_edits(frame, edits)
+        rebuilt.insert(0, frame)
+    assert rebuilt == [SPEC.rules.render_text(s) for s in played], "every frame, backwards"
+    assert list(rep.layers) == [show.layer(s) for s in played]
+    assert len(data["layer"]["initial"]) < 200, "the layer's first frame: a few edits of a blank"
+    for state, layer in zip(played[::25], rep.layers[::25], strict=True):
+        frame_lines = SPEC.rules.render_text(state).split("\n")
+        layer_lines = layer.split("\n")
+        assert [len(line) for line in layer_lines] == [len(line) for line in frame_lines]
+
+
+def test_a_page_of_the_150_map_embeds_no_frame_but_its_board(
+    site: Path, found: list[dict[str, Any]]
+) -> None:
+    record = big(found)
+    text = page_of(site, record)
+    board = re.search(r'<pre class="board" id="board">(.*?)</pre>', text, re.S)
+    assert board is not None
+    turns = len(record["moves"])
+    rest = len(text.encode()) - len(board.group(1).encode())
+    size, shown = len(text) / 1024, len(board.group(1)) / 1024
+    print(
+        f"\n[site] a 150 x 150 page of eight snakes, {turns} turns: {size:.1f} KiB (the board "
+        f"{shown:.1f} KiB, {(rest - 8192) / turns:.0f} bytes a turn)"
+    )
+    assert rest <= 8 * 1024 + 160 * turns, "besides its board, a page grows by the turn only"
+    assert len(text.encode()) <= PAGE_BUDGET, "this game's page is within the site's budget"
+
+
+# -- in a browser --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def base_url(site: Path) -> Iterator[str]:
+    with serve(site) as url:
+        yield url.rstrip("/")
+
+
+@pytest.fixture(scope="module")
+def browser(base_url: str) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=needs.chromium(), args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    opened.on("pageerror", lambda e: errors.append(str(e)))
+    yield opened
+    context.close()
+    assert not errors, f"the browser console reported errors: {errors}"
+
+
+def test_the_150_map_replays_in_the_browser_scaled_to_the_page(
+    page: Any, base_url: str, found: list[dict[str, Any]]
+) -> None:
+    record = big(found)
+    played = states(record)
+    page.goto(f"{base_url}/games/{record['key'][:12]}.html")
+    board = page.locator("#board")
+    assert board.text_content() == SPEC.rules.render_text(played[0]), "the player starts at 0"
+    width = board.bounding_box()["width"]
+    assert width <= 1280 - 40, f"the 150-column board fits the window's width ({width:.0f} px)"
+    assert page.locator("span.snake0").count() >= 2, "snake A's colour: its legend and its head"
+    last = len(played) - 1
+    rng = random.Random(5)
+    for step in sorted({1, last // 2, last, *rng.sample(range(1, last), 3)}):
+        page.evaluate(
+            "(k) => { const s = document.getElementById('slider'); s.value = String(k);"
+            " s.dispatchEvent(new Event('input')); }",
+            step,
+        )
+        assert board.text_content() == SPEC.rules.render_text(played[step]), f"frame {step}"
+        assert page.locator("#turn").inner_text() == str(played[step].turns)
+        scores = [page.locator(f"#score{s}").inner_text() for s in range(8)]
+        assert scores == [str(n) for n in SPEC.rules.scores(played[step])], f"lengths, {step}"
+    assert page.locator("#board span.dead").count() > 0, "the dead are grey at the end"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "multisnake-150.png"))
+
+
+def test_the_whole_board_fits_the_window_at_a_click(
+    page: Any, base_url: str, found: list[dict[str, Any]]
+) -> None:
+    record = big(found)
+    page.goto(f"{base_url}/games/{record['key'][:12]}.html")
+    whole = page.locator("#whole")
+    assert whole.is_visible(), "a board taller than the window offers to fit it"
+    assert page.locator("#board").bounding_box()["height"] > 900
+    whole.click()
+    assert whole.get_attribute("aria-pressed") == "true"
+    assert page.locator("#board").bounding_box()["height"] <= 900, "the whole board in view"
+    page.locator("body").press("z")
+    assert whole.get_attribute("aria-pressed") == "false", "z toggles it back"
+    ARTIFACTS.mkdir(exist_ok=True)
+    whole.click()
+    page.locator("#board").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "multisnake-150-whole.png"))
+    maze = next(r for r in found if r["setup"]["name"] == "maze")
+    page.goto(f"{base_url}/games/{maze['key'][:12]}.html")
+    assert not page.locator("#whole").is_visible(), "a board that fits needs no such button"
