@@ -32,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shlex
 import shutil
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -236,12 +237,20 @@ def _output(record: Record, seat: int) -> str:
     return str(outputs[seat]) if seat < len(outputs) else ""
 
 
+def replay_command(key: str, seat: int, entry: str | None) -> str:
+    """The command that feeds ``entry``'s bot the exact inputs of ``seat`` (0-based) in the game
+    ``key`` (``koth replay``, runner/debugging/); without an entry, the one that shows them."""
+    command = f"koth replay {shlex.quote(key)} --seat {seat + 1}"
+    return f"{command} --bot {shlex.quote(entry)}" if entry else command
+
+
 def _game_view(number: int, record: Record, page: str, names: Mapping[str, str]) -> dict[str, Any]:
     outcome = record["outcome"]
     points = [float(p) for p in outcome["points"]]
     seat_names = find_game(record["game"]).info.seat_names
     show = presentation(record["game"])
     shown = _seat_results(record)
+    key = page if not page.startswith("game-") else str(record.get("key", ""))
     faults = _seat_faults(record)
     seats = [
         {
@@ -257,6 +266,8 @@ def _game_view(number: int, record: Record, page: str, names: Mapping[str, str])
             "mark": shown[i][1],
             "fault": faults.get(i),
             "output": _output(record, i),
+            # a seat no entrant holds is a built-in bot filling a table: only shown
+            "replay": replay_command(key, i, s["entry"] if s["entry"] in names else None),
         }
         for i, s in enumerate(record["seats"])
     ]
