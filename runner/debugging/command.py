@@ -238,18 +238,21 @@ def verdict_lines(game: Game, verdict: Verdict, output: str) -> list[str]:
     assert game.seat is not None
     who = game.who(game.seat)
     faults = [
-        f"its recorded fault at turn {ask.turn} ({ask.fault.detail}) too: {answer.reason}"
+        f"at turn {ask.turn}, {answer.reason} (the record: {ask.fault.detail})"
         for ask, answer in verdict.faults
         if ask.fault is not None
     ]
-    also = f" and {'; '.join(faults)}" if faults else ""
+    moves = verdict.matched - len(faults)
     skipped = f" (the {verdict.skipped} before --from not asked)" if verdict.skipped else ""
     if verdict.reproduced:
         upto = f"up to turn {verdict.until}" if verdict.until is not None else "to the end"
-        return [
-            f"REPRODUCED: the bot gave {who}'s recorded answer at all {verdict.matched} of its "
-            f"moves{skipped}{also}, {upto} of the game."
+        lines = [
+            f"REPRODUCED {upto} of the game: the bot gave {who}'s recorded answer at all "
+            f"{moves} of its moves{skipped}."
         ]
+        if faults:
+            lines.append(f"It faulted where the record says it did: {'; '.join(faults)}.")
+        return lines
     ask = verdict.diverged
     assert ask is not None
     lines = [

@@ -218,7 +218,8 @@ class Outside:
             return [*self.prefix, *command]
         args = " ".join(shlex.quote(a) for a in command[1:])
         given = command if "--args" in self.prefix else command[:1]
-        return [self.prefix[0], "-ex", f"set args {args} {program_fds}", *self.prefix[1:], *given]
+        given_args = " ".join(filter(None, (args, program_fds)))
+        return [self.prefix[0], "-ex", f"set args {given_args}", *self.prefix[1:], *given]
 
     def _spawn(self) -> None:
         """Start the tool with the bot, its two pipes wired (see the module docstring)."""
