@@ -396,14 +396,16 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     yield folder
 
 
-def koth(folder: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    """`koth` run as a user runs it, in ``folder``."""
+def koth(
+    folder: Path, *args: str, stdin: Any = subprocess.DEVNULL
+) -> subprocess.CompletedProcess[str]:
+    """`koth` run as a user runs it, in ``folder`` (``stdin``: the user's terminal)."""
     return subprocess.run(
         [sys.executable, "-m", "runner.cli", *args],
         cwd=folder,
+        stdin=stdin,
         capture_output=True,
         text=True,
-        input=stdin,
         timeout=600,
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
@@ -503,16 +505,8 @@ def test_under_gdb_the_tool_keeps_the_terminal_and_the_bot_gets_its_pipes(
     terminal.write_text("")
     key = key_of(season)
     with terminal.open() as stdin:
-        done = subprocess.run(
-            [sys.executable, "-m", "runner.cli", "replay", key, "--bot", "turtle"]
-            + ["--exec-prefix", f"{tools / 'gdb'} --args"],
-            cwd=season,
-            stdin=stdin,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            env={**os.environ, "PYTHONPATH": str(REPO)},
-        )
+        gdb = f"{tools / 'gdb'} --args"
+        done = koth(season, "replay", key, "--bot", "turtle", "--exec-prefix", gdb, stdin=stdin)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"fake gdb: stdin is {terminal}" in done.stderr, done.stderr
     assert "REPRODUCED to the end of the game" in done.stdout, done.stdout
