@@ -423,7 +423,7 @@ def test_the_command_reports_the_crash_at_turn_37_and_exits_0(
     out = capsys.readouterr().out
     assert code == 0, out
     assert "REPRODUCED to the end of the game" in out and "at all 36 of its moves" in out, out
-    assert "at turn 37, SIGSEGV at turn 37 (the record: O (Crashy) SIGSEGV at turn 37)" in out
+    assert "did: SIGSEGV at turn 37 (the record: O (Crashy) SIGSEGV at turn 37)" in out
 
 
 def test_a_diverging_bot_gets_the_position_both_answers_and_exit_1(
@@ -447,7 +447,7 @@ def test_under_a_harmless_prefix_a_c_function_runs_in_its_host_and_crashes_at_tu
     assert "WARNING: --exec-prefix runs the bot OUTSIDE the sandbox" in done.stderr
     assert "running env ./koth-host" in done.stderr, done.stderr
     assert (
-        "at turn 37, SIGSEGV at turn 37 (the record: O (Crashy) SIGSEGV at turn 37)" in done.stdout
+        "did: SIGSEGV at turn 37 (the record: O (Crashy) SIGSEGV at turn 37)" in done.stdout
     )
 
 
@@ -533,4 +533,4 @@ def test_under_gdb_the_crash_shows_the_line_of_the_bot_that_crashed(season: Path
     )
     assert "Program received signal SIGSEGV" in done.stdout, done.stdout
     assert f"bot.c:{line}" in done.stdout, "gdb shows the line of the bot's source"
-    assert "at turn 37, its output ended (under gdb" in done.stdout
+    assert "did: its output ended (under gdb" in done.stdout

@@ -96,12 +96,20 @@ def _scratch_entry(path: Path, scratch: Path) -> Chosen:
     return Chosen(entry, f"{path} (copied into a scratch folder)", language)
 
 
+def _near(path: Path) -> Path:
+    """``path`` relative to the current folder when it lies under it."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        return path
+
+
 def choose(entries_dir: Path, bot: str, scratch: Path) -> Chosen:
     """The bot ``--bot`` names: an entry of ``entries_dir``, or a path (see the docstring)."""
     if entries.NAME_PATTERN.match(bot) and (entries_dir / bot).is_dir():
         entry = entries.find(entries_dir, bot)
         language = entry.manifest.language if entry.manifest else "c"
-        return Chosen(entry, f"the entry {bot} ({entries_dir / bot})", language)
+        return Chosen(entry, f"the entry {bot} ({_near(entries_dir / bot)})", language)
     path = Path(bot).expanduser()
     if not path.exists():
         known = ", ".join(e.name for e in entries.discover(entries_dir)) or "none"

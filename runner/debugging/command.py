@@ -123,8 +123,8 @@ def _seat(text: str, record: Record, spec: GameSpec, option: str = "--seat") -> 
 
 def header(game: Game) -> list[str]:
     record, spec = game.record, game.spec
-    moves = len(record["moves"])
-    lines = [f"game {game.key[:16]} · {spec.id} · seed {record['seed']} · {moves} moves"]
+    steps = f"{len(record['moves'])} {'turns' if spec.records_turns else 'moves'}"
+    lines = [f"game {game.key[:16]} · {spec.id} · seed {record['seed']} · {steps}"]
     for seat, held in enumerate(record["seats"]):
         points = record["outcome"]["points"][seat]
         lines.append(
@@ -238,7 +238,7 @@ def verdict_lines(game: Game, verdict: Verdict, output: str) -> list[str]:
     assert game.seat is not None
     who = game.who(game.seat)
     faults = [
-        f"at turn {ask.turn}, {answer.reason} (the record: {ask.fault.detail})"
+        f"{answer.reason} (the record: {ask.fault.detail})"
         for ask, answer in verdict.faults
         if ask.fault is not None
     ]
