@@ -419,6 +419,8 @@ def test_the_command_reports_the_crash_at_turn_37_and_exits_0(
     season: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(season)
+    doc = (REPO / "docs" / "debugging.md").read_text()
+    assert f"koth replay {key_of(season)[:12]} --seat 2 --bot crashy" in doc, "the doc's game"
     code = main(["replay", key_of(season)[:12], "--seat", "2", "--bot", "crashy"])
     out = capsys.readouterr().out
     assert code == 0, out
@@ -446,9 +448,7 @@ def test_under_a_harmless_prefix_a_c_function_runs_in_its_host_and_crashes_at_tu
     assert done.returncode == 0, done.stdout + done.stderr
     assert "WARNING: --exec-prefix runs the bot OUTSIDE the sandbox" in done.stderr
     assert "running env ./koth-host" in done.stderr, done.stderr
-    assert (
-        "did: SIGSEGV at turn 37 (the record: O (Crashy) SIGSEGV at turn 37)" in done.stdout
-    )
+    assert "did: SIGSEGV at turn 37 (the record: O (Crashy) SIGSEGV at turn 37)" in done.stdout
 
 
 @pytest.mark.parametrize("table", ["cluster-v2", "domineering-v1"], indirect=True)

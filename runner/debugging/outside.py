@@ -1,4 +1,4 @@
-"""A bot run under a tool of its author's choice (gdb, valgrind, strace, rr), OUTSIDE the sandbox.
+"""A bot run under a tool of its author's choice (gdb, valgrind, strace), OUTSIDE the sandbox.
 
 This is for debugging one's own bot on one's own machine: the bot runs as the user who runs
 koth, with the user's environment, with no wall and no limit (a debugger stops it for as long as
