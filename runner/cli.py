@@ -673,7 +673,14 @@ def add_replay_command(commands: Any) -> None:
         metavar="FILE",
         help="a results file or folder to look in first (e.g. a site's games.jsonl); repeatable",
     )
-    _options(replay)
+    replay.add_argument(
+        "--config", type=Path, help="the tournament file (default: ./tournament.yaml if present)"
+    )
+    replay.add_argument(
+        "--sandbox",
+        choices=("local", "docker"),
+        help="where --bot is built and run (default: local, whatever the config says)",
+    )
     replay.set_defaults(func=cmd_replay)
 
 
