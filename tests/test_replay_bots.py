@@ -534,3 +534,14 @@ def test_under_gdb_the_crash_shows_the_line_of_the_bot_that_crashed(season: Path
     assert "Program received signal SIGSEGV" in done.stdout, done.stdout
     assert f"bot.c:{line}" in done.stdout, "gdb shows the line of the bot's source"
     assert "did: its output ended (under gdb" in done.stdout
+
+
+def test_a_tool_that_is_not_there_is_named_with_the_fix(
+    season: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(season)
+    args = ["replay", key_of(season), "--bot", "turtle", "--exec-prefix", "no-such-tool --x"]
+    code = main(args)
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "--exec-prefix: no-such-tool could not start" in err and "Fix: install it" in err, err

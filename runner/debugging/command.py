@@ -33,6 +33,7 @@ from runner.games.spec import GameSpec
 from runner.playback import PlaybackError
 from runner.replay import ReplayError
 from runner.results import Record
+from runner.sandbox.zygote import SandboxError
 from runner.season import bot_limits, new_sandbox
 
 Say = Callable[[str], None]
@@ -400,6 +401,12 @@ def run_bot(config: Config, game: Game, options: Options, out: TextIO, say: Say)
             output = runner.output()
         finally:
             runner.close()
+    except OutsideError as exc:
+        raise ReplayUsageError(str(exc)) from None
+    except SandboxError as exc:
+        raise ReplayUsageError(
+            f"the sandbox failed, so nothing can be said of the bot: {exc}"
+        ) from None
     finally:
         scratch.remove()
     out.write("\n".join(verdict_lines(game, verdict, output)) + "\n")

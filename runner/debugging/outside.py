@@ -239,7 +239,10 @@ class Outside:
                 argv, cwd=self.cwd, pass_fds=(bot_in, bot_out), stdin=stdin, stdout=stdout
             )
         except OSError as exc:
-            raise OutsideError(f"{shlex.join(argv)} could not start: {exc}") from None
+            raise OutsideError(
+                f"--exec-prefix: {argv[0]} could not start ({exc.strerror}). Fix: install it, or "
+                "give its full path."
+            ) from None
         finally:
             os.close(bot_in)
             os.close(bot_out)
