@@ -35,6 +35,7 @@ from replaying import (
 from runner.cli import main
 from runner.games import GAMES, find_game
 from runner.games.base import EMPTY, Setup
+from runner.playback import final_state
 
 GOLDEN = REPO / "tests" / "golden" / "records"
 EXAMPLES = REPO / "examples"
@@ -321,6 +322,49 @@ def test_a_crash_ending_a_two_seat_game_is_reproduced_at_its_recorded_turn(table
     assert verdict.diverged is not None and verdict.answer is not None
     assert verdict.diverged.turn == 37 and not verdict.answer.faulted, "the fix plays on at 37"
     assert "the record has a fault here (O (Crashy) SIGSEGV at turn 37)" in verdict.difference
+
+
+SPINNER = r"""
+/* Walks to a free neighbour, and thinks forever once 24 cells are taken. */
+int bot(int board[16][32], char player)
+{
+    static const int DX[4] = {1, 0, -1, 0}, DY[4] = {0, 1, 0, -1};
+    int head = player == 'X' ? '*' : '@', taken = 0, hx = 0, hy = 0;
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 32; x++) {
+            taken += board[y][x] != '.';
+            if (board[y][x] == head) {
+                hx = x;
+                hy = y;
+            }
+        }
+    volatile int thinking = taken >= 24;
+    while (thinking) {
+    }
+    for (int d = 0; d < 4; d++) {
+        int x = hx + DX[d], y = hy + DY[d];
+        if (x >= 0 && x < 32 && y >= 0 && y < 16 && board[y][x] == '.')
+            return "RDLU"[d];
+    }
+    return 'R';
+}
+
+char *bot_name = "Spinner";
+"""
+
+
+@pytest.mark.parametrize("table", ["snakes-v2"], indirect=True)
+def test_a_timeout_is_reproduced_at_its_turn_with_its_reason(table: Table, tmp_path: Path) -> None:
+    spinner = write_entry(tmp_path / "spinner", SPINNER, "c")
+    record = table.play([spinner, REPO / "entries" / "turtle"], 1)
+    outcome = record["outcome"]
+    assert outcome["termination"] == "timeout" and outcome["faulty"] == 0, outcome
+    turn = table.spec.rules.turn(final_state(table.spec, record))
+    verdict = feed_seat(table.spec, record, 0, table.build(spinner), table.sandbox)
+    assert verdict.reproduced, verdict.difference
+    [(ask, answer)] = verdict.faults
+    assert ask.turn == turn and answer.reason.endswith(f"at turn {turn}"), answer.reason
+    assert answer.termination is not None and answer.termination.value == "timeout"
 
 
 @pytest.mark.parametrize("table", ["multisnake-v1"], indirect=True)
