@@ -109,6 +109,19 @@ def entry_lock(build_root: Path, entry: str) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def remove_build(folder: Path) -> None:
+    """Remove an entry's build folder. Its jail is read-only (0555: no bot writes there), which
+    keeps its owner from deleting inside it too unless that owner is root: each folder is made
+    writable first (links are not followed)."""
+    for path, folders, _ in os.walk(folder):
+        for name in folders:
+            inner = Path(path, name)
+            if not inner.is_symlink():
+                inner.chmod(0o755)
+    folder.chmod(0o755)
+    shutil.rmtree(folder)
+
+
 def build_entry(
     entry: Entry,
     build_root: Path,
@@ -171,7 +184,7 @@ def _build_entry(
         return cached
     job = _Job(entry, folder, sandbox, limits, wall_s, game)
     if folder.exists():
-        shutil.rmtree(folder)
+        remove_build(folder)
     folder.mkdir(parents=True)
     if entry.problem:
         return job.verdict(False, "entry", entry.problem)

@@ -219,6 +219,35 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    import shlex
+
+    from runner.debugging.command import Options, ReplayUsageError, replay
+
+    prefix = shlex.split(args.exec_prefix) if args.exec_prefix is not None else None
+    if prefix is not None and (not prefix or args.bot is None):
+        raise UsageError(
+            "--exec-prefix runs a bot under a tool: give the tool (e.g. --exec-prefix "
+            "'gdb --args') and the bot (--bot ENTRY)."
+        )
+    options = Options(
+        game=args.game,
+        seat=args.seat,
+        bot=args.bot,
+        first=args.first,
+        until=args.until,
+        watch=args.watch,
+        delay=args.delay,
+        exec_prefix=prefix,
+        results=list(args.results or []),
+        sandbox=args.sandbox or "local",
+    )
+    try:
+        return replay(_config(args), options, say=_say)
+    except ReplayUsageError as exc:
+        raise UsageError(str(exc)) from None
+
+
 # -- the season's stages ---------------------------------------------------------------------------
 
 
@@ -665,6 +694,70 @@ def add_season_commands(commands: Any) -> None:
     site.set_defaults(func=cmd_site)
 
 
+def add_replay_command(commands: Any) -> None:
+    replay = _subcommand(
+        commands,
+        "replay",
+        "show a recorded game byte for byte, or feed a bot one seat's inputs from it",
+        "Rebuild every position of a recorded game from its record. Without --bot, print the "
+        "game turn by turn with what each seat was sent and what it answered, byte for byte, in "
+        "the game's own protocol (a C function's call as its arguments and the int it "
+        "returned). With --bot, feed that bot (an entry's name, built as usual, or the path of "
+        "a bot's folder or source file, built in a scratch folder) the exact inputs seat "
+        "--seat received, in order, in the local sandbox under the season's limits, and report "
+        "the first turn where its answer differs from the record's, with the position there "
+        "(or that it reproduces the game). GAME is a record's key or the start of one, its game "
+        "page's address or file name, or a games.jsonl line; it is looked up in --results and "
+        "the season's results (and, for a page's address, in the records published beside the "
+        "site). Exits 0 when it reproduces, 1 when it diverges. docs/debugging.md has a worked "
+        "example.",
+    )
+    replay.add_argument(
+        "game", metavar="GAME", help="the game: a key (or its start), a page, a line"
+    )
+    replay.add_argument(
+        "--seat", help="the seat: its number (1 first), its name (X, Blue) or the entry in it"
+    )
+    replay.add_argument(
+        "--bot", metavar="PATH_OR_ENTRY", help="the bot fed the seat's inputs: an entry or a path"
+    )
+    replay.add_argument(
+        "--from",
+        dest="first",
+        type=int,
+        metavar="TURN",
+        help="start at this turn (bots started afresh per move and C functions only: earlier "
+        "moves are taken from the record)",
+    )
+    replay.add_argument("--until", type=int, metavar="TURN", help="stop after this turn")
+    replay.add_argument("--watch", action="store_true", help="animate it in the terminal")
+    replay.add_argument(
+        "--delay", type=float, default=0.05, help="seconds between frames with --watch (0.05)"
+    )
+    replay.add_argument(
+        "--exec-prefix",
+        metavar="COMMAND",
+        help="run the bot under this tool, OUTSIDE the sandbox and with no limits, e.g. "
+        "'gdb --args' or 'valgrind': for debugging your own bot on your own machine",
+    )
+    replay.add_argument(
+        "--results",
+        type=Path,
+        action="append",
+        metavar="FILE",
+        help="a results file or folder to look in first (e.g. a site's games.jsonl); repeatable",
+    )
+    replay.add_argument(
+        "--config", type=Path, help="the tournament file (default: ./tournament.yaml if present)"
+    )
+    replay.add_argument(
+        "--sandbox",
+        choices=("local", "docker"),
+        help="where --bot is built and run (default: local, whatever the config says)",
+    )
+    replay.set_defaults(func=cmd_replay)
+
+
 # -- the workflows' stages (runner/pr.py) --------------------------------------------------------
 
 
@@ -940,6 +1033,7 @@ def build_parser() -> argparse.ArgumentParser:
     _options(play)
     play.set_defaults(func=cmd_play)
     add_season_commands(commands)
+    add_replay_command(commands)
     add_ci_commands(commands)
     parser.epilog = (
         "A season: `koth season` runs build, check, schedule, play-season and standings in a "

@@ -33,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shlex
 import shutil
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -238,6 +239,13 @@ def _output(record: results.RecordView, seat: int) -> str:
     return str(outputs[seat]) if seat < len(outputs) else ""
 
 
+def replay_command(key: str, seat: int, entry: str | None) -> str:
+    """The command that feeds ``entry``'s bot the exact inputs of ``seat`` (0-based) in the game
+    ``key`` (``koth replay``, runner/debugging/); without an entry, the one that shows them."""
+    command = f"koth replay {shlex.quote(key)} --seat {seat + 1}"
+    return f"{command} --bot {shlex.quote(entry)}" if entry else command
+
+
 def _game_view(
     number: int, record: results.RecordView, page: str, names: Mapping[str, str]
 ) -> dict[str, Any]:
@@ -246,6 +254,7 @@ def _game_view(
     seat_names = find_game(record["game"]).info.seat_names
     show = presentation(record["game"])
     shown = _seat_results(record)
+    key = page if not page.startswith("game-") else str(record.get("key", ""))
     faults = _seat_faults(record)
     seats = [
         {
@@ -261,6 +270,8 @@ def _game_view(
             "mark": shown[i][1],
             "fault": faults.get(i),
             "output": _output(record, i),
+            # a seat no entrant holds is a built-in bot filling a table: only shown
+            "replay": replay_command(key, i, s["entry"] if s["entry"] in names else None),
         }
         for i, s in enumerate(record["seats"])
     ]

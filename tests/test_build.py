@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -163,3 +165,38 @@ def test_as_root_every_wall_is_up(sandbox: LocalSandbox) -> None:
     zygote = sandbox.zygote
     assert zygote.netns, "root should get a private network namespace per bot"
     assert zygote.memory_cgroups, "root should get a memory cgroup per bot"
+
+
+def test_its_owner_removes_a_build_with_a_read_only_jail(tmp_path: Path) -> None:
+    """A rebuild (an edited entry) removes the old build, whose jail is read-only: without root,
+    deleting inside a 0555 folder is refused unless the folder is made writable first."""
+    from runner.build import remove_build
+
+    root = os.geteuid() == 0
+    # As root nothing is refused: the build is removed by an ordinary user who owns it (in a
+    # folder of /tmp that user may enter; pytest's own are root's alone).
+    base = Path(tempfile.mkdtemp()) if root else tmp_path
+    build = base / "mybot"
+    (build / "jail").mkdir(parents=True)
+    (build / "jail" / "bot.so").write_bytes(b"\x7fELF")
+    (build / "jail" / "bot.so").chmod(0o444)
+    (build / "jail").chmod(0o555)
+    if not root:
+        remove_build(build)
+    else:
+        for path in (base, build, build / "jail", build / "jail" / "bot.so"):
+            os.chown(path, 65534, 65534)
+        child = os.fork()
+        if child == 0:  # pragma: no cover - the child's exit status is the result
+            try:
+                os.setgid(65534)
+                os.setuid(65534)
+                remove_build(build)
+                os._exit(0)
+            except BaseException:
+                os._exit(1)
+        _, status = os.waitpid(child, 0)
+        exists = build.exists()
+        shutil.rmtree(base)
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, "the owner could not remove it"
+    assert not build.exists() and not (root and exists), "the old build is gone"
