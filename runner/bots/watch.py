@@ -279,6 +279,11 @@ class Exchange:
             self.writing = None
 
     def handle(self, fd: int, events: int) -> None:
+        # A poll may report the reply and, with it, the bot's exit (a program started for one
+        # move writes its line and ends): once the reply is complete the rest is not this
+        # move's business — the exit is read with the next request, or when the bot is closed.
+        if self.done:
+            return
         try:
             self._handle(fd, events)
         except BotFault as fault:
@@ -336,6 +341,24 @@ class Exchange:
                 return
         raise bot.death(self.at)
 
+    def _reply_left_behind(self) -> None:
+        """The bot's process is gone: what it wrote before it ended may be its whole reply (a
+        program started for one move writes its line and exits, maybe before the host looks),
+        so it is read to the end of the channel before the death is judged."""
+        while self.reply is None:
+            try:
+                chunk = os.read(self.bot.process.reply_fd, READ_CHUNK)
+            except BlockingIOError:
+                break  # no end of the channel yet: something of the bot's still holds it
+            if not chunk:
+                self._at_end()
+                break
+            self.data += chunk
+            self._complete()
+        if self.reply is None:
+            raise self.bot.death(self.at)
+        self.bot.charge(self.start_cpu, self.at)
+
     def _ended_cleanly(self) -> bool:
         process = self.bot.process
         event = process.zygote.wait_exit(process.ready(), timeout=0.5)
@@ -391,7 +414,8 @@ class Exchange:
         bot, process, limits = self.bot, self.bot.process, self.bot.limits
         cpu = process.cpu_time()
         if cpu is None:
-            raise bot.death(self.at)
+            self._reply_left_behind()
+            return 0.0
         used = cpu - self.start_cpu
         game_left = limits.game_cpu_s - bot.cpu_used - used
         if used > self.move_cpu:
