@@ -42,10 +42,11 @@ from typing import Any
 
 from runner import __version__, results
 from runner.bots import walls
+from runner.bracket import KNOCKOUT_ORDER, bracket_document, knockout_order
 from runner.build import Build, Sandbox, build_entry, write_file_atomic
 from runner.config import Config, ConfigError
 from runner.entries import Entry, Manifest, content_hash, discover
-from runner.formats import Fixture, Format, FormatError, fillers, format_for
+from runner.formats import Fixture, Format, FormatError, Knockout, fillers, format_for
 from runner.games import find_game
 from runner.games.base import EMPTY
 from runner.playloop import (
@@ -721,7 +722,7 @@ def standings(config: Config, line: Lineup, say: Say = _stderr) -> tuple[list[Ro
     games = plan_from(config, line, records).games
     current = {s.key for s in games}
     counted = results.canonical(r for r in records if r["key"] in current)
-    rows = rank(line.entrants(), counted, config.points)
+    rows, ranked_by = ranked(config, line, line.entrants(), counted)
     meta = {
         "game": config.game,
         "format": config.format,
@@ -732,9 +733,23 @@ def standings(config: Config, line: Lineup, say: Say = _stderr) -> tuple[list[Ro
         "games_played": len(counted),
         "points": config.points if isinstance(config.points, str) else list(config.points),
     }
-    doc = document(rows, meta)
+    doc = document(rows, {**meta, **ranked_by})
     write_standings(config.output.standings, doc)
     return rows, doc
+
+
+def ranked(
+    config: Config, line: Lineup, entrants: Sequence[Entrant], records: Sequence[results.Record]
+) -> tuple[list[Row], dict[str, Any]]:
+    """The standings' rows in rank order, and what standings.json adds for the format: a
+    knockout ranks by its bracket (runner/bracket.py) and writes it; other formats by points."""
+    rows = rank(entrants, records, config.points)
+    fmt = season_format(config)
+    if not isinstance(fmt, Knockout):
+        return rows, {}
+    recorded = recorded_results(config, line, records)
+    doc = bracket_document(fmt, sorted(line.players), recorded, recorded.key_of)
+    return knockout_order(rows, doc), {"bracket": doc, "tie_break": KNOCKOUT_ORDER}
 
 
 def run_season(

@@ -244,8 +244,11 @@ def rank(
 
 
 def document(rows: Sequence[Row], meta: Mapping[str, Any]) -> dict[str, Any]:
-    """standings.json's content: ``meta`` (game, seed, games counts, ...) then the rows."""
-    tie_break = TIE_BREAK_PLACES if any(r.places for r in rows) else TIE_BREAK
+    """standings.json's content: ``meta`` (game, seed, games counts, ...) then the rows; a
+    ``tie_break`` in ``meta`` (a knockout's: runner/bracket.py) says how the rows were ranked."""
+    tie_break = meta.get("tie_break") or (
+        TIE_BREAK_PLACES if any(r.places for r in rows) else TIE_BREAK
+    )
     return {**meta, "tie_break": tie_break, "entries": [asdict(r) for r in rows]}
 
 
@@ -272,11 +275,23 @@ def check_document(doc: Any) -> str | None:
     table = points_problem(doc["points"]) if "points" in doc else None
     if table:
         return f"its `points` table is malformed: {table}"
+    bracket = _bracket_problem(doc)
+    if bracket:
+        return f"its `bracket` is malformed: {bracket}"
     for number, row in enumerate(doc["entries"], 1):
         problem = _row_problem(row)
         if problem:
             return f"row {number} of `entries`{problem}"
     return None
+
+
+def _bracket_problem(doc: dict[str, Any]) -> str | None:
+    """What is wrong with a knockout's bracket (runner/bracket.py), if the document has one."""
+    if "bracket" not in doc:
+        return None
+    from runner.bracket import bracket_problem
+
+    return bracket_problem(doc["bracket"])
 
 
 def _row_problem(row: Any) -> str | None:
