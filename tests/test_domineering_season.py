@@ -171,3 +171,63 @@ def test_the_example_as_shipped_plays_at_the_events_limits(tmp_path: Path) -> No
     faults = [r["outcome"]["detail"] for r in found if r["outcome"]["faulty"] is not None]
     assert faults == [], f"no example entry faults at the event's limits: {faults}"
     assert doc["bracket"]["champion"] is not None
+
+
+# -- bots that break the rules lose their game, with the reason --------------------------------
+
+PYTHON_BOT = """import sys, time
+lines = [sys.stdin.readline() for _ in range(15)]
+board = "".join(lines[1:14])
+moves_seen = 169 - board.count("0")
+{body}
+"""
+FAULTS = [
+    # (name, what the bot does, termination, words of the reason)
+    ("covered", 'print("1 0 0", flush=True)', "invalid_move", "'1 0 0': (0, 0)"),
+    ("twice", 'print("2 0 0", flush=True)', "invalid_move", "has already used its bomb"),
+    ("offboard", 'print("1 -1 -1", flush=True)', "invalid_move", "'1 -1 -1'"),
+    ("words", 'print("place 4 7", flush=True)', "invalid_move", "not integers"),
+    ("silent", "pass", "invalid_move", "replied '' (nothing)"),
+    ("crasher", "raise SystemExit(3)", "crash", "exited with code 3"),
+    (
+        "sleeper",
+        'time.sleep(3 if moves_seen else 0)\nprint("1 5 5", flush=True)',
+        "timeout",
+        "no reply within 1 s of wall-clock time",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "body", "termination", "reason"), FAULTS)
+def test_a_bot_that_breaks_a_rule_or_a_limit_loses_with_the_reason(
+    local_sandbox: Any, tmp_path: Path, name: str, body: str, termination: str, reason: str
+) -> None:
+    from runner.build import build_entry
+    from runner.entries import load_entry
+    from runner.games.domineering import SPEC
+    from runner.referee import Player, play_game
+    from runner.sandbox.zygote import BotLimits
+
+    limits = BotLimits(move_cpu_s=1.0, game_cpu_s=60.0, move_wall_s=1.0, memory_bytes=256 << 20)
+    builds = []
+    for entry, source in ((name, PYTHON_BOT.format(body=body)), ("first", None)):
+        folder = tmp_path / "entries" / entry
+        if source is None:
+            shutil.copytree(SPEC.builtins[0].folder, folder)
+        else:
+            folder.mkdir(parents=True)
+            (folder / "bot.py").write_text(source)
+        (folder / "entry.yaml").write_text(
+            f"name: {entry}\nauthor: tests\ndescription: a test bot\nlanguage: python\n"
+        )
+        built = build_entry(load_entry(folder), tmp_path / "build", local_sandbox, limits, 60, SPEC)
+        assert built.ok, built.message
+        builds.append(built)
+    for seat in (0, 1):  # as Left and as Right
+        players = [Player.of(b) for b in (builds if seat == 0 else builds[::-1])]
+        result = play_game(SPEC, players, local_sandbox, limits, seed=1)
+        outcome = result.outcome
+        assert outcome.faulty == seat, f"{name} as seat {seat}: {outcome.detail}"
+        assert outcome.termination.value == termination, outcome.detail
+        assert reason in outcome.detail, outcome.detail
+        assert outcome.points[seat] == 0.0 and outcome.points[1 - seat] == 1.0
