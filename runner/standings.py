@@ -30,6 +30,9 @@ In a season of two-seat games step 4 separates no one: the order is points, head
 wins, name, and ``TIE_BREAK`` says so; a season with larger games says ``TIE_BREAK_PLACES``.
 Entries excluded by the build or the check stage are listed after the ranked ones, without a
 rank, with 0 games and the reason they did not play.
+
+A knockout season ranks its rows by its bracket instead (runner/bracket.py: the round each entry
+reached); the counts above are the same.
 """
 
 from __future__ import annotations

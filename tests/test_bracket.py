@@ -278,3 +278,18 @@ def test_a_round_robin_site_has_no_bracket(tmp_path: Path) -> None:
     regen_golden_site.render_fixture(tmp_path / "site")
     assert not (tmp_path / "site" / "bracket.html").exists()
     assert "bracket.html" not in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_knockouts_standings_seed_the_next_knockout_in_its_order(
+    tmp_path: Path, without_third: dk.Season
+) -> None:
+    from runner.config import load_config
+
+    (tmp_path / "previous.json").write_text(json.dumps(without_third.standings))
+    (tmp_path / "tournament.yaml").write_text(
+        "game: domineering-v1\nformat: knockout\nknockout:\n  seeding: previous.json\n"
+    )
+    config = load_config(tmp_path / "tournament.yaml")
+    assert config.knockout.seeding == ("fox", "drifter", "anchor", "centre", "bomber", "echo"), (
+        "places first, entries sharing a place in their listed order"
+    )
