@@ -277,7 +277,9 @@ def test_a_reply_written_just_before_a_fresh_program_ended_counts(
     any_sandbox: Any, tmp_path: Path
 ) -> None:
     """A program started for one move writes its line and exits at once; the host may look only
-    after the kernel has reaped it. Its reply is still its reply, not an "exited" crash."""
+    after the kernel has reaped it, or hear of its exit from the zygote before it reads the
+    reply. Its reply is still its reply, not an "exited" crash."""
+    import select
     import time
 
     from runner.bots.stdio import StdioBot
@@ -295,7 +297,7 @@ def test_a_reply_written_just_before_a_fresh_program_ended_counts(
     )
     assert built.ok, built.message
     state = DOMINEERING.rules.initial_state(random.Random(0), 2, {})
-    for _ in range(3):  # and again: each move a new process
+    for news_first in (False, True, False, True):  # each move a new process
         process = any_sandbox.spawn(built.jail_path, LIMITS, list(built.program or ()))
         bot = StdioBot(process, LIMITS, "quick", 1, until_end=True)
         bot.start()
@@ -304,6 +306,11 @@ def test_a_reply_written_just_before_a_fresh_program_ended_counts(
         while process.cpu_time() is not None:  # until the process is gone, reaped
             assert time.monotonic() < deadline, "the quick bot did not end within 10 s"
             time.sleep(0.005)
+        if news_first:  # the zygote's report of the exit, handled before the reply is read
+            while not move.done:
+                assert time.monotonic() < deadline, "no news of the quick bot's exit in 10 s"
+                move.handle(process.zygote.fileno, select.POLLIN)
+                time.sleep(0.005)
         gather([move])
         bot.close()
         assert move.fault is None, f"its reply was lost: {move.fault}"

@@ -151,16 +151,19 @@ class WatchedBot:
             self.process.kill()
             raise BotTimeout(f"over the {self.limits.game_cpu_s:g} s CPU limit for a game {at}")
 
-    def check_events(self, at: str) -> None:
+    def check_events(self, at: str) -> bool:
+        """Read the zygote's news of this bot: a fault if it stopped itself; True if it has
+        ended (what it wrote before may still be its reply: the caller judges)."""
         zygote = self.process.zygote
         zygote.pump()
+        ended = False
         for event in zygote.events_for(self.process.ready()):
             if event["event"] == "stopped":
                 self.process.kill()
                 name = _signal_name(int(_number(event.get("signal"))))
                 raise BotCrashed(f"stopped itself with {name} {at}", name)
-            if event["event"] == "exit":
-                raise self.death(at)
+            ended = ended or event["event"] == "exit"
+        return ended
 
     def death(self, at: str) -> BotFault:
         """Explain why the bot's channel closed, from the kernel's report of its process."""
@@ -307,8 +310,8 @@ class Exchange:
                 self._unwatch_writes()
         elif fd == process.output_fd:
             process.drain_output(OUTPUT_CAP)
-        else:
-            bot.check_events(self.at)
+        elif bot.check_events(self.at):
+            self._reply_left_behind()  # the reply it wrote before it ended, or its death
         if self.reply is None:
             self._complete()
         if self.done and self.fault is None and not self.loading:
@@ -357,7 +360,6 @@ class Exchange:
             self._complete()
         if self.reply is None:
             raise self.bot.death(self.at)
-        self.bot.charge(self.start_cpu, self.at)
 
     def _ended_cleanly(self) -> bool:
         process = self.bot.process
@@ -415,6 +417,7 @@ class Exchange:
         cpu = process.cpu_time()
         if cpu is None:
             self._reply_left_behind()
+            bot.charge(self.start_cpu, self.at)
             return 0.0
         used = cpu - self.start_cpu
         game_left = limits.game_cpu_s - bot.cpu_used - used
