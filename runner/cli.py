@@ -476,6 +476,10 @@ def _print_standings(config: Config, rows: Any, doc: dict[str, Any]) -> None:
     from runner.standings import table
 
     print(table(rows))
+    if "bracket" in doc:  # a knockout: the bracket, a round a line (runner/bracket.py)
+        from runner.bracket import bracket_text
+
+        print(bracket_text(doc["bracket"]))
     played, scheduled = doc["games_played"], doc["games_scheduled"]
     note = "" if played == scheduled else f" (incomplete: {scheduled - played} not yet played)"
     print(f"{played} of {scheduled} games{note}; written to {config.output.standings}")

@@ -49,7 +49,7 @@ from runner.config import Config
 from runner.entries import entry_name
 from runner.formats import Fixture
 from runner.site import entries_info_from, render_site
-from runner.standings import Row, check_document, document, rank
+from runner.standings import Row, check_document, document
 from runner.standings import write as write_standings
 
 PREVIEW_FILE = "preview.json"
@@ -318,7 +318,7 @@ def preview(
     current = {s.key for s in games}
     records = results.canonical(r for r in after if r["key"] in current)
     shown = [e for e in line.entrants() if e.entry in names or (bool(mine) and e.excluded is None)]
-    rows = rank(shown, records, config.points)
+    rows, ranked_by = season.ranked(config, line, shown, records)
     meta = {
         "game": config.game,
         "format": "preview",
@@ -330,7 +330,7 @@ def preview(
         "preview_of": list(names),
         "points": config.points if isinstance(config.points, str) else list(config.points),
     }
-    standings = document(rows, meta)
+    standings = document(rows, {**meta, **ranked_by})
     write_standings(out / STANDINGS_FILE, standings)
     site = None
     if records:

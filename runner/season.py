@@ -20,11 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from runner import __version__, results
+from runner.bracket import KNOCKOUT_ORDER, bracket_document, knockout_order
 from runner.build import Sandbox
 from runner.check import Lineup, SeasonError, builtin_player, lineup
 from runner.config import Config
 from runner.entries import content_hash
-from runner.formats import Fixture, Format, FormatError, fillers, format_for
+from runner.formats import Fixture, Format, FormatError, Knockout, fillers, format_for
 from runner.games import find_game
 from runner.playloop import (
     KeyOf,
@@ -39,7 +40,7 @@ from runner.playloop import (
 from runner.progress import Progress, Say, to_stderr
 from runner.referee import Player
 from runner.schedule import Shard
-from runner.standings import Row, document, rank
+from runner.standings import Entrant, Row, document, rank
 from runner.standings import write as write_standings
 from runner.workers import GamePool, Task, make_sandbox, open_pool, sigterm_interrupts
 
@@ -283,7 +284,7 @@ def standings(
     games = plan_from(config, line, records).games
     current = {s.key for s in games}
     counted = results.canonical(r for r in records if r["key"] in current)
-    rows = rank(line.entrants(), counted, config.points)
+    rows, ranked_by = ranked(config, line, line.entrants(), counted)
     meta = {
         "game": config.game,
         "format": config.format,
@@ -294,9 +295,23 @@ def standings(
         "games_played": len(counted),
         "points": config.points if isinstance(config.points, str) else list(config.points),
     }
-    doc = document(rows, meta)
+    doc = document(rows, {**meta, **ranked_by})
     write_standings(config.output.standings, doc)
     return rows, doc
+
+
+def ranked(
+    config: Config, line: Lineup, entrants: Sequence[Entrant], records: Sequence[results.Record]
+) -> tuple[list[Row], dict[str, Any]]:
+    """The standings' rows in rank order, and what standings.json adds for the format: a
+    knockout ranks by its bracket (runner/bracket.py) and writes it; other formats by points."""
+    rows = rank(entrants, records, config.points)
+    fmt = season_format(config)
+    if not isinstance(fmt, Knockout):
+        return rows, {}
+    recorded = recorded_results(config, line, records)
+    doc = bracket_document(fmt, sorted(line.players), recorded, recorded.key_of)
+    return knockout_order(rows, doc), {"bracket": doc, "tie_break": KNOCKOUT_ORDER}
 
 
 def run_season(

@@ -7,6 +7,8 @@
                           score (two-seat games), or how often the row finished ahead of the
                           column in the games they met in (a season with larger games)
     games.html            every game
+    bracket.html          a knockout's bracket: every round, every match with its games' results,
+                          each game linked to its page (from standings.json's ``bracket``)
     entries/<entry>.html  an entry: verdict, games by opponent, faults, source code
     games/<key>.html      a game: final frame, move list, replay player with every frame
     rules.html            the game's rules for bot authors: docs/rules/<game>.md, as HTML
@@ -47,9 +49,10 @@ from markupsafe import Markup
 
 from runner import ratings, results
 from runner import standings as ranking
+from runner.bracket import bracket_problem, bracket_view
 from runner.config import LINEAR_POINTS, Config, ConfigError, Points
 from runner.entries import discover, read_source
-from runner.games import find_game
+from runner.games import UnknownGameError, find_game
 from runner.games.base import EMPTY, Setup
 from runner.replay import (
     ReplayError,
@@ -358,6 +361,7 @@ def _season(
     }
     rules = rules_path(str(facts["game"]))
     placing = any(len(g["seats"]) > 2 for g in games)
+    bracket = _bracket(meta, games, names)
     return {
         "facts": facts,
         "rows": rows,
@@ -377,7 +381,27 @@ def _season(
         "slug": slug,
         "heat": heat,
         "rules": rules,
+        "bracket": bracket,  # a knockout's (runner/bracket.py), else None
+        "match_of": bracket["match_of"] if bracket else {},
     }
+
+
+def _bracket(
+    meta: Mapping[str, Any], games: Sequence[Mapping[str, Any]], names: Mapping[str, str]
+) -> dict[str, Any] | None:
+    """A knockout season's bracket as the pages show it (standings.json's ``bracket``)."""
+    found = meta.get("bracket")
+    if not isinstance(found, dict) or bracket_problem(found):
+        return None
+    pages = {str(g["record"].get("key", "")): g["page"] for g in games}
+    game_id = str(meta.get("game", games[0]["record"]["game"] if games else ""))
+    try:
+        spec = find_game(game_id)
+    except UnknownGameError:
+        return bracket_view(found, pages, names)
+    show = spec.presentation
+    seats = [(spec.seat_name(i), show.seat_class(i)) for i in range(spec.info.max_players)]
+    return bracket_view(found, pages, names, seats)
 
 
 def _cross(games: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str], list[float]]:
@@ -524,6 +548,8 @@ def render_site(
         (tmp / MARKER).write_text("made by `koth site`; it replaces this folder on every run\n")
         for page in ("index", "crosstable", "games"):
             write(f"{page}.html", f"{page}.html", page=page)
+        if season["bracket"] is not None:
+            write("bracket.html", "bracket.html", page="bracket")
         if season["rules"] is not None:
             text = season["rules"].read_text(encoding="utf-8")
             write("rules.html", "rules.html", page="rules", document=rules_html(text))

@@ -30,6 +30,9 @@ In a season of two-seat games step 4 separates no one: the order is points, head
 wins, name, and ``TIE_BREAK`` says so; a season with larger games says ``TIE_BREAK_PLACES``.
 Entries excluded by the build or the check stage are listed after the ranked ones, without a
 rank, with 0 games and the reason they did not play.
+
+A knockout season ranks its rows by its bracket instead (runner/bracket.py: the round each entry
+reached); the counts above are the same.
 """
 
 from __future__ import annotations
@@ -242,8 +245,11 @@ def rank(
 
 
 def document(rows: Sequence[Row], meta: Mapping[str, Any]) -> dict[str, Any]:
-    """standings.json's content: ``meta`` (game, seed, games counts, ...) then the rows."""
-    tie_break = TIE_BREAK_PLACES if any(r.places for r in rows) else TIE_BREAK
+    """standings.json's content: ``meta`` (game, seed, games counts, ...) then the rows; a
+    ``tie_break`` in ``meta`` (a knockout's: runner/bracket.py) says how the rows were ranked."""
+    tie_break = meta.get("tie_break") or (
+        TIE_BREAK_PLACES if any(r.places for r in rows) else TIE_BREAK
+    )
     return {**meta, "tie_break": tie_break, "entries": [asdict(r) for r in rows]}
 
 
@@ -270,11 +276,23 @@ def check_document(doc: Any) -> str | None:
     table = points_problem(doc["points"]) if "points" in doc else None
     if table:
         return f"its `points` table is malformed: {table}"
+    bracket = _bracket_problem(doc)
+    if bracket:
+        return f"its `bracket` is malformed: {bracket}"
     for number, row in enumerate(doc["entries"], 1):
         problem = _row_problem(row)
         if problem:
             return f"row {number} of `entries`{problem}"
     return None
+
+
+def _bracket_problem(doc: dict[str, Any]) -> str | None:
+    """What is wrong with a knockout's bracket (runner/bracket.py), if the document has one."""
+    if "bracket" not in doc:
+        return None
+    from runner.bracket import bracket_problem
+
+    return bracket_problem(doc["bracket"])
 
 
 def _row_problem(row: Any) -> str | None:

@@ -470,6 +470,29 @@ def test_right_runs_out_after_lefts_last_domino() -> None:
     assert outcome.detail == "Right had no legal move at turn 1 (after 1 moves): Left wins"
 
 
+def test_left_runs_out_after_rights_last_domino() -> None:
+    # The same end, mirrored: Left's only free pair is (0,11)-(0,12); Right covers (0,12)-(1,12)
+    # and Left, its bomb spent, has no move.
+    rows = transposed("\n".join(BRICKS.split()[:12] + ["..<><><><><>."]))
+    state = state_from_rows(rows, moves_played=1, bombs=(0, 0))
+    assert RULES.legal_moves(state, RIGHT) == [Place(0, 12)]
+    assert placements(state.board, LEFT) == [Place(0, 11)]
+    after = RULES.apply(state, {RIGHT: Place(0, 12)})
+    assert after.stuck and RULES.to_move(after) == (), "Left has no horizontal room and no bomb"
+    outcome = RULES.outcome(after)
+    assert outcome is not None and outcome.points == (0.0, 1.0)
+    assert outcome.detail == "Left had no legal move at turn 2 (after 2 moves): Right wins"
+
+
+def test_a_forced_bomb_clears_room_and_the_game_goes_on() -> None:
+    # Left cannot place and bombs the one usable square; the board it leaves gives Right room
+    # (and Left too, next turn): no side is stuck.
+    state = state_from_rows(ONE_SQUARE, moves_played=0, bombs=(1, 0))
+    after = RULES.apply(state, {LEFT: Bomb(8, 8)})
+    assert not after.stuck and RULES.to_move(after) == (RIGHT,)
+    assert after.bombs == (0, 0) and placements(after.board, LEFT), "room for Left's next turn"
+
+
 # --- the protocol ---------------------------------------------------------------------------------
 
 

@@ -7,6 +7,7 @@ sandbox shows as an invalid move.
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -258,3 +259,59 @@ def test_what_a_bot_prints_is_kept_in_its_record(local_sandbox: object, tmp_path
     assert kept.startswith("xxx") and "characters left out" in kept, kept[:80]
     assert len(kept) < 2100, "a record keeps an excerpt, not the whole output"
     assert record["measured"]["output"][1] == ""
+
+
+QUICK_DOMINEERING = r"""
+#include <stdio.h>
+int main(void) {
+    char line[64];
+    for (int i = 0; i < 15; i++)
+        if (!fgets(line, sizeof line, stdin)) return 1;
+    puts("1 0 0");
+    return 0;
+}
+"""
+
+
+def test_a_reply_written_just_before_a_fresh_program_ended_counts(
+    any_sandbox: Any, tmp_path: Path
+) -> None:
+    """A program started for one move writes its line and exits at once; the host may look only
+    after the kernel has reaped it, or hear of its exit from the zygote before it reads the
+    reply. Its reply is still its reply, not an "exited" crash."""
+    import select
+    import time
+
+    from runner.bots.stdio import StdioBot
+    from runner.bots.watch import gather
+    from runner.games.domineering import SPEC as DOMINEERING
+
+    folder = tmp_path / "entries" / "quick"
+    folder.mkdir(parents=True)
+    (folder / "bot.c").write_text(QUICK_DOMINEERING)
+    (folder / "entry.yaml").write_text(
+        "name: quick\nauthor: tests\ndescription: replies at once\nlanguage: c\n"
+    )
+    built = build_entry(
+        load_entry(folder), tmp_path / "build", any_sandbox, LIMITS, 60, DOMINEERING
+    )
+    assert built.ok, built.message
+    state = DOMINEERING.rules.initial_state(random.Random(0), 2, {})
+    for news_first in (False, True, False, True):  # each move a new process
+        process = any_sandbox.spawn(built.jail_path, LIMITS, list(built.program or ()))
+        bot = StdioBot(process, LIMITS, "quick", 1, until_end=True)
+        bot.start()
+        move = bot.begin(DOMINEERING.codec.request(state, 0), 1)
+        deadline = time.monotonic() + 10
+        while process.cpu_time() is not None:  # until the process is gone, reaped
+            assert time.monotonic() < deadline, "the quick bot did not end within 10 s"
+            time.sleep(0.005)
+        if news_first:  # the zygote's report of the exit, handled before the reply is read
+            while not move.done:
+                assert time.monotonic() < deadline, "no news of the quick bot's exit in 10 s"
+                move.handle(process.zygote.fileno, select.POLLIN)
+                time.sleep(0.005)
+        gather([move])
+        bot.close()
+        assert move.fault is None, f"its reply was lost: {move.fault}"
+        assert move.reply == b"1 0 0", move.reply

@@ -152,16 +152,19 @@ class WatchedBot:
             self.process.kill()
             raise BotTimeout(f"over the {self.limits.game_cpu_s:g} s CPU limit for a game {at}")
 
-    def check_events(self, at: str) -> None:
+    def check_events(self, at: str) -> bool:
+        """Read the zygote's news of this bot: a fault if it stopped itself; True if it has
+        ended (what it wrote before may still be its reply: the caller judges)."""
         zygote = self.process.zygote
         zygote.pump()
+        ended = False
         for event in zygote.events_for(self.process.ready()):
             if event["event"] == "stopped":
                 self.process.kill()
                 name = _signal_name(int(_number(event.get("signal"))))
                 raise BotCrashed(f"stopped itself with {name} {at}", name)
-            if event["event"] == "exit":
-                raise self.death(at)
+            ended = ended or event["event"] == "exit"
+        return ended
 
     def death(self, at: str) -> BotFault:
         """Explain why the bot's channel closed, from the kernel's report of its process."""
@@ -331,6 +334,11 @@ class Exchange:
             self.writing = None
 
     def handle(self, fd: int, events: int) -> None:
+        # A poll may report the reply and, with it, the bot's exit (a program started for one
+        # move writes its line and ends): once the reply is complete the rest is not this
+        # move's business — the exit is read with the next request, or when the bot is closed.
+        if self.done:
+            return
         try:
             self._handle(fd, events)
         except BotFault as fault:
@@ -354,8 +362,8 @@ class Exchange:
                 self._unwatch_writes()
         elif fd == process.output_fd:
             process.drain_output(OUTPUT_CAP)
-        else:
-            bot.check_events(self.at)
+        elif bot.check_events(self.at):
+            self._reply_left_behind()  # the reply it wrote before it ended, or its death
         if self.reply is None:
             self._complete()
         if self.done and self.fault is None and not self.loading:
@@ -387,6 +395,23 @@ class Exchange:
                 self.reply, self.data = self.data, b""
                 return
         raise bot.death(self.at)
+
+    def _reply_left_behind(self) -> None:
+        """The bot's process is gone: what it wrote before it ended may be its whole reply (a
+        program started for one move writes its line and exits, maybe before the host looks),
+        so it is read to the end of the channel before the death is judged."""
+        while self.reply is None:
+            try:
+                chunk = os.read(self.bot.process.reply_fd, READ_CHUNK)
+            except BlockingIOError:
+                break  # no end of the channel yet: something of the bot's still holds it
+            if not chunk:
+                self._at_end()
+                break
+            self.data += chunk
+            self._complete()
+        if self.reply is None:
+            raise self.bot.death(self.at)
 
     def _ended_cleanly(self) -> bool:
         process = self.bot.process
@@ -443,7 +468,9 @@ class Exchange:
         bot, process, limits = self.bot, self.bot.process, self.bot.limits
         cpu = process.cpu_time()
         if cpu is None:
-            raise bot.death(self.at)
+            self._reply_left_behind()
+            bot.charge(self.start_cpu, self.at)
+            return 0.0
         used = cpu - self.start_cpu
         game_left = limits.game_cpu_s - bot.cpu_used - used
         if used > self.move_cpu:

@@ -16,7 +16,15 @@ from pathlib import Path
 from typing import Final
 
 from runner.games.domineering.codec import DomineeringStdio
-from runner.games.domineering.rules import Domineering, DomineeringState, Move
+from runner.games.domineering.rules import (
+    FRAME_WIDTH,
+    SIZE,
+    SQUARE,
+    Bomb,
+    Domineering,
+    DomineeringState,
+    Move,
+)
 from runner.games.spec import Builtin, GameSpec, Presentation, Rules, StdioCodec
 
 ID: Final = Domineering.id
@@ -25,15 +33,50 @@ RULES: Final[Rules[DomineeringState, Move]] = Domineering()
 STDIO: Final[StdioCodec[DomineeringState, Move]] = DomineeringStdio()
 
 HERE = Path(__file__).resolve().parent
+BOARD_TOP: Final = 4  # the frame's line of row 0 (rules.render: two status lines, two rulers)
+BOARD_LEFT: Final = 4  # the frame's character of column 0; a cell every 2 characters
+
+
+def bomb_layer(state: DomineeringState) -> str:
+    """The site's layer over a frame: on the frame of the move that exploded a bomb, the square
+    it cleared, from its first ``*`` to its last on each of its rows (the gaps between them
+    too), so it reads as one square; blank elsewhere and on every other frame."""
+    lines = [" " * FRAME_WIDTH] * (BOARD_TOP + SIZE)
+    last = state.last
+    if isinstance(last, Bomb):
+        start = BOARD_LEFT + 2 * last.col
+        span = "B" * (2 * SQUARE - 1)
+        for row in range(last.row, last.row + SQUARE):
+            line = lines[BOARD_TOP + row]
+            lines[BOARD_TOP + row] = line[:start] + span + line[start + len(span) :]
+    return "\n".join(lines)
+
+
+# Each domino reads as one piece: Left's ``<->`` a bar rounded at both ends, Right's ``^`` over
+# ``v`` a column rounded at top and bottom (site.css: .dom-*), in its seat's colour; the symbols
+# alone already tell them apart without colour.
+CLASSES: Final = {
+    "<": "dom-h dom-w",
+    "-": "dom-h",
+    ">": "dom-h dom-e",
+    "^": "dom-v dom-n",
+    "v": "dom-v dom-s",
+    "*": "dom-bomb",
+}
+
 SPEC = GameSpec(
     rules=RULES,
     interface="stdio-fresh",
     codec=STDIO,
     presentation=Presentation(
-        classes={"<": "x", "-": "x", ">": "x", "^": "o", "v": "o", "*": "xh"},
+        classes=CLASSES,
+        lines=(BOARD_TOP, None),  # the board only: the status lines keep their plain letters
         seat_classes=("x", "o"),
+        board_class="domineering",
         score_header="Dominoes",
         score_prefix="dominoes: ",
+        layer=bomb_layer,
+        layer_classes={"B": "dom-bomb"},
     ),
     builtins=(Builtin("first-legal", HERE / "builtin" / "first-legal", "python"),),
     rules_doc="domineering",

@@ -1,0 +1,74 @@
+"""Domineering: what a fresh process per move costs (run by hand:
+``python benchmarks/bench_domineering.py [--sandbox docker] [--games N]``).
+
+One whole 13×13 game between two C bots (the example ``greedy``, about a millisecond of thinking
+a move) and one between two Python bots (the example ``random``), each played ``--games`` times:
+moves per second, wall time per move, the CPU the kernel charged the bots per move (their own
+work, the program's start included: exec, the dynamic loader or Python's start-up), and the
+host's share, (wall − bots' CPU) / wall: the referee, the codec, the zygote's fork and the pipes.
+Medians over the games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+from pathlib import Path
+
+from runner.build import build_entry
+from runner.entries import load_entry
+from runner.games.domineering import SPEC
+from runner.referee import Player, play_game
+from runner.sandbox.zygote import BotLimits
+from runner.workers import new_sandbox
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "domineering" / "entries"
+LIMITS = BotLimits(move_cpu_s=1.0, game_cpu_s=60.0, move_wall_s=1.0, memory_bytes=256 << 20)
+PAIRS = {"C (greedy v greedy)": "greedy", "Python (random v random)": "random"}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=5)
+    parser.add_argument("--sandbox", choices=["local", "docker"], default="local")
+    args = parser.parse_args()
+    sandbox = new_sandbox(args.sandbox)
+    print(f"sandbox: {args.sandbox}; {args.games} games each; medians")
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            for label, entry in PAIRS.items():
+                build = build_entry(
+                    load_entry(EXAMPLES / entry), Path(tmp), sandbox, LIMITS, 120, SPEC
+                )
+                assert build.ok, build.message
+                player = Player.of(build)
+                rows = []
+                for seed in range(args.games):
+                    result = play_game(SPEC, [player, player], sandbox, LIMITS, seed)
+                    assert result.outcome.faulty is None, result.outcome.detail
+                    moves = len(result.moves)
+                    cpu = sum(result.cpu_s)
+                    rows.append(
+                        (
+                            moves / result.wall_s,
+                            result.wall_s / moves * 1e3,
+                            cpu / moves * 1e3,
+                            (result.wall_s - cpu) / moves * 1e3,
+                            (result.wall_s - cpu) / result.wall_s * 100,
+                            moves,
+                        )
+                    )
+                rate, wall, bots, host, share, moves = (
+                    statistics.median(c) for c in zip(*rows, strict=True)
+                )
+                print(
+                    f"{label}: {moves:.0f} moves, {rate:.0f} moves/s, {wall:.1f} ms a move "
+                    f"(bots' CPU {bots:.1f} ms, host {host:.1f} ms: host {share:.0f}%)"
+                )
+    finally:
+        sandbox.close()
+
+
+if __name__ == "__main__":
+    main()
