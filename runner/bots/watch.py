@@ -14,6 +14,7 @@ from the zygote's wait4 report (signal, exit, OOM kill, a stop). The two kinds o
 
 from __future__ import annotations
 
+import math
 import os
 import select
 import signal
@@ -34,6 +35,7 @@ from runner.sandbox.zygote import BotLimits, BotProcess, SandboxError
 
 OUTPUT_CAP = 16 * 1024  # bytes of a bot's stdout/stderr kept per game
 LOAD_WALL_S = 5.0  # wall-clock limit for loading a bot
+EXIT_WALL_S = 0.5  # how long the news of a process's end may take once it is gone
 READ_CHUNK = 4096
 _IN = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR
 _OUT = select.POLLOUT | select.POLLHUP | select.POLLERR
@@ -83,6 +85,9 @@ class WatchedBot:
 
     def close(self) -> None:
         self.process.close()
+
+    def prepare(self) -> None:
+        """Nothing to get ready: the process runs for the whole game."""
 
     def started(self) -> None:
         """Wait until the sandbox has started the bot's process (and the kernel named it)."""
@@ -137,9 +142,13 @@ class WatchedBot:
         self.process.kill()
         raise BotProtocolError(f"replied before it was asked at turn {turn}")
 
-    def charge(self, start_cpu: float, at: str) -> None:
+    def charge(self, start_cpu: float, at: str, seen: float = 0.0) -> None:
+        """Count the CPU of the move that began at ``start_cpu`` (``seen``: the most its clock
+        was read at during the move)."""
         end = self.process.cpu_time()
         self.mark = end
+        if end is None and self.process.had_clock:
+            end = self.cpu_at_exit(seen)  # it replied and ended (a bot started for one move)
         if end is None:  # it replied, then died: its death shows at the next request
             return
         used = end - start_cpu
@@ -150,6 +159,18 @@ class WatchedBot:
         if self.cpu_used > self.limits.game_cpu_s:
             self.process.kill()
             raise BotTimeout(f"over the {self.limits.game_cpu_s:g} s CPU limit for a game {at}")
+
+    def cpu_at_exit(self, seen: float) -> float | None:
+        """The CPU a process that has ended used in all, from the kernel's count at its exit
+        (wait4's rusage, as the zygote reports it), never less than its clock was seen at."""
+        try:
+            event = self.process.zygote.wait_exit(self.process.ready(), timeout=EXIT_WALL_S)
+        except SandboxError:
+            event = None
+        if event is None:
+            return None
+        reported = _number(event.get("cpu"))
+        return max(reported, seen) if math.isfinite(reported) else seen
 
     def check_events(self, at: str) -> None:
         zygote = self.process.zygote
@@ -166,7 +187,7 @@ class WatchedBot:
         """Explain why the bot's channel closed, from the kernel's report of its process."""
         process = self.process
         try:
-            event = process.zygote.wait_exit(process.ready(), timeout=0.5)
+            event = process.zygote.wait_exit(process.ready(), timeout=EXIT_WALL_S)
         except SandboxError as exc:
             return self.supervisor_lost(at, exc)
         if event is None:  # alive, but it closed its end of the channel
@@ -236,6 +257,7 @@ class Exchange:
         self.data = b""
         self.writing: select.poll | None = None  # the poll the request fd is registered in
         self.start_cpu = 0.0
+        self.seen_cpu = 0.0  # the bot's clock when last read during this move
         try:
             self._begin()
         except BotFault as fault:
@@ -253,6 +275,7 @@ class Exchange:
         if now_cpu is None:
             raise bot.death(self.at)
         self.start_cpu = now_cpu if self.loading or bot.mark is None else bot.mark
+        self.seen_cpu = now_cpu
         if not self.loading:
             if now_cpu - self.start_cpu > self.move_cpu:
                 process.kill()
@@ -303,11 +326,28 @@ class Exchange:
         elif fd == process.output_fd:
             process.drain_output(OUTPUT_CAP)
         else:
-            bot.check_events(self.at)
+            self._drain()  # news of its end may come before its last words are read
+            if self.reply is None:
+                bot.check_events(self.at)
         if self.reply is None:
             self._complete()
         if self.done and self.fault is None and not self.loading:
-            bot.charge(self.start_cpu, self.at)
+            bot.charge(self.start_cpu, self.at, self.seen_cpu)
+
+    def _drain(self) -> None:
+        """Read what the bot wrote before it ended. A process that replies and exits at once
+        (a bot started for one move) may be reaped before its reply is read: its clock is gone
+        and the zygote has reported its exit, but its reply is whole in the channel."""
+        while self.reply is None:
+            try:
+                chunk = os.read(self.bot.process.reply_fd, READ_CHUNK)
+            except OSError:  # nothing more yet (BlockingIOError), or the channel failed
+                return
+            if not chunk:
+                self._at_end()
+                return
+            self.data += chunk
+            self._complete()
 
     def _on_reply_data(self) -> None:
         try:
@@ -338,7 +378,7 @@ class Exchange:
 
     def _ended_cleanly(self) -> bool:
         process = self.bot.process
-        event = process.zygote.wait_exit(process.ready(), timeout=0.5)
+        event = process.zygote.wait_exit(process.ready(), timeout=EXIT_WALL_S)
         if event is None:
             return True  # it closed its output and lives on: its reply is what it wrote
         status = int(event["status"])
@@ -391,7 +431,13 @@ class Exchange:
         bot, process, limits = self.bot, self.bot.process, self.bot.limits
         cpu = process.cpu_time()
         if cpu is None:
-            raise bot.death(self.at)
+            self._drain()
+            if self.reply is None or self.out:
+                raise bot.death(self.at)
+            if not self.loading:
+                bot.charge(self.start_cpu, self.at, self.seen_cpu)
+            return 0.0
+        self.seen_cpu = cpu
         used = cpu - self.start_cpu
         game_left = limits.game_cpu_s - bot.cpu_used - used
         if used > self.move_cpu:

@@ -28,8 +28,18 @@ worker knows no game. Nothing the bot writes is trusted by the host.
 
 from __future__ import annotations
 
+import sys
+
+# What the bare interpreter holds before this file imports anything (the __future__ import is
+# this file's own): a Python bot run in a fork of this process (``_run_python``) starts from it.
+_BARE_MODULES = frozenset(sys.modules) - {"__future__"}
+_BARE_PATH = tuple(sys.path)
+
+# ruff: noqa: E402 - the imports come after that snapshot on purpose
+import builtins
 import ctypes
 import fcntl
+import gc
 import json
 import os
 import resource
@@ -37,7 +47,7 @@ import select
 import signal
 import socket
 import struct
-import sys
+import time
 from typing import Any
 
 if __package__:
@@ -59,7 +69,10 @@ MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC = 1, 2, 4, 32, 4096,
 MS_PRIVATE = 1 << 18
 PROGRAM_FILES = 64  # descriptors a program bot may hold (stdin/out/err included)
 PROGRAM_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
+PYTHON_COMMAND = ("/usr/bin/python3", "-I", "-B")  # how a Python bot runs: + its script
 BLANKS = 2  # children kept forked ahead: a two-player game starts without waiting for a fork
+MAX_BLANKS = 12  # ... or as many as the latest burst of spawns asked for (a turn of 7 seats)
+BURST_GAP_S = 0.005  # spawns closer together than this are one burst
 EXIT_LOAD_FAILED = 97  # the bot's shared object could not be loaded (the reason is on its stderr)
 EXIT_SETUP_FAILED = 98  # the walls could not be built (the report channel says why)
 
@@ -234,6 +247,35 @@ class _Abilities:
     setuid = False  # root (on the host, or in a container with CAP_SETUID): a uid per bot
     seccomp = False  # libseccomp is there and the kernel takes filters
     zygote = 0  # the zygote's pid: every blank's parent
+    # The command (minus the script) that this process is exactly, when it was started as a
+    # Python bot would be: the same interpreter, flags and environment (``_run_python``).
+    python: tuple[str, ...] | None = None
+
+
+_HELD: set[socket.socket] = set()  # the zygote's sockets: a child lets go of them all
+
+
+class _Become(BaseException):  # noqa: N818 - not an error: a blank becoming a Python bot
+    """Raised in a walled-in blank that runs a Python bot in this interpreter: it unwinds the
+    zygote's frames (their state is then garbage) to ``main``, which runs the bot."""
+
+    def __init__(self, argv: list[str], report: int) -> None:
+        super().__init__()
+        self.argv, self.report = argv, report
+
+
+def _runs_here(program: list[str] | None) -> bool:
+    """Whether ``program`` is this interpreter with this file replaced by a script in the jail:
+    then a fork of this process is what exec'ing it would start, only warm."""
+    prefix = _Abilities.python
+    return (
+        prefix is not None
+        and program is not None
+        and len(program) == len(prefix) + 1
+        and tuple(program[:-1]) == prefix
+        and program[-1].endswith(".py")
+        and not program[-1].startswith("-")
+    )
 
 
 def _wall_in(request: dict[str, Any], rules: bytes | None) -> str:
@@ -352,53 +394,133 @@ def _serve(so_path: str, abi: dict[str, Any]) -> None:
         os.write(REPLY_FD, pack(move))
 
 
+def _wait_for_bot(
+    channel: socket.socket, group: str | None
+) -> tuple[dict[str, Any], list[int], bytes | None]:
+    """A blank's walls that need no request, then its request: the bot to become, its channels
+    and the seccomp filter for its pid."""
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    os.setsid()
+    walls.set_parent_death_signal(_Abilities.zygote)
+    if _Abilities.private:
+        _check(_libc.unshare(CLONE_NEWNET | CLONE_NEWIPC), "unshare(NEWNET|NEWIPC)")
+    if group:  # joined while waiting (~0.4 ms on cgroup v1); the limit comes with the bot
+        _write_text(group + "/cgroup.procs", str(os.getpid()))
+    # Compiled while the blank waits, so a game does not wait for it.
+    rules = walls.filter_for(os.getpid()) if _Abilities.seccomp else None
+    message, fds, _, _ = socket.recv_fds(channel, 1 << 16, 8)
+    if not message:
+        os._exit(0)
+    return json.loads(message), fds, rules
+
+
+def _take_channels(program: bool, fds: list[int], report: int) -> int:
+    """The bot's channels on their descriptors, every other descriptor closed but the report
+    channel (returned, moved); then the identity byte."""
+    # A program (stdio bot) talks on its stdin/stdout; a C function's host uses 3/4 and
+    # sends the bot's own prints to the output pipe.
+    targets = (-1, 0, 1, 2) if program else (0, REQUEST_FD, REPLY_FD, 1)
+    # Lift every source above the targets first, so no dup2 clobbers a source.
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    sources = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64) for fd in (devnull, *fds, report)]
+    for target, source in zip(targets, sources, strict=False):
+        if target >= 0:
+            os.dup2(source, target)
+    if not program:
+        os.dup2(1, 2)
+    report = max(targets) + 1
+    os.dup2(sources[-1], report, inheritable=False)
+    os.closerange(report + 1, 1 << 16)
+    # One byte before any bot code runs: the kernel stamps it with this process's pid as
+    # the host sees it (SCM_CREDENTIALS), which no later write can forge.
+    os.write(targets[2], IDENTIFY)
+    return report
+
+
 def _become_bot(channel: socket.socket, group: str | None) -> None:
-    """The blank's life once forked: wait for a bot, wall in, become it. Never returns."""
+    """The blank's life once forked: wait for a bot, wall in, become it. Never returns (a
+    Python bot run in this interpreter leaves by ``_Become``)."""
     report = channel.fileno()
     try:
-        signal.set_wakeup_fd(-1)
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        os.setsid()
-        walls.set_parent_death_signal(_Abilities.zygote)
-        if _Abilities.private:
-            _check(_libc.unshare(CLONE_NEWNET | CLONE_NEWIPC), "unshare(NEWNET|NEWIPC)")
-        if group:  # joined while waiting (~0.4 ms on cgroup v1); the limit comes with the bot
-            _write_text(group + "/cgroup.procs", str(os.getpid()))
-        # Compiled while the blank waits, so a game does not wait for it.
-        rules = walls.filter_for(os.getpid()) if _Abilities.seccomp else None
-        message, fds, _, _ = socket.recv_fds(channel, 1 << 16, 8)
-        if not message:
-            os._exit(0)
-        request = json.loads(message)
-        # A program (stdio bot) talks on its stdin/stdout; a C function's host uses 3/4 and
-        # sends the bot's own prints to the output pipe.
+        request, fds, rules = _wait_for_bot(channel, group)
         program = bool(request.get("exec"))
-        targets = (-1, 0, 1, 2) if program else (0, REQUEST_FD, REPLY_FD, 1)
-        # Lift every source above the targets first, so no dup2 clobbers a source.
-        devnull = os.open(os.devnull, os.O_RDONLY)
-        sources = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64) for fd in (devnull, *fds, report)]
-        for target, source in zip(targets, sources, strict=False):
-            if target >= 0:
-                os.dup2(source, target)
-        if not program:
-            os.dup2(1, 2)
-        report = max(targets) + 1
-        os.dup2(sources[-1], report, inheritable=False)
-        os.closerange(report + 1, 1 << 16)
-        # One byte before any bot code runs: the kernel stamps it with this process's pid as
-        # the host sees it (SCM_CREDENTIALS), which no later write can forge.
-        os.write(targets[2], IDENTIFY)
+        report = _take_channels(program, fds, report)
         path = _wall_in(request, rules)
+        here = _runs_here(request.get("exec"))
+        if here:
+            _let_go()
     except BaseException as exc:
         try:
             os.write(report, f"{type(exc).__name__}: {exc}".encode()[:4000])
         except OSError:
             pass
         os._exit(EXIT_SETUP_FAILED)
+    if here:
+        raise _Become([str(arg) for arg in request["exec"]], report)
     if program:
         _exec(path, request)  # the report channel closes on exec
     os.close(report)  # from here on bot code may run: nothing it says is a set-up report
     _serve(path, request["abi"])
+
+
+def _let_go() -> None:
+    """In a child that will run Python bot code: forget the zygote's sockets (their descriptors
+    are closed already; a socket object collected later must not close a number the bot has
+    reused)."""
+    for held in _HELD:
+        held.detach()
+    _HELD.clear()
+
+
+def _run_python(argv: list[str], report: int) -> None:
+    """Runs in a walled-in child of a zygote that is ``argv`` minus the script (the same
+    interpreter, flags and environment; ``_runs_here``) instead of exec'ing ``argv``: the
+    script runs as ``__main__`` exactly as that command would run it, in a process that has
+    loaded no bot code and holds no other bot's data (bots' channels never pass through the
+    zygote), only warm: the interpreter's start-up is the zygote's, paid once.
+
+    Back to the bare interpreter first: this file's modules out of ``sys.modules`` (a bot
+    importing one gets it afresh), ``sys.path``, ``sys.argv`` and the environment as a fresh
+    start has them, a new ``__main__``. Then, as ``python3`` does: the script read and compiled
+    (a syntax error is the bot's), an uncaught exception printed to stderr without this file's
+    frames and exit status 1, ``SystemExit`` as ever, and the interpreter's own exit (atexit,
+    flushing stdout)."""
+    prefix = len(argv) - 1
+    script = os.path.abspath(argv[prefix])  # as python3 names its script (``__file__``)
+    for name, module in list(sys.modules.items()):
+        # A module of the bare start that is not in the bot's view of the filesystem (Debian's
+        # sitecustomize lives in /etc): the interpreter started there would not have found it.
+        file = getattr(module, "__file__", None)
+        if name not in _BARE_MODULES or (isinstance(file, str) and not os.path.exists(file)):
+            del sys.modules[name]
+    sys.path[:] = _BARE_PATH
+    sys.argv[:] = argv[prefix:]
+    sys.orig_argv[:] = argv
+    os.environ.clear()
+    os.environ.update(PROGRAM_ENV)
+    main = type(sys)("__main__")
+    loader = sys.modules["_frozen_importlib_external"].SourceFileLoader("__main__", script)
+    vars(main).update(__file__=script, __cached__=None, __builtins__=builtins, __loader__=loader)
+    sys.modules["__main__"] = main
+    gc.collect()
+    os.close(report)  # from here on bot code may run: nothing it says is a set-up report
+    try:
+        with open(script, "rb") as file:
+            source = file.read()
+    except OSError as exc:
+        message = f"[Errno {exc.errno}] {exc.strerror}"
+        print(f"{argv[0]}: can't open file {script!r}: {message}", file=sys.stderr)
+        raise SystemExit(2) from None
+    try:
+        exec(compile(source, script, "exec"), vars(main))
+    except SystemExit:
+        raise
+    except BaseException as exc:
+        trace = exc.__traceback__
+        exc.__traceback__ = trace.tb_next if trace is not None else None  # the bot's frames
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+        raise SystemExit(1) from None
 
 
 class _Blank:
@@ -411,11 +533,17 @@ class _Blank:
         self.group = group
         self.pid = os.fork()
         if self.pid == 0:
+            _HELD.discard(control)
             control.close()
             parent_end.close()
             _become_bot(child_end, group)
         child_end.close()
         self.channel = parent_end
+        _HELD.add(parent_end)
+
+    def close(self) -> None:
+        _HELD.discard(self.channel)
+        self.channel.close()
 
     def assign(self, message: bytes, fds: list[int]) -> None:
         try:
@@ -483,7 +611,7 @@ def _reap(control: socket.socket, children: dict[int, _Blank], groups: _MemoryGr
         child = children.pop(pid)
         gone.add(pid)
         failure = child.setup_failure()
-        child.channel.close()
+        child.close()
         oom_kills = groups.oom_kills(child.group) if child.group else 0
         groups.remove(child.group)
         cpu = usage.ru_utime + usage.ru_stime
@@ -509,6 +637,20 @@ class _Zygote:
         self.groups = _MemoryGroups()
         self.children: dict[int, _Blank] = {}  # bot pid → its blank (group, report channel)
         self.blanks: list[_Blank] = []
+        self.burst = 0  # spawns in the latest burst
+        self.last_spawn = 0.0
+
+    def idle_wait(self) -> float | None:
+        """How long to wait for a request before forking a blank (None: the pool is full).
+
+        The pool holds BLANKS, or as many as the latest burst of spawns asked for, up to
+        MAX_BLANKS (a game whose seats all start a process every turn). It is refilled when no
+        request is waiting, once a burst is over (forking in the middle of one would delay the
+        rest of it), or at once when it is empty."""
+        if len(self.blanks) >= max(BLANKS, min(self.burst, MAX_BLANKS)):
+            return None
+        since = time.monotonic() - self.last_spawn
+        return 0.0 if not self.blanks or since >= BURST_GAP_S else BURST_GAP_S - since
 
     def refill(self) -> None:
         self.blanks.append(_Blank(self.control, self.groups.new()))
@@ -518,12 +660,25 @@ class _Zygote:
         for blank in self.blanks:
             if blank.pid in gone:
                 self.groups.remove(blank.group)
-                blank.channel.close()
+                blank.close()
         self.blanks = [b for b in self.blanks if b.pid not in gone]
 
+    def discard_blanks(self) -> None:
+        """Let every waiting blank go (they end when their channel closes)."""
+        for blank in self.blanks:
+            blank.close()
+        self.blanks.clear()
+
     def spawn(self, request: dict[str, Any], fds: list[int]) -> None:
-        if request.get("abi"):  # parsed here once: blanks forked later inherit it
-            _ffi_for(str(request["abi"]["cdef"]))
+        now = time.monotonic()
+        self.burst = self.burst + 1 if now - self.last_spawn < BURST_GAP_S else 1
+        self.last_spawn = now
+        cdef = str(request["abi"]["cdef"]) if request.get("abi") else None
+        if cdef is not None and cdef not in _FFIS:
+            # Parsed here once: blanks forked later inherit it. A blank forked before cffi was
+            # loaded here could not load it in its jail, so those go.
+            _ffi_for(cdef)
+            self.discard_blanks()
         blank = self.blanks.pop(0) if self.blanks else _Blank(self.control, self.groups.new())
         if blank.group:
             self.groups.set_limit(blank.group, int(request["limits"]["memory_bytes"]))
@@ -551,6 +706,8 @@ class _Zygote:
         return True
 
     def close(self) -> None:
+        if os.getpid() != _Abilities.zygote:
+            return  # a child on its way to becoming a Python bot (``_Become``) owns nothing
         for pid in [*self.children, *(b.pid for b in self.blanks)]:
             try:
                 os.kill(pid, signal.SIGKILL)
@@ -568,6 +725,9 @@ def _find_abilities(groups: _MemoryGroups) -> dict[str, Any]:
     _Abilities.seccomp = _can_filter()
     if _Abilities.seccomp:
         walls.filter_for(os.getpid())  # compiled here once: every blank inherits it
+    started_as = sys.orig_argv[: len(sys.orig_argv) - len(sys.argv)]
+    if dict(os.environ) == PROGRAM_ENV and started_as[:1] == [sys.executable]:
+        _Abilities.python = tuple(started_as)
     return {
         "event": "ready",
         "pid": os.getpid(),
@@ -575,6 +735,7 @@ def _find_abilities(groups: _MemoryGroups) -> dict[str, Any]:
         "netns": _Abilities.private,
         "memory_cgroups": bool(groups.version),
         "seccomp": _Abilities.seccomp,
+        "python": list(_Abilities.python or ()),
     }
 
 
@@ -583,20 +744,22 @@ def zygote(control: socket.socket) -> None:
     # process ends, which may be long before the host does. The host's end of the control
     # socket closes when the host dies, however it dies, and then this process ends (below).
     walls.make_undumpable()
-    # cffi, its backend and its C parser are loaded once, here: a blank walled into a chroot
-    # can no longer import them, and every bot forked from this process has them warm.
-    _ffi_for("int koth_warm_up(int);")
+    _HELD.add(control)
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda signum, frame: None)
     state = _Zygote(control)
-    _send(control, _find_abilities(state.groups))
+    ready = _find_abilities(state.groups)
+    if _Abilities.python is None:
+        # cffi, its backend and its C parser are loaded once, here: a blank walled into a
+        # chroot can no longer import them, and every bot forked from this process has them
+        # warm. A zygote that runs Python bots loads them only when a C bot first comes.
+        _ffi_for("int koth_warm_up(int);")
+    _send(control, ready)
     try:
         while True:
-            # Refill the pool of blanks only when no request has come for a moment, so forking
-            # never delays a game that is starting (a game spawns its bots back to back).
-            idle = None if len(state.blanks) >= BLANKS else (0.0 if not state.blanks else 0.005)
+            idle = state.idle_wait()
             readable, _, _ = select.select([control.fileno(), wake_r], [], [], idle)
             if not readable:
                 state.refill()
@@ -612,15 +775,24 @@ def zygote(control: socket.socket) -> None:
 
 def main(argv: list[str]) -> None:
     """``--control-fd N``: an inherited socket (local sandbox). ``--control-socket PATH``: connect
-    to the host's listening socket (a container, where the path is in a read-only bind mount)."""
-    if len(argv) == 3 and argv[1] == "--control-fd":
-        zygote(socket.socket(fileno=int(argv[2])))
-    elif len(argv) == 3 and argv[1] == "--control-socket":
-        control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        control.connect(argv[2])
-        zygote(control)
-    else:
-        sys.exit("usage: worker.py --control-fd N | --control-socket PATH")
+    to the host's listening socket (a container, where the path is in a read-only bind mount).
+
+    A blank that runs a Python bot in this interpreter comes back here (``_Become``), with the
+    zygote's frames gone, and runs it."""
+    bot: tuple[list[str], int] | None = None
+    try:
+        if len(argv) == 3 and argv[1] == "--control-fd":
+            zygote(socket.socket(fileno=int(argv[2])))
+        elif len(argv) == 3 and argv[1] == "--control-socket":
+            control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            control.connect(argv[2])
+            zygote(control)
+        else:
+            sys.exit("usage: worker.py --control-fd N | --control-socket PATH")
+    except _Become as becoming:
+        bot = (becoming.argv, becoming.report)
+    if bot is not None:  # outside the handler: the bot sees no exception being handled
+        _run_python(*bot)
 
 
 if __name__ == "__main__":

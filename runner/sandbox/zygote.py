@@ -113,6 +113,9 @@ class Zygote:
         self.netns = bool(ready.get("netns"))
         self.memory_cgroups = bool(ready.get("memory_cgroups"))
         self.seccomp = bool(ready.get("seccomp"))
+        # The command it is (minus a script), when it runs Python bots in warm forks of itself.
+        python = ready.get("python")
+        self.python = tuple(map(str, python)) if isinstance(python, list) else ()
 
     @property
     def fileno(self) -> int:
@@ -329,6 +332,12 @@ class BotProcess:
                     return int(pid)
             raise SandboxError("the kernel attached no credentials to a bot's first byte")
         raise ZygoteBroken(f"a bot process did not start within {IDENTIFY_WALL_S:g} s")
+
+    @property
+    def had_clock(self) -> bool:
+        """Whether the kernel's clock of this process could be read once (so that it reads
+        None now only because the process has ended and been reaped)."""
+        return self._clock_ok
 
     def cpu_time(self) -> float | None:
         """CPU seconds the kernel has charged this process so far; None once it is gone."""
