@@ -179,3 +179,37 @@ def test_a_python_bot_may_exit_with_sys_exit(any_sandbox: Any, tmp_path: Path, c
         assert move is not None and (move.direction, move.action) == (9, "A"), text
     else:
         assert text == f"fault: exited with code {code} at turn 1", text
+
+
+# What walls a process stands in, as far as it can see them itself.
+WALLS = """import ctypes, os, resource, sys
+libc = ctypes.CDLL(None, use_errno=True)
+death = ctypes.c_int()
+libc.prctl(2, ctypes.byref(death), 0, 0, 0)  # PR_GET_PDEATHSIG
+seen = [
+    os.getuid() - os.getpid(), os.getgid() - os.getpid(), os.getgroups(), os.getcwd(),
+    sorted(os.listdir("/")), death.value, libc.prctl(21, 0, 0, 0, 0),  # PR_GET_SECCOMP
+    libc.prctl(39, 0, 0, 0, 0),  # PR_GET_NO_NEW_PRIVS
+    [resource.getrlimit(getattr(resource, f"RLIMIT_{k}")) for k in
+     ("AS", "CORE", "CPU", "FSIZE", "NOFILE", "NPROC")],
+    os.getsid(0) == os.getpid(), dict(os.environ),
+]
+for _ in range(6):
+    sys.stdin.readline()
+print(9)
+print("N")
+print(repr(seen))
+"""
+
+
+def test_every_turns_process_stands_in_the_same_walls(any_sandbox: Any, tmp_path: Path) -> None:
+    """The first turn's process is walled in when asked for; later ones were primed (walled in
+    for this bot before they were asked for): they must see the very same walls."""
+    held = seat(any_sandbox, build(any_sandbox, tmp_path, "walls", WALLS))
+    seen: dict[bool, set[str]] = {False: set(), True: set()}
+    for number in range(1, 9):
+        text, move = turn(held, number)
+        assert move is not None, text
+        seen[held.bot.last.primed].add(move.memory)  # type: ignore[attr-defined]
+    assert seen[False] and seen[True], f"some turns primed, some not: {seen}"
+    assert len(seen[False] | seen[True]) == 1, f"the walls differ: {seen}"

@@ -89,6 +89,7 @@ class FreshStdioBot:
         self.outputs: list[str] = []
         self._current: StdioBot | None = None
         self._next: BotProcess | None = None  # spawned by ``prepare``, not asked yet
+        self.last: BotProcess | None = None  # the process of the latest move (closed)
 
     def start(self) -> str:
         return self.name
@@ -115,6 +116,7 @@ class FreshStdioBot:
             return
         self.cpu_used, self.moves = bot.cpu_used, bot.moves + 1
         bot.close()
+        self.last = bot.process
         if text := bot.output_text():
             self.outputs.append(f"[turn {move.turn}] {text}")
 

@@ -39,7 +39,6 @@ _BARE_PATH = tuple(sys.path)
 import builtins
 import ctypes
 import fcntl
-import gc
 import json
 import os
 import resource
@@ -48,6 +47,7 @@ import signal
 import socket
 import struct
 import time
+from collections import Counter, deque
 from typing import Any
 
 if __package__:
@@ -72,7 +72,7 @@ PROGRAM_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTEC
 PYTHON_COMMAND = ("/usr/bin/python3", "-I", "-B")  # how a Python bot runs: + its script
 BLANKS = 2  # children kept forked ahead: a two-player game starts without waiting for a fork
 MAX_BLANKS = 12  # ... or as many as the latest burst of spawns asked for (a turn of 7 seats)
-BURST_GAP_S = 0.005  # spawns closer together than this are one burst
+BURST_GAP_S = 0.002  # spawns closer together than this are one burst (a turn's seats)
 EXIT_LOAD_FAILED = 97  # the bot's shared object could not be loaded (the reason is on its stderr)
 EXIT_SETUP_FAILED = 98  # the walls could not be built (the report channel says why)
 
@@ -95,7 +95,7 @@ class _MemoryGroups:
     With a group, the kernel enforces the memory limit on memory actually used and counts its
     OOM kills, so a loss reads "memory" rather than a signal. Without one, the address-space
     rlimit alone limits the bot. Each blank joins its group while it waits (joining costs
-    ~0.4 ms on v1); the limit is written when the blank gets its bot.
+    ~0.4 ms on v1); the limit is written when the blank gets its request.
     """
 
     V2 = "/sys/fs/cgroup"
@@ -250,6 +250,7 @@ class _Abilities:
     # The command (minus the script) that this process is exactly, when it was started as a
     # Python bot would be: the same interpreter, flags and environment (``_run_python``).
     python: tuple[str, ...] | None = None
+    bare_elsewhere: dict[str, str] = {}  # modules of the bare start whose file is not in /usr
 
 
 _HELD: set[socket.socket] = set()  # the zygote's sockets: a child lets go of them all
@@ -311,13 +312,18 @@ def _wall_in(request: dict[str, Any], rules: bytes | None) -> str:
     _limit(resource.RLIMIT_AS, int(limits["memory_bytes"]) + (4 << 30 if in_group else 0))
     cpu = int(limits["cpu_seconds"])
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    if rules is not None:
+        walls.install(rules)
+    return so_path
+
+
+def _limit_files(program: bool) -> None:
+    """The last wall, once the bot's channels are in place (``_take_channels`` lifts them above
+    the limit for a moment)."""
     if program:  # an interpreter opens files as it starts (read-only: nothing is writable)
         _limit(resource.RLIMIT_NOFILE, PROGRAM_FILES)
     else:  # dlopen needs one descriptor for a moment; afterwards none may be opened
         _limit(resource.RLIMIT_NOFILE, REPLY_FD + 2)
-    if rules is not None:
-        walls.install(rules)
-    return so_path
 
 
 def _exec(path: str, request: dict[str, Any]) -> None:
@@ -398,7 +404,7 @@ def _wait_for_bot(
     channel: socket.socket, group: str | None
 ) -> tuple[dict[str, Any], list[int], bytes | None]:
     """A blank's walls that need no request, then its request: the bot to become, its channels
-    and the seccomp filter for its pid."""
+    (none yet when the blank is to be primed) and the seccomp filter for its pid."""
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     os.setsid()
@@ -409,20 +415,25 @@ def _wait_for_bot(
         _write_text(group + "/cgroup.procs", str(os.getpid()))
     # Compiled while the blank waits, so a game does not wait for it.
     rules = walls.filter_for(os.getpid()) if _Abilities.seccomp else None
-    message, fds, _, _ = socket.recv_fds(channel, 1 << 16, 8)
-    if not message:
-        os._exit(0)
+    message, fds = _receive(channel)
     return json.loads(message), fds, rules
 
 
-def _take_channels(program: bool, fds: list[int], report: int) -> int:
+def _receive(channel: socket.socket) -> tuple[bytes, list[int]]:
+    """The zygote's next message to this blank; the end of the blank when there is none."""
+    message, fds, _, _ = socket.recv_fds(channel, 1 << 16, 8)
+    if not message:
+        os._exit(0)
+    return message, fds
+
+
+def _take_channels(program: bool, fds: list[int], report: int, devnull: int) -> int:
     """The bot's channels on their descriptors, every other descriptor closed but the report
     channel (returned, moved); then the identity byte."""
     # A program (stdio bot) talks on its stdin/stdout; a C function's host uses 3/4 and
     # sends the bot's own prints to the output pipe.
     targets = (-1, 0, 1, 2) if program else (0, REQUEST_FD, REPLY_FD, 1)
     # Lift every source above the targets first, so no dup2 clobbers a source.
-    devnull = os.open(os.devnull, os.O_RDONLY)
     sources = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64) for fd in (devnull, *fds, report)]
     for target, source in zip(targets, sources, strict=False):
         if target >= 0:
@@ -440,13 +451,21 @@ def _take_channels(program: bool, fds: list[int], report: int) -> int:
 
 def _become_bot(channel: socket.socket, group: str | None) -> None:
     """The blank's life once forked: wait for a bot, wall in, become it. Never returns (a
-    Python bot run in this interpreter leaves by ``_Become``)."""
+    Python bot run in this interpreter leaves by ``_Become``).
+
+    A request without channels primes the blank: it walls itself in for that bot at once and
+    then waits for the channels (``_Zygote.prime``), so that a bot started every move finds its
+    process ready but for them."""
     report = channel.fileno()
     try:
+        devnull = os.open(os.devnull, os.O_RDONLY)  # before any chroot: the jail may lack it
         request, fds, rules = _wait_for_bot(channel, group)
         program = bool(request.get("exec"))
-        report = _take_channels(program, fds, report)
         path = _wall_in(request, rules)
+        if not fds:  # primed: the walls are up; now the channels
+            _, fds = _receive(channel)
+        report = _take_channels(program, fds, report, devnull)
+        _limit_files(program)
         here = _runs_here(request.get("exec"))
         if here:
             _let_go()
@@ -488,12 +507,13 @@ def _run_python(argv: list[str], report: int) -> None:
     flushing stdout)."""
     prefix = len(argv) - 1
     script = os.path.abspath(argv[prefix])  # as python3 names its script (``__file__``)
-    for name, module in list(sys.modules.items()):
-        # A module of the bare start that is not in the bot's view of the filesystem (Debian's
-        # sitecustomize lives in /etc): the interpreter started there would not have found it.
-        file = getattr(module, "__file__", None)
-        if name not in _BARE_MODULES or (isinstance(file, str) and not os.path.exists(file)):
-            del sys.modules[name]
+    for name in set(sys.modules) - _BARE_MODULES:
+        del sys.modules[name]
+    for name, path in _Abilities.bare_elsewhere.items():
+        # A module of the bare start that lives outside /usr (Debian's sitecustomize is in
+        # /etc): in a bot's view that has no such file, a fresh start would not have found it.
+        if not os.path.exists(path):
+            sys.modules.pop(name, None)
     sys.path[:] = _BARE_PATH
     sys.argv[:] = argv[prefix:]
     sys.orig_argv[:] = argv
@@ -503,7 +523,6 @@ def _run_python(argv: list[str], report: int) -> None:
     loader = sys.modules["_frozen_importlib_external"].SourceFileLoader("__main__", script)
     vars(main).update(__file__=script, __cached__=None, __builtins__=builtins, __loader__=loader)
     sys.modules["__main__"] = main
-    gc.collect()
     os.close(report)  # from here on bot code may run: nothing it says is a set-up report
     try:
         with open(script, "rb") as file:
@@ -521,6 +540,20 @@ def _run_python(argv: list[str], report: int) -> None:
         exc.__traceback__ = trace.tb_next if trace is not None else None  # the bot's frames
         sys.excepthook(type(exc), exc, exc.__traceback__)
         raise SystemExit(1) from None
+    finally:
+        _flush_std_files()
+
+
+def _flush_std_files() -> None:
+    """What exiting does first (after atexit): flush stdout and stderr. Done at once, so that
+    the reply is out before the interpreter tears down the heap it shares with the zygote (each
+    page it frees is copied first); the exit flushes again whatever atexit handlers write."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None and not stream.closed:
+                stream.flush()
+        except Exception:
+            pass  # the exit's own flush fails the same way and says so, as python3 does
 
 
 class _Blank:
@@ -531,6 +564,9 @@ class _Blank:
     def __init__(self, control: socket.socket, group: str | None) -> None:
         parent_end, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.group = group
+        # A blank that becomes a Python bot here unwinds the zygote's frames (``_Become``): no
+        # caller of this may hold a ``finally``, a ``with`` or an ``except BaseException``
+        # (but ``zygote``'s, which knows).
         self.pid = os.fork()
         if self.pid == 0:
             _HELD.discard(control)
@@ -546,11 +582,9 @@ class _Blank:
         self.channel.close()
 
     def assign(self, message: bytes, fds: list[int]) -> None:
-        try:
-            socket.send_fds(self.channel, [message], fds)
-        finally:
-            for fd in fds:
-                os.close(fd)
+        """Send the blank its request, or its bot's channels (copies: the caller closes its
+        own)."""
+        socket.send_fds(self.channel, [message], fds)
         self.channel.setblocking(False)
 
     def setup_failure(self) -> str | None:
@@ -630,62 +664,154 @@ def _reap(control: socket.socket, children: dict[int, _Blank], groups: _MemoryGr
 
 
 class _Zygote:
-    """The zygote's bookkeeping: its bots, its pool of blanks, their memory groups."""
+    """The zygote's bookkeeping: its bots, its pools of blanks, their memory groups.
+
+    Blanks wait in two pools. Plain blanks have built every wall that needs no request (fork,
+    namespaces, memory group, seccomp filter compiled). Primed blanks have built them all for
+    one request (its jail's view, its uid, its rlimits, the filter installed) and wait only for
+    the bot's channels: a request that keeps coming back (a bot started every move, an entry
+    playing game after game) is primed for, so that its next process is ready but for them.
+
+    A burst is the spawns that come close together (the seats of one turn, the two bots of a
+    game). After each burst, when no request waits: the requests seen in at least two of the
+    last three bursts are primed for, as many of each as one of those bursts asked for (up to
+    MAX_BLANKS in all; primed blanks nobody wants any more go), and plain blanks are kept for
+    the rest of the latest burst, at least BLANKS. Forking in the middle of a burst would delay
+    the rest of it, so that waits, unless no plain blank is left."""
 
     def __init__(self, control: socket.socket) -> None:
         self.control = control
         self.groups = _MemoryGroups()
         self.children: dict[int, _Blank] = {}  # bot pid → its blank (group, report channel)
         self.blanks: list[_Blank] = []
-        self.burst = 0  # spawns in the latest burst
+        self.primed: dict[str, list[_Blank]] = {}  # by request (``_key``)
+        self.requests: dict[str, dict[str, Any]] = {}  # the request of each key seen lately
+        self.bursts: deque[Counter[str]] = deque([Counter()], maxlen=3)  # the latest last
         self.last_spawn = 0.0
 
-    def idle_wait(self) -> float | None:
-        """How long to wait for a request before forking a blank (None: the pool is full).
+    def wanted(self) -> Counter[str]:
+        """How many blanks to keep primed for each request."""
+        seen = Counter(key for burst in self.bursts for key in burst)
+        wanted: Counter[str] = Counter()
+        for key in sorted(seen, key=lambda k: -self.bursts[-1][k]):
+            if seen[key] >= 2:
+                most = max(burst[key] for burst in self.bursts)
+                wanted[key] = min(most, MAX_BLANKS - sum(wanted.values()))
+        return +wanted
 
-        The pool holds BLANKS, or as many as the latest burst of spawns asked for, up to
-        MAX_BLANKS (a game whose seats all start a process every turn). It is refilled when no
-        request is waiting, once a burst is over (forking in the middle of one would delay the
-        rest of it), or at once when it is empty."""
-        if len(self.blanks) >= max(BLANKS, min(self.burst, MAX_BLANKS)):
-            return None
+    def plain_wanted(self, wanted: Counter[str]) -> int:
+        latest = self.bursts[-1]
+        rest = sum(n for key, n in latest.items() if key not in wanted)
+        return max(BLANKS, min(rest, MAX_BLANKS))
+
+    def idle_wait(self) -> float | None:
+        """How long to wait for a request before the next piece of pool work (None: none to do;
+        0: do it unless a request waits)."""
         since = time.monotonic() - self.last_spawn
-        return 0.0 if not self.blanks or since >= BURST_GAP_S else BURST_GAP_S - since
+        if since < BURST_GAP_S:
+            return 0.0 if not self.blanks else BURST_GAP_S - since
+        wanted = self.wanted()
+        short = any(len(self.primed.get(k, ())) < n for k, n in wanted.items())
+        stale = any(len(blanks) > wanted[k] for k, blanks in self.primed.items())
+        plain = len(self.blanks) < self.plain_wanted(wanted)
+        return 0.0 if short or stale or plain else None
+
+    def work(self) -> None:
+        """One piece of pool work: primed blanks nobody wants let go, a request primed for, or
+        a plain blank forked."""
+        if time.monotonic() - self.last_spawn < BURST_GAP_S:
+            self.refill()  # in a burst with no plain blank left
+            return
+        wanted = self.wanted()
+        for key in list(self.primed):
+            while len(self.primed[key]) > wanted[key]:
+                self.primed[key].pop().close()  # it ends when its channel closes
+            if not self.primed[key]:
+                del self.primed[key]
+        for key, count in wanted.items():
+            if len(self.primed.get(key, ())) < count:
+                self.prime(key)
+                return
+        if len(self.blanks) < self.plain_wanted(wanted):
+            self.refill()
 
     def refill(self) -> None:
         self.blanks.append(_Blank(self.control, self.groups.new()))
 
+    def prime(self, key: str) -> None:
+        """A blank walls itself in for the request ``key`` now; its channels come later."""
+        blank = self.blanks.pop(0) if self.blanks else _Blank(self.control, self.groups.new())
+        request = self.with_group(dict(self.requests[key]), blank)
+        blank.assign(json.dumps(request).encode(), [])
+        self.primed.setdefault(key, []).append(blank)
+
+    def with_group(self, request: dict[str, Any], blank: _Blank) -> dict[str, Any]:
+        """``request`` with the blank's memory group, its limit written."""
+        if blank.group:
+            self.groups.set_limit(blank.group, int(request["limits"]["memory_bytes"]))
+            request["cgroup"] = blank.group
+        return request
+
+    def waiting(self) -> list[_Blank]:
+        return [*self.blanks, *(b for blanks in self.primed.values() for b in blanks)]
+
     def reap(self) -> None:
         gone = _reap(self.control, self.children, self.groups)
-        for blank in self.blanks:
+        for blank in self.waiting():
             if blank.pid in gone:
                 self.groups.remove(blank.group)
                 blank.close()
         self.blanks = [b for b in self.blanks if b.pid not in gone]
+        for key, blanks in self.primed.items():
+            self.primed[key] = [b for b in blanks if b.pid not in gone]
 
     def discard_blanks(self) -> None:
         """Let every waiting blank go (they end when their channel closes)."""
-        for blank in self.blanks:
+        for blank in self.waiting():
             blank.close()
         self.blanks.clear()
+        self.primed.clear()
 
     def spawn(self, request: dict[str, Any], fds: list[int]) -> None:
         now = time.monotonic()
-        self.burst = self.burst + 1 if now - self.last_spawn < BURST_GAP_S else 1
+        if now - self.last_spawn >= BURST_GAP_S:
+            self.bursts.append(Counter())
         self.last_spawn = now
+        key = _key(request)
+        self.bursts[-1][key] += 1
+        self.requests = {k: v for k, v in self.requests.items() if k in self.wanted()}
+        self.requests[key] = dict(request)
         cdef = str(request["abi"]["cdef"]) if request.get("abi") else None
         if cdef is not None and cdef not in _FFIS:
             # Parsed here once: blanks forked later inherit it. A blank forked before cffi was
             # loaded here could not load it in its jail, so those go.
             _ffi_for(cdef)
             self.discard_blanks()
-        blank = self.blanks.pop(0) if self.blanks else _Blank(self.control, self.groups.new())
-        if blank.group:
-            self.groups.set_limit(blank.group, int(request["limits"]["memory_bytes"]))
-            request["cgroup"] = blank.group
-        blank.assign(json.dumps(request).encode(), fds)
+        blank, primed = self.hand_over(key, request, fds)
+        for fd in fds:
+            os.close(fd)
         self.children[blank.pid] = blank
-        _send(self.control, {"event": "spawned", "pid": blank.pid})
+        _send(self.control, {"event": "spawned", "pid": blank.pid, "primed": primed})
+
+    def hand_over(self, key: str, request: dict[str, Any], fds: list[int]) -> tuple[_Blank, bool]:
+        """Give the bot's channels to a blank primed for its request, else its request and its
+        channels to a plain one (and say which). A primed blank that has died meanwhile is
+        passed over."""
+        while self.primed.get(key):
+            blank = self.primed[key].pop(0)
+            try:
+                blank.assign(b"go", fds)
+                return blank, True
+            except OSError:
+                blank.close()  # reaped as a blank that never got a bot (not a primed one)
+        blank = self.blanks.pop(0) if self.blanks else _Blank(self.control, self.groups.new())
+        try:
+            blank.assign(json.dumps(self.with_group(request, blank)).encode(), fds)
+        except OSError:
+            for fd in fds:
+                os.close(fd)
+            raise
+        return blank, False
 
     def serve(self) -> bool:
         """Take one request from the host; False once it has gone."""
@@ -708,13 +834,18 @@ class _Zygote:
     def close(self) -> None:
         if os.getpid() != _Abilities.zygote:
             return  # a child on its way to becoming a Python bot (``_Become``) owns nothing
-        for pid in [*self.children, *(b.pid for b in self.blanks)]:
+        for pid in [*self.children, *(b.pid for b in self.waiting())]:
             try:
                 os.kill(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
             except ChildProcessError:
                 pass
         self.groups.close()
+
+
+def _key(request: dict[str, Any]) -> str:
+    """A spawn request as text: equal requests make the same bot (but for its channels)."""
+    return json.dumps(request, sort_keys=True)
 
 
 def _find_abilities(groups: _MemoryGroups) -> dict[str, Any]:
@@ -728,6 +859,12 @@ def _find_abilities(groups: _MemoryGroups) -> dict[str, Any]:
     started_as = sys.orig_argv[: len(sys.orig_argv) - len(sys.argv)]
     if dict(os.environ) == PROGRAM_ENV and started_as[:1] == [sys.executable]:
         _Abilities.python = tuple(started_as)
+        files = {name: getattr(sys.modules[name], "__file__", None) for name in _BARE_MODULES}
+        _Abilities.bare_elsewhere = {
+            name: file
+            for name, file in files.items()
+            if isinstance(file, str) and not os.path.realpath(file).startswith("/usr/")
+        }
     return {
         "event": "ready",
         "pid": os.getpid(),
@@ -762,7 +899,7 @@ def zygote(control: socket.socket) -> None:
             idle = state.idle_wait()
             readable, _, _ = select.select([control.fileno(), wake_r], [], [], idle)
             if not readable:
-                state.refill()
+                state.work()
                 continue
             if wake_r in readable:
                 os.read(wake_r, 4096)
