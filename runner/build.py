@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Protocol, cast
 
+from runner.bots import worker
 from runner.bots.cabi import CFunctionBot
 from runner.bots.faults import BotFault
 from runner.bots.objcheck import check_library, check_object
@@ -28,7 +29,7 @@ from runner.sandbox.zygote import BotLimits, BotProcess
 
 RECIPE = "c11-O2-v2"  # change when the flags or checks change: every entry is rebuilt
 # How a program bot is started, in its jail, by language (stdio games).
-PROGRAMS = {"c": ["./bot"], "cpp": ["./bot"], "python": ["/usr/bin/python3", "-I", "-B", "bot.py"]}
+PROGRAMS = {"c": ["./bot"], "cpp": ["./bot"], "python": [*worker.PYTHON_COMMAND, "bot.py"]}
 
 
 class Sandbox(Protocol):

@@ -190,6 +190,8 @@ class _Game:
             return
         movers = tuple(s for s in movers if s not in self.out)
         turn = self.rules.turn(self.state)
+        for seat in movers:  # bots started afresh each move: every seat's process at once
+            self.seats[seat].bot.prepare()
         asked: dict[int, Pending] = {}
         for seat in movers:
             try:

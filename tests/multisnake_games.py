@@ -92,6 +92,9 @@ class InProcess:
     def start(self) -> str:
         return self.name
 
+    def prepare(self) -> None:
+        """Nothing to start: the engine is in this process."""
+
     def begin(self, request: bytes, turn: int) -> Ready:
         return Ready(turn)
 

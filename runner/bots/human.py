@@ -44,6 +44,9 @@ class HumanBot:
     def start(self) -> str:
         return self.name
 
+    def prepare(self) -> None:
+        """Nothing to start: the person is already at the keyboard."""
+
     def begin(self, request: bytes, turn: int) -> HumanMove:
         self.read_keys()  # keys pressed since the last move count for this one
         return HumanMove(self, turn, time.monotonic() + self.pace)

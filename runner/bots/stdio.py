@@ -71,7 +71,8 @@ class FreshStdioBot:
     """A program bot started afresh for every move: each move spawns a process, sends it the
     game's first message (if any) and the request, reads its reply, and ends it. CPU time and
     the first-move allowance carry over from move to move, so the limits are the game's, not
-    each process's."""
+    each process's. ``prepare`` asks for the move's process early, so that the referee can
+    start every seat's process of a turn side by side before it asks the first."""
 
     def __init__(
         self,
@@ -87,12 +88,22 @@ class FreshStdioBot:
         self.moves = 0
         self.outputs: list[str] = []
         self._current: StdioBot | None = None
+        self._next: BotProcess | None = None  # spawned by ``prepare``, not asked yet
+        self.last: BotProcess | None = None  # the process of the latest move (closed)
 
     def start(self) -> str:
         return self.name
 
+    def prepare(self) -> None:
+        """Start the next move's process now (it walls itself in while the others start)."""
+        if self._next is None:
+            self._next = self.spawn()
+
     def begin(self, request: bytes, turn: int) -> Exchange:
-        bot = StdioBot(self.spawn(), self.limits, self.name, self.lines_wanted, until_end=True)
+        self.prepare()
+        process, self._next = self._next, None
+        assert process is not None
+        bot = StdioBot(process, self.limits, self.name, self.lines_wanted, until_end=True)
         bot.cpu_used, bot.moves = self.cpu_used, self.moves
         self._current = bot
         bot.start()
@@ -105,6 +116,7 @@ class FreshStdioBot:
             return
         self.cpu_used, self.moves = bot.cpu_used, bot.moves + 1
         bot.close()
+        self.last = bot.process
         if text := bot.output_text():
             self.outputs.append(f"[turn {move.turn}] {text}")
 
@@ -119,3 +131,6 @@ class FreshStdioBot:
         if self._current is not None:
             self._current.close()
             self._current = None
+        if self._next is not None:
+            self._next.close()
+            self._next = None

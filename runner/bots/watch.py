@@ -14,6 +14,7 @@ from the zygote's wait4 report (signal, exit, OOM kill, a stop). The two kinds o
 
 from __future__ import annotations
 
+import math
 import os
 import select
 import signal
@@ -35,6 +36,7 @@ from runner.sandbox.zygote import BotLimits, BotProcess, SandboxError
 
 OUTPUT_CAP = 16 * 1024  # bytes of a bot's stdout/stderr kept per game
 LOAD_WALL_S = 5.0  # wall-clock limit for loading a bot
+EXIT_WALL_S = 0.5  # how long the news of a process's end may take once it is gone
 READ_CHUNK = 4096
 _IN = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR
 _OUT = select.POLLOUT | select.POLLHUP | select.POLLERR
@@ -84,6 +86,9 @@ class WatchedBot:
 
     def close(self) -> None:
         self.process.close()
+
+    def prepare(self) -> None:
+        """Nothing to get ready: the process runs for the whole game."""
 
     def started(self) -> None:
         """Wait until the sandbox has started the bot's process (and the kernel named it)."""
@@ -138,9 +143,13 @@ class WatchedBot:
         self.process.kill()
         raise BotProtocolError(f"replied before it was asked at turn {turn}")
 
-    def charge(self, start_cpu: float, at: str) -> None:
+    def charge(self, start_cpu: float, at: str, seen: float = 0.0) -> None:
+        """Count the CPU of the move that began at ``start_cpu`` (``seen``: the most its clock
+        was read at during the move)."""
         end = self.process.cpu_time()
         self.mark = end
+        if end is None and self.process.had_clock:
+            end = self.cpu_at_exit(seen)  # it replied and ended (a bot started for one move)
         if end is None:  # it replied, then died: its death shows at the next request
             return
         used = end - start_cpu
@@ -152,25 +161,34 @@ class WatchedBot:
             self.process.kill()
             raise BotTimeout(f"over the {self.limits.game_cpu_s:g} s CPU limit for a game {at}")
 
-    def check_events(self, at: str) -> bool:
-        """Read the zygote's news of this bot: a fault if it stopped itself; True if it has
-        ended (what it wrote before may still be its reply: the caller judges)."""
+    def cpu_at_exit(self, seen: float) -> float | None:
+        """The CPU a process that has ended used in all, from the kernel's count at its exit
+        (wait4's rusage, as the zygote reports it), never less than its clock was seen at."""
+        try:
+            event = self.process.zygote.wait_exit(self.process.ready(), timeout=EXIT_WALL_S)
+        except SandboxError:
+            event = None
+        if event is None:
+            return None
+        reported = _number(event.get("cpu"))
+        return max(reported, seen) if math.isfinite(reported) else seen
+
+    def check_events(self, at: str) -> None:
         zygote = self.process.zygote
         zygote.pump()
-        ended = False
         for event in zygote.events_for(self.process.ready()):
             if event["event"] == "stopped":
                 self.process.kill()
                 name = _signal_name(int(_number(event.get("signal"))))
                 raise BotCrashed(f"stopped itself with {name} {at}", name)
-            ended = ended or event["event"] == "exit"
-        return ended
+            if event["event"] == "exit":
+                raise self.death(at)
 
     def death(self, at: str) -> BotFault:
         """Explain why the bot's channel closed, from the kernel's report of its process."""
         process = self.process
         try:
-            event = process.zygote.wait_exit(process.ready(), timeout=0.5)
+            event = process.zygote.wait_exit(process.ready(), timeout=EXIT_WALL_S)
         except SandboxError as exc:
             return self.supervisor_lost(at, exc)
         if event is None:  # alive, but it closed its end of the channel
@@ -277,6 +295,7 @@ class Exchange:
         self.data = b""
         self.writing: select.poll | None = None  # the poll the request fd is registered in
         self.start_cpu = 0.0
+        self.seen_cpu = 0.0  # the bot's clock when last read during this move
         try:
             self._begin()
         except BotFault as fault:
@@ -308,6 +327,7 @@ class Exchange:
         if now_cpu is None:
             raise bot.death(self.at)
         self.start_cpu = now_cpu if self.loading or bot.mark is None else bot.mark
+        self.seen_cpu = now_cpu
         if not self.loading:
             if now_cpu - self.start_cpu > self.move_cpu:
                 process.kill()
@@ -362,12 +382,29 @@ class Exchange:
                 self._unwatch_writes()
         elif fd == process.output_fd:
             process.drain_output(OUTPUT_CAP)
-        elif bot.check_events(self.at):
-            self._reply_left_behind()  # the reply it wrote before it ended, or its death
+        else:
+            self._drain()  # news of its end may come before its last words are read
+            if self.reply is None:
+                bot.check_events(self.at)
         if self.reply is None:
             self._complete()
         if self.done and self.fault is None and not self.loading:
-            bot.charge(self.start_cpu, self.at)
+            bot.charge(self.start_cpu, self.at, self.seen_cpu)
+
+    def _drain(self) -> None:
+        """Read what the bot wrote before it ended. A process that replies and exits at once
+        (a bot started for one move) may be reaped before its reply is read: its clock is gone
+        and the zygote has reported its exit, but its reply is whole in the channel."""
+        while self.reply is None:
+            try:
+                chunk = os.read(self.bot.process.reply_fd, READ_CHUNK)
+            except OSError:  # nothing more yet (BlockingIOError), or the channel failed
+                return
+            if not chunk:
+                self._at_end()
+                return
+            self.data += chunk
+            self._complete()
 
     def _on_reply_data(self) -> None:
         try:
@@ -396,26 +433,9 @@ class Exchange:
                 return
         raise bot.death(self.at)
 
-    def _reply_left_behind(self) -> None:
-        """The bot's process is gone: what it wrote before it ended may be its whole reply (a
-        program started for one move writes its line and exits, maybe before the host looks),
-        so it is read to the end of the channel before the death is judged."""
-        while self.reply is None:
-            try:
-                chunk = os.read(self.bot.process.reply_fd, READ_CHUNK)
-            except BlockingIOError:
-                break  # no end of the channel yet: something of the bot's still holds it
-            if not chunk:
-                self._at_end()
-                break
-            self.data += chunk
-            self._complete()
-        if self.reply is None:
-            raise self.bot.death(self.at)
-
     def _ended_cleanly(self) -> bool:
         process = self.bot.process
-        event = process.zygote.wait_exit(process.ready(), timeout=0.5)
+        event = process.zygote.wait_exit(process.ready(), timeout=EXIT_WALL_S)
         if event is None:
             return True  # it closed its output and lives on: its reply is what it wrote
         status = int(event["status"])
@@ -468,9 +488,13 @@ class Exchange:
         bot, process, limits = self.bot, self.bot.process, self.bot.limits
         cpu = process.cpu_time()
         if cpu is None:
-            self._reply_left_behind()
-            bot.charge(self.start_cpu, self.at)
+            self._drain()
+            if self.reply is None or self.out:
+                raise bot.death(self.at)
+            if not self.loading:
+                bot.charge(self.start_cpu, self.at, self.seen_cpu)
             return 0.0
+        self.seen_cpu = cpu
         used = cpu - self.start_cpu
         game_left = limits.game_cpu_s - bot.cpu_used - used
         if used > self.move_cpu:

@@ -28,6 +28,15 @@ worker knows no game. Nothing the bot writes is trusted by the host.
 
 from __future__ import annotations
 
+import sys
+
+# What the bare interpreter holds before this file imports anything (the __future__ import is
+# this file's own): a Python bot run in a fork of this process (``_run_python``) starts from it.
+_BARE_MODULES = frozenset(sys.modules) - {"__future__"}
+_BARE_PATH = tuple(sys.path)
+
+# ruff: noqa: E402 - the imports come after that snapshot on purpose
+import builtins
 import ctypes
 import fcntl
 import json
@@ -37,7 +46,8 @@ import select
 import signal
 import socket
 import struct
-import sys
+import time
+from collections import Counter, deque
 from typing import Any
 
 if __package__:
@@ -59,7 +69,10 @@ MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC = 1, 2, 4, 32, 4096,
 MS_PRIVATE = 1 << 18
 PROGRAM_FILES = 64  # descriptors a program bot may hold (stdin/out/err included)
 PROGRAM_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
+PYTHON_COMMAND = ("/usr/bin/python3", "-I", "-B")  # how a Python bot runs: + its script
 BLANKS = 2  # children kept forked ahead: a two-player game starts without waiting for a fork
+MAX_BLANKS = 12  # ... or as many as the latest burst of spawns asked for (a turn of 7 seats)
+BURST_GAP_S = 0.002  # spawns closer together than this are one burst (a turn's seats)
 EXIT_LOAD_FAILED = 97  # the bot's shared object could not be loaded (the reason is on its stderr)
 EXIT_SETUP_FAILED = 98  # the walls could not be built (the report channel says why)
 
@@ -82,7 +95,7 @@ class _MemoryGroups:
     With a group, the kernel enforces the memory limit on memory actually used and counts its
     OOM kills, so a loss reads "memory" rather than a signal. Without one, the address-space
     rlimit alone limits the bot. Each blank joins its group while it waits (joining costs
-    ~0.4 ms on v1); the limit is written when the blank gets its bot.
+    ~0.4 ms on v1); the limit is written when the blank gets its request.
     """
 
     V2 = "/sys/fs/cgroup"
@@ -234,6 +247,36 @@ class _Abilities:
     setuid = False  # root (on the host, or in a container with CAP_SETUID): a uid per bot
     seccomp = False  # libseccomp is there and the kernel takes filters
     zygote = 0  # the zygote's pid: every blank's parent
+    # The command (minus the script) that this process is exactly, when it was started as a
+    # Python bot would be: the same interpreter, flags and environment (``_run_python``).
+    python: tuple[str, ...] | None = None
+    bare_elsewhere: dict[str, str] = {}  # modules of the bare start whose file is not in /usr
+
+
+_HELD: set[socket.socket] = set()  # the zygote's sockets: a child lets go of them all
+
+
+class _Become(BaseException):  # noqa: N818 - not an error: a blank becoming a Python bot
+    """Raised in a walled-in blank that runs a Python bot in this interpreter: it unwinds the
+    zygote's frames (their state is then garbage) to ``main``, which runs the bot."""
+
+    def __init__(self, argv: list[str], report: int) -> None:
+        super().__init__()
+        self.argv, self.report = argv, report
+
+
+def _runs_here(program: list[str] | None) -> bool:
+    """Whether ``program`` is this interpreter with this file replaced by a script in the jail:
+    then a fork of this process is what exec'ing it would start, only warm."""
+    prefix = _Abilities.python
+    return (
+        prefix is not None
+        and program is not None
+        and len(program) == len(prefix) + 1
+        and tuple(program[:-1]) == prefix
+        and program[-1].endswith(".py")
+        and not program[-1].startswith("-")
+    )
 
 
 def _wall_in(request: dict[str, Any], rules: bytes | None) -> str:
@@ -269,13 +312,18 @@ def _wall_in(request: dict[str, Any], rules: bytes | None) -> str:
     _limit(resource.RLIMIT_AS, int(limits["memory_bytes"]) + (4 << 30 if in_group else 0))
     cpu = int(limits["cpu_seconds"])
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    if rules is not None:
+        walls.install(rules)
+    return so_path
+
+
+def _limit_files(program: bool) -> None:
+    """The last wall, once the bot's channels are in place (``_take_channels`` lifts them above
+    the limit for a moment)."""
     if program:  # an interpreter opens files as it starts (read-only: nothing is writable)
         _limit(resource.RLIMIT_NOFILE, PROGRAM_FILES)
     else:  # dlopen needs one descriptor for a moment; afterwards none may be opened
         _limit(resource.RLIMIT_NOFILE, REPLY_FD + 2)
-    if rules is not None:
-        walls.install(rules)
-    return so_path
 
 
 def _exec(path: str, request: dict[str, Any]) -> None:
@@ -352,53 +400,160 @@ def _serve(so_path: str, abi: dict[str, Any]) -> None:
         os.write(REPLY_FD, pack(move))
 
 
+def _wait_for_bot(
+    channel: socket.socket, group: str | None
+) -> tuple[dict[str, Any], list[int], bytes | None]:
+    """A blank's walls that need no request, then its request: the bot to become, its channels
+    (none yet when the blank is to be primed) and the seccomp filter for its pid."""
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    os.setsid()
+    walls.set_parent_death_signal(_Abilities.zygote)
+    if _Abilities.private:
+        _check(_libc.unshare(CLONE_NEWNET | CLONE_NEWIPC), "unshare(NEWNET|NEWIPC)")
+    if group:  # joined while waiting (~0.4 ms on cgroup v1); the limit comes with the bot
+        _write_text(group + "/cgroup.procs", str(os.getpid()))
+    # Compiled while the blank waits, so a game does not wait for it.
+    rules = walls.filter_for(os.getpid()) if _Abilities.seccomp else None
+    message, fds = _receive(channel)
+    return json.loads(message), fds, rules
+
+
+def _receive(channel: socket.socket) -> tuple[bytes, list[int]]:
+    """The zygote's next message to this blank; the end of the blank when there is none."""
+    message, fds, _, _ = socket.recv_fds(channel, 1 << 16, 8)
+    if not message:
+        os._exit(0)
+    return message, fds
+
+
+def _take_channels(program: bool, fds: list[int], report: int, devnull: int) -> int:
+    """The bot's channels on their descriptors, every other descriptor closed but the report
+    channel (returned, moved); then the identity byte."""
+    # A program (stdio bot) talks on its stdin/stdout; a C function's host uses 3/4 and
+    # sends the bot's own prints to the output pipe.
+    targets = (-1, 0, 1, 2) if program else (0, REQUEST_FD, REPLY_FD, 1)
+    # Lift every source above the targets first, so no dup2 clobbers a source.
+    sources = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64) for fd in (devnull, *fds, report)]
+    for target, source in zip(targets, sources, strict=False):
+        if target >= 0:
+            os.dup2(source, target)
+    if not program:
+        os.dup2(1, 2)
+    report = max(targets) + 1
+    os.dup2(sources[-1], report, inheritable=False)
+    os.closerange(report + 1, 1 << 16)
+    # One byte before any bot code runs: the kernel stamps it with this process's pid as
+    # the host sees it (SCM_CREDENTIALS), which no later write can forge.
+    os.write(targets[2], IDENTIFY)
+    return report
+
+
 def _become_bot(channel: socket.socket, group: str | None) -> None:
-    """The blank's life once forked: wait for a bot, wall in, become it. Never returns."""
+    """The blank's life once forked: wait for a bot, wall in, become it. Never returns (a
+    Python bot run in this interpreter leaves by ``_Become``).
+
+    A request without channels primes the blank: it walls itself in for that bot at once and
+    then waits for the channels (``_Zygote.prime``), so that a bot started every move finds its
+    process ready but for them."""
     report = channel.fileno()
     try:
-        signal.set_wakeup_fd(-1)
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        os.setsid()
-        walls.set_parent_death_signal(_Abilities.zygote)
-        if _Abilities.private:
-            _check(_libc.unshare(CLONE_NEWNET | CLONE_NEWIPC), "unshare(NEWNET|NEWIPC)")
-        if group:  # joined while waiting (~0.4 ms on cgroup v1); the limit comes with the bot
-            _write_text(group + "/cgroup.procs", str(os.getpid()))
-        # Compiled while the blank waits, so a game does not wait for it.
-        rules = walls.filter_for(os.getpid()) if _Abilities.seccomp else None
-        message, fds, _, _ = socket.recv_fds(channel, 1 << 16, 8)
-        if not message:
-            os._exit(0)
-        request = json.loads(message)
-        # A program (stdio bot) talks on its stdin/stdout; a C function's host uses 3/4 and
-        # sends the bot's own prints to the output pipe.
+        devnull = os.open(os.devnull, os.O_RDONLY)  # before any chroot: the jail may lack it
+        request, fds, rules = _wait_for_bot(channel, group)
         program = bool(request.get("exec"))
-        targets = (-1, 0, 1, 2) if program else (0, REQUEST_FD, REPLY_FD, 1)
-        # Lift every source above the targets first, so no dup2 clobbers a source.
-        devnull = os.open(os.devnull, os.O_RDONLY)
-        sources = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64) for fd in (devnull, *fds, report)]
-        for target, source in zip(targets, sources, strict=False):
-            if target >= 0:
-                os.dup2(source, target)
-        if not program:
-            os.dup2(1, 2)
-        report = max(targets) + 1
-        os.dup2(sources[-1], report, inheritable=False)
-        os.closerange(report + 1, 1 << 16)
-        # One byte before any bot code runs: the kernel stamps it with this process's pid as
-        # the host sees it (SCM_CREDENTIALS), which no later write can forge.
-        os.write(targets[2], IDENTIFY)
         path = _wall_in(request, rules)
+        if not fds:  # primed: the walls are up; now the channels
+            _, fds = _receive(channel)
+        report = _take_channels(program, fds, report, devnull)
+        _limit_files(program)
+        here = _runs_here(request.get("exec"))
+        if here:
+            _let_go()
     except BaseException as exc:
         try:
             os.write(report, f"{type(exc).__name__}: {exc}".encode()[:4000])
         except OSError:
             pass
         os._exit(EXIT_SETUP_FAILED)
+    if here:
+        raise _Become([str(arg) for arg in request["exec"]], report)
     if program:
         _exec(path, request)  # the report channel closes on exec
     os.close(report)  # from here on bot code may run: nothing it says is a set-up report
     _serve(path, request["abi"])
+
+
+def _let_go() -> None:
+    """In a child that will run Python bot code: forget the zygote's sockets (their descriptors
+    are closed already; a socket object collected later must not close a number the bot has
+    reused)."""
+    for held in _HELD:
+        held.detach()
+    _HELD.clear()
+
+
+def _run_python(argv: list[str], report: int) -> None:
+    """Runs in a walled-in child of a zygote that is ``argv`` minus the script (the same
+    interpreter, flags and environment; ``_runs_here``) instead of exec'ing ``argv``: the
+    script runs as ``__main__`` exactly as that command would run it, in a process that has
+    loaded no bot code and holds no other bot's data (bots' channels never pass through the
+    zygote), only warm: the interpreter's start-up is the zygote's, paid once.
+
+    Back to the bare interpreter first: this file's modules out of ``sys.modules`` (a bot
+    importing one gets it afresh), ``sys.path``, ``sys.argv`` and the environment as a fresh
+    start has them, a new ``__main__``. Then, as ``python3`` does: the script read and compiled
+    (a syntax error is the bot's), an uncaught exception printed to stderr without this file's
+    frames and exit status 1, ``SystemExit`` as ever, and the interpreter's own exit (atexit,
+    flushing stdout)."""
+    prefix = len(argv) - 1
+    script = os.path.abspath(argv[prefix])  # as python3 names its script (``__file__``)
+    for name in set(sys.modules) - _BARE_MODULES:
+        del sys.modules[name]
+    for name, path in _Abilities.bare_elsewhere.items():
+        # A module of the bare start that lives outside /usr (Debian's sitecustomize is in
+        # /etc): in a bot's view that has no such file, a fresh start would not have found it.
+        if not os.path.exists(path):
+            sys.modules.pop(name, None)
+    sys.path[:] = _BARE_PATH
+    sys.argv[:] = argv[prefix:]
+    sys.orig_argv[:] = argv
+    os.environ.clear()
+    os.environ.update(PROGRAM_ENV)
+    main = type(sys)("__main__")
+    loader = sys.modules["_frozen_importlib_external"].SourceFileLoader("__main__", script)
+    vars(main).update(__file__=script, __cached__=None, __builtins__=builtins, __loader__=loader)
+    sys.modules["__main__"] = main
+    os.close(report)  # from here on bot code may run: nothing it says is a set-up report
+    try:
+        with open(script, "rb") as file:
+            source = file.read()
+    except OSError as exc:
+        message = f"[Errno {exc.errno}] {exc.strerror}"
+        print(f"{argv[0]}: can't open file {script!r}: {message}", file=sys.stderr)
+        raise SystemExit(2) from None
+    try:
+        exec(compile(source, script, "exec"), vars(main))
+    except SystemExit:
+        raise
+    except BaseException as exc:
+        trace = exc.__traceback__
+        exc.__traceback__ = trace.tb_next if trace is not None else None  # the bot's frames
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+        raise SystemExit(1) from None
+    finally:
+        _flush_std_files()
+
+
+def _flush_std_files() -> None:
+    """What exiting does first (after atexit): flush stdout and stderr. Done at once, so that
+    the reply is out before the interpreter tears down the heap it shares with the zygote (each
+    page it frees is copied first); the exit flushes again whatever atexit handlers write."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None and not stream.closed:
+                stream.flush()
+        except Exception:
+            pass  # the exit's own flush fails the same way and says so, as python3 does
 
 
 class _Blank:
@@ -409,20 +564,27 @@ class _Blank:
     def __init__(self, control: socket.socket, group: str | None) -> None:
         parent_end, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.group = group
+        # A blank that becomes a Python bot here unwinds the zygote's frames (``_Become``): no
+        # caller of this may hold a ``finally``, a ``with`` or an ``except BaseException``
+        # (but ``zygote``'s, which knows).
         self.pid = os.fork()
         if self.pid == 0:
+            _HELD.discard(control)
             control.close()
             parent_end.close()
             _become_bot(child_end, group)
         child_end.close()
         self.channel = parent_end
+        _HELD.add(parent_end)
+
+    def close(self) -> None:
+        _HELD.discard(self.channel)
+        self.channel.close()
 
     def assign(self, message: bytes, fds: list[int]) -> None:
-        try:
-            socket.send_fds(self.channel, [message], fds)
-        finally:
-            for fd in fds:
-                os.close(fd)
+        """Send the blank its request, or its bot's channels (copies: the caller closes its
+        own)."""
+        socket.send_fds(self.channel, [message], fds)
         self.channel.setblocking(False)
 
     def setup_failure(self) -> str | None:
@@ -483,7 +645,7 @@ def _reap(control: socket.socket, children: dict[int, _Blank], groups: _MemoryGr
         child = children.pop(pid)
         gone.add(pid)
         failure = child.setup_failure()
-        child.channel.close()
+        child.close()
         oom_kills = groups.oom_kills(child.group) if child.group else 0
         groups.remove(child.group)
         cpu = usage.ru_utime + usage.ru_stime
@@ -502,35 +664,154 @@ def _reap(control: socket.socket, children: dict[int, _Blank], groups: _MemoryGr
 
 
 class _Zygote:
-    """The zygote's bookkeeping: its bots, its pool of blanks, their memory groups."""
+    """The zygote's bookkeeping: its bots, its pools of blanks, their memory groups.
+
+    Blanks wait in two pools. Plain blanks have built every wall that needs no request (fork,
+    namespaces, memory group, seccomp filter compiled). Primed blanks have built them all for
+    one request (its jail's view, its uid, its rlimits, the filter installed) and wait only for
+    the bot's channels: a request that keeps coming back (a bot started every move, an entry
+    playing game after game) is primed for, so that its next process is ready but for them.
+
+    A burst is the spawns that come close together (the seats of one turn, the two bots of a
+    game). After each burst, when no request waits: the requests seen in at least two of the
+    last three bursts are primed for, as many of each as one of those bursts asked for (up to
+    MAX_BLANKS in all; primed blanks nobody wants any more go), and plain blanks are kept for
+    the rest of the latest burst, at least BLANKS. Forking in the middle of a burst would delay
+    the rest of it, so that waits, unless no plain blank is left."""
 
     def __init__(self, control: socket.socket) -> None:
         self.control = control
         self.groups = _MemoryGroups()
         self.children: dict[int, _Blank] = {}  # bot pid → its blank (group, report channel)
         self.blanks: list[_Blank] = []
+        self.primed: dict[str, list[_Blank]] = {}  # by request (``_key``)
+        self.requests: dict[str, dict[str, Any]] = {}  # the request of each key seen lately
+        self.bursts: deque[Counter[str]] = deque([Counter()], maxlen=3)  # the latest last
+        self.last_spawn = 0.0
+
+    def wanted(self) -> Counter[str]:
+        """How many blanks to keep primed for each request."""
+        seen = Counter(key for burst in self.bursts for key in burst)
+        wanted: Counter[str] = Counter()
+        for key in sorted(seen, key=lambda k: -self.bursts[-1][k]):
+            if seen[key] >= 2:
+                most = max(burst[key] for burst in self.bursts)
+                wanted[key] = min(most, MAX_BLANKS - sum(wanted.values()))
+        return +wanted
+
+    def plain_wanted(self, wanted: Counter[str]) -> int:
+        latest = self.bursts[-1]
+        rest = sum(n for key, n in latest.items() if key not in wanted)
+        return max(BLANKS, min(rest, MAX_BLANKS))
+
+    def idle_wait(self) -> float | None:
+        """How long to wait for a request before the next piece of pool work (None: none to do;
+        0: do it unless a request waits)."""
+        since = time.monotonic() - self.last_spawn
+        if since < BURST_GAP_S:
+            return 0.0 if not self.blanks else BURST_GAP_S - since
+        wanted = self.wanted()
+        short = any(len(self.primed.get(k, ())) < n for k, n in wanted.items())
+        stale = any(len(blanks) > wanted[k] for k, blanks in self.primed.items())
+        plain = len(self.blanks) < self.plain_wanted(wanted)
+        return 0.0 if short or stale or plain else None
+
+    def work(self) -> None:
+        """One piece of pool work: primed blanks nobody wants let go, a request primed for, or
+        a plain blank forked."""
+        if time.monotonic() - self.last_spawn < BURST_GAP_S:
+            self.refill()  # in a burst with no plain blank left
+            return
+        wanted = self.wanted()
+        for key in list(self.primed):
+            while len(self.primed[key]) > wanted[key]:
+                self.primed[key].pop().close()  # it ends when its channel closes
+            if not self.primed[key]:
+                del self.primed[key]
+        for key, count in wanted.items():
+            if len(self.primed.get(key, ())) < count:
+                self.prime(key)
+                return
+        if len(self.blanks) < self.plain_wanted(wanted):
+            self.refill()
 
     def refill(self) -> None:
         self.blanks.append(_Blank(self.control, self.groups.new()))
 
-    def reap(self) -> None:
-        gone = _reap(self.control, self.children, self.groups)
-        for blank in self.blanks:
-            if blank.pid in gone:
-                self.groups.remove(blank.group)
-                blank.channel.close()
-        self.blanks = [b for b in self.blanks if b.pid not in gone]
-
-    def spawn(self, request: dict[str, Any], fds: list[int]) -> None:
-        if request.get("abi"):  # parsed here once: blanks forked later inherit it
-            _ffi_for(str(request["abi"]["cdef"]))
+    def prime(self, key: str) -> None:
+        """A blank walls itself in for the request ``key`` now; its channels come later."""
         blank = self.blanks.pop(0) if self.blanks else _Blank(self.control, self.groups.new())
+        request = self.with_group(dict(self.requests[key]), blank)
+        blank.assign(json.dumps(request).encode(), [])
+        self.primed.setdefault(key, []).append(blank)
+
+    def with_group(self, request: dict[str, Any], blank: _Blank) -> dict[str, Any]:
+        """``request`` with the blank's memory group, its limit written."""
         if blank.group:
             self.groups.set_limit(blank.group, int(request["limits"]["memory_bytes"]))
             request["cgroup"] = blank.group
-        blank.assign(json.dumps(request).encode(), fds)
+        return request
+
+    def waiting(self) -> list[_Blank]:
+        return [*self.blanks, *(b for blanks in self.primed.values() for b in blanks)]
+
+    def reap(self) -> None:
+        gone = _reap(self.control, self.children, self.groups)
+        for blank in self.waiting():
+            if blank.pid in gone:
+                self.groups.remove(blank.group)
+                blank.close()
+        self.blanks = [b for b in self.blanks if b.pid not in gone]
+        for key, blanks in self.primed.items():
+            self.primed[key] = [b for b in blanks if b.pid not in gone]
+
+    def discard_blanks(self) -> None:
+        """Let every waiting blank go (they end when their channel closes)."""
+        for blank in self.waiting():
+            blank.close()
+        self.blanks.clear()
+        self.primed.clear()
+
+    def spawn(self, request: dict[str, Any], fds: list[int]) -> None:
+        now = time.monotonic()
+        if now - self.last_spawn >= BURST_GAP_S:
+            self.bursts.append(Counter())
+        self.last_spawn = now
+        key = _key(request)
+        self.bursts[-1][key] += 1
+        self.requests = {k: v for k, v in self.requests.items() if k in self.wanted()}
+        self.requests[key] = dict(request)
+        cdef = str(request["abi"]["cdef"]) if request.get("abi") else None
+        if cdef is not None and cdef not in _FFIS:
+            # Parsed here once: blanks forked later inherit it. A blank forked before cffi was
+            # loaded here could not load it in its jail, so those go.
+            _ffi_for(cdef)
+            self.discard_blanks()
+        blank, primed = self.hand_over(key, request, fds)
+        for fd in fds:
+            os.close(fd)
         self.children[blank.pid] = blank
-        _send(self.control, {"event": "spawned", "pid": blank.pid})
+        _send(self.control, {"event": "spawned", "pid": blank.pid, "primed": primed})
+
+    def hand_over(self, key: str, request: dict[str, Any], fds: list[int]) -> tuple[_Blank, bool]:
+        """Give the bot's channels to a blank primed for its request, else its request and its
+        channels to a plain one (and say which). A primed blank that has died meanwhile is
+        passed over."""
+        while self.primed.get(key):
+            blank = self.primed[key].pop(0)
+            try:
+                blank.assign(b"go", fds)
+                return blank, True
+            except OSError:
+                blank.close()  # reaped as a blank that never got a bot (not a primed one)
+        blank = self.blanks.pop(0) if self.blanks else _Blank(self.control, self.groups.new())
+        try:
+            blank.assign(json.dumps(self.with_group(request, blank)).encode(), fds)
+        except OSError:
+            for fd in fds:
+                os.close(fd)
+            raise
+        return blank, False
 
     def serve(self) -> bool:
         """Take one request from the host; False once it has gone."""
@@ -551,13 +832,20 @@ class _Zygote:
         return True
 
     def close(self) -> None:
-        for pid in [*self.children, *(b.pid for b in self.blanks)]:
+        if os.getpid() != _Abilities.zygote:
+            return  # a child on its way to becoming a Python bot (``_Become``) owns nothing
+        for pid in [*self.children, *(b.pid for b in self.waiting())]:
             try:
                 os.kill(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
             except ChildProcessError:
                 pass
         self.groups.close()
+
+
+def _key(request: dict[str, Any]) -> str:
+    """A spawn request as text: equal requests make the same bot (but for its channels)."""
+    return json.dumps(request, sort_keys=True)
 
 
 def _find_abilities(groups: _MemoryGroups) -> dict[str, Any]:
@@ -568,6 +856,15 @@ def _find_abilities(groups: _MemoryGroups) -> dict[str, Any]:
     _Abilities.seccomp = _can_filter()
     if _Abilities.seccomp:
         walls.filter_for(os.getpid())  # compiled here once: every blank inherits it
+    started_as = sys.orig_argv[: len(sys.orig_argv) - len(sys.argv)]
+    if dict(os.environ) == PROGRAM_ENV and started_as[:1] == [sys.executable]:
+        _Abilities.python = tuple(started_as)
+        files = {name: getattr(sys.modules[name], "__file__", None) for name in _BARE_MODULES}
+        _Abilities.bare_elsewhere = {
+            name: file
+            for name, file in files.items()
+            if isinstance(file, str) and not os.path.realpath(file).startswith("/usr/")
+        }
     return {
         "event": "ready",
         "pid": os.getpid(),
@@ -575,6 +872,7 @@ def _find_abilities(groups: _MemoryGroups) -> dict[str, Any]:
         "netns": _Abilities.private,
         "memory_cgroups": bool(groups.version),
         "seccomp": _Abilities.seccomp,
+        "python": list(_Abilities.python or ()),
     }
 
 
@@ -583,23 +881,25 @@ def zygote(control: socket.socket) -> None:
     # process ends, which may be long before the host does. The host's end of the control
     # socket closes when the host dies, however it dies, and then this process ends (below).
     walls.make_undumpable()
-    # cffi, its backend and its C parser are loaded once, here: a blank walled into a chroot
-    # can no longer import them, and every bot forked from this process has them warm.
-    _ffi_for("int koth_warm_up(int);")
+    _HELD.add(control)
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda signum, frame: None)
     state = _Zygote(control)
-    _send(control, _find_abilities(state.groups))
+    ready = _find_abilities(state.groups)
+    if _Abilities.python is None:
+        # cffi, its backend and its C parser are loaded once, here: a blank walled into a
+        # chroot can no longer import them, and every bot forked from this process has them
+        # warm. A zygote that runs Python bots loads them only when a C bot first comes.
+        _ffi_for("int koth_warm_up(int);")
+    _send(control, ready)
     try:
         while True:
-            # Refill the pool of blanks only when no request has come for a moment, so forking
-            # never delays a game that is starting (a game spawns its bots back to back).
-            idle = None if len(state.blanks) >= BLANKS else (0.0 if not state.blanks else 0.005)
+            idle = state.idle_wait()
             readable, _, _ = select.select([control.fileno(), wake_r], [], [], idle)
             if not readable:
-                state.refill()
+                state.work()
                 continue
             if wake_r in readable:
                 os.read(wake_r, 4096)
@@ -612,15 +912,24 @@ def zygote(control: socket.socket) -> None:
 
 def main(argv: list[str]) -> None:
     """``--control-fd N``: an inherited socket (local sandbox). ``--control-socket PATH``: connect
-    to the host's listening socket (a container, where the path is in a read-only bind mount)."""
-    if len(argv) == 3 and argv[1] == "--control-fd":
-        zygote(socket.socket(fileno=int(argv[2])))
-    elif len(argv) == 3 and argv[1] == "--control-socket":
-        control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        control.connect(argv[2])
-        zygote(control)
-    else:
-        sys.exit("usage: worker.py --control-fd N | --control-socket PATH")
+    to the host's listening socket (a container, where the path is in a read-only bind mount).
+
+    A blank that runs a Python bot in this interpreter comes back here (``_Become``), with the
+    zygote's frames gone, and runs it."""
+    bot: tuple[list[str], int] | None = None
+    try:
+        if len(argv) == 3 and argv[1] == "--control-fd":
+            zygote(socket.socket(fileno=int(argv[2])))
+        elif len(argv) == 3 and argv[1] == "--control-socket":
+            control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            control.connect(argv[2])
+            zygote(control)
+        else:
+            sys.exit("usage: worker.py --control-fd N | --control-socket PATH")
+    except _Become as becoming:
+        bot = (becoming.argv, becoming.report)
+    if bot is not None:  # outside the handler: the bot sees no exception being handled
+        _run_python(*bot)
 
 
 if __name__ == "__main__":

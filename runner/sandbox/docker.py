@@ -72,6 +72,9 @@ BUILD_USER = "10001:10001"  # the image's non-root user
 ZYGOTE_USER = "0:0"  # with SETUID, SETGID and KILL only: it gives each bot a uid of its own
 ZYGOTE_CAPABILITIES = ["SETUID", "SETGID", "KILL"]
 ZYGOTE_OVERHEAD = 64 << 20  # the zygote and its pre-forked children, inside the memory limit
+# The zygote, its blanks (up to worker.MAX_BLANKS) and its bots: the seats one entry holds in a
+# game (a built-in bot filling six seats of an Easter Egg Hunt runs six at once).
+ZYGOTE_PIDS = 48
 BUILD_OUT_SIZE = 32 << 20  # the build container's /out tmpfs: every artefact together
 BUILD_STREAM_CAP = 40 << 20  # what the host reads of a build's stdout: /out, the log, tar headers
 CONTAINER_BOT_ROOT = "/bot"
@@ -371,9 +374,12 @@ class _PlayContainer:
         path.chmod(0o777)  # the container's user must be able to connect
         listener.listen(1)
         listener.settimeout(60)
+        # Started as a Python bot is (the interpreter, its flags, its environment), so the
+        # zygote runs Python bots in warm forks of itself (runner/bots/worker.py).
+        command = [*worker.PYTHON_COMMAND, "/opt/koth/worker.py"]
         self.container = sandbox.client.containers.run(
             sandbox.tag,
-            ["python3", "-I", "/opt/koth/worker.py", "--control-socket", "/run/koth/control.sock"],
+            [*command, "--control-socket", "/run/koth/control.sock"],
             volumes={
                 str(jail): {"bind": CONTAINER_BOT_ROOT, "mode": "ro"},
                 str(self.folder): {"bind": "/run/koth", "mode": "ro"},
@@ -382,12 +388,15 @@ class _PlayContainer:
             # Removed by the engine once the zygote exits: when the host closes its socket,
             # or dies (kill -9 included), no container of this run outlives it.
             auto_remove=True,
-            **_hardening(
-                limits.memory_bytes + ZYGOTE_OVERHEAD,
-                pids=16,
-                user=ZYGOTE_USER,
-                capabilities=ZYGOTE_CAPABILITIES,
-            ),
+            **{
+                **_hardening(
+                    limits.memory_bytes + ZYGOTE_OVERHEAD,
+                    pids=ZYGOTE_PIDS,
+                    user=ZYGOTE_USER,
+                    capabilities=ZYGOTE_CAPABILITIES,
+                ),
+                "environment": dict(worker.PROGRAM_ENV),  # constants, nothing of the host's
+            },
         )
         try:
             connection, _ = listener.accept()

@@ -52,6 +52,7 @@ PROGRAM_BUILDS = {
 }
 COMPILER_OUTPUT_CAP = 64 * 1024
 ARTIFACT_CAP = 16 << 20  # an artefact a build hands back (bot.o, bot.so, a program)
+PYTHON = Path(worker.PYTHON_COMMAND[0])
 
 
 @dataclass(frozen=True)
@@ -63,13 +64,23 @@ class Compiled:
     output: str  # the compiler's messages, verbatim (capped)
 
 
-def start_local_zygote() -> Zygote:
+def start_local_zygote(python: bool = False) -> Zygote:
+    """A zygote under this interpreter (for C-function bots, with cffi, and compiled programs),
+    or, with ``python``, under the interpreter Python bots run with, started as they are
+    (``worker.PYTHON_COMMAND``, their environment, no terminal): its blanks run a Python bot in
+    a fork of that warm interpreter instead of starting it again (runner/bots/worker.py)."""
     host_end, zygote_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    control = ["--control-fd", str(zygote_end.fileno())]
+    if python:
+        command, env = [*worker.PYTHON_COMMAND, worker.__file__, *control], worker.PROGRAM_ENV
+    else:
+        command, env = [sys.executable, "-I", worker.__file__, *control], {"PATH": os.defpath}
     process = subprocess.Popen(
-        [sys.executable, "-I", worker.__file__, "--control-fd", str(zygote_end.fileno())],
+        command,
         pass_fds=[zygote_end.fileno()],
         stdin=subprocess.DEVNULL,
-        env={"PATH": os.defpath},
+        stdout=subprocess.DEVNULL if python else None,
+        env=env,
         start_new_session=True,
     )
     zygote_end.close()
@@ -82,6 +93,8 @@ def start_local_zygote() -> Zygote:
             process.wait()
 
     zygote = Zygote(host_end, on_close=stop)
+    if python:
+        return zygote  # the other zygote says what the machine lacks
     if zygote.is_root and not zygote.netns:
         print(
             "koth: warning: running as root but the kernel refused new namespaces (an "
@@ -102,19 +115,29 @@ class LocalSandbox:
     name = "local"
 
     def __init__(self) -> None:
-        self._zygote: Zygote | None = None
+        self._zygotes: dict[bool, Zygote] = {}
         self._warned = False
+
+    def _started(self, python: bool) -> Zygote:
+        """A zygote, started on first use (and again if the last one died: its games were
+        reported as the host's failures; the next game needs a working one)."""
+        zygote = self._zygotes.get(python)
+        if zygote is not None and zygote.dead:
+            zygote.close()
+            zygote = None
+        if zygote is None:
+            zygote = self._zygotes[python] = start_local_zygote(python)
+        return zygote
 
     @property
     def zygote(self) -> Zygote:
-        """The zygote, started on first use (and again if the last one died: its games were
-        reported as the host's failures; the next game needs a working one)."""
-        if self._zygote is not None and self._zygote.dead:
-            self._zygote.close()
-            self._zygote = None
-        if self._zygote is None:
-            self._zygote = start_local_zygote()
-        return self._zygote
+        """The zygote of C-function bots and compiled programs."""
+        return self._started(False)
+
+    @property
+    def python_zygote(self) -> Zygote:
+        """The zygote of Python bots (runner/bots/worker.py runs them in a warm fork)."""
+        return self._started(True)
 
     def compile(
         self, source: Path, out: Path, wall_s: float, recipe: str = "c-function"
@@ -172,9 +195,11 @@ class LocalSandbox:
         abi: dict[str, Any] | None = None,
     ) -> BotProcess:
         root = jail.parent / "root"  # made empty by the build: where a program's view is built
-        return self.zygote.spawn(str(jail), limits, program, str(root) if program else None, abi)
+        python = program is not None and tuple(program[:-1]) == worker.PYTHON_COMMAND
+        zygote = self.python_zygote if python and PYTHON.exists() else self.zygote
+        return zygote.spawn(str(jail), limits, program, str(root) if program else None, abi)
 
     def close(self) -> None:
-        if self._zygote is not None:
-            self._zygote.close()
-            self._zygote = None
+        for zygote in self._zygotes.values():
+            zygote.close()
+        self._zygotes.clear()

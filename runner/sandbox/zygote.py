@@ -100,6 +100,10 @@ class Zygote:
         self.untrusted = untrusted
         self.dead = False
         self._events: dict[int, list[dict[str, Any]]] = {}
+        # Bots the host is done with, whose last news is still to come: it is dropped. Pids are
+        # reused (a season of a game that starts a process every move wraps them): news of an
+        # old process must never reach a new one with its pid.
+        self._closed: set[int] = set()
         self._pending: list[BotProcess] = []  # spawned, in request order, awaiting their pid
         try:
             ready = self._next_event(timeout=60.0)
@@ -113,6 +117,9 @@ class Zygote:
         self.netns = bool(ready.get("netns"))
         self.memory_cgroups = bool(ready.get("memory_cgroups"))
         self.seccomp = bool(ready.get("seccomp"))
+        # The command it is (minus a script), when it runs Python bots in warm forks of itself.
+        python = ready.get("python")
+        self.python = tuple(map(str, python)) if isinstance(python, list) else ()
 
     @property
     def fileno(self) -> int:
@@ -162,14 +169,23 @@ class Zygote:
             self._file(event)
 
     def _file(self, event: dict[str, Any]) -> None:
+        pid = event["pid"]
         if event["event"] == "spawned":
             if not self._pending:
                 raise ZygoteBroken("the bot zygote reported a bot nobody asked for")
-            self._pending.pop(0).pid = event["pid"]
+            # A new process: whatever was said of an earlier one with this pid was said before
+            # (the zygote reports a bot's exit when it reaps it, before its pid can be reused).
+            self._events.pop(pid, None)
+            self._closed.discard(pid)
+            process = self._pending.pop(0)
+            process.pid, process.primed = pid, event.get("primed") is True
         elif event["event"] == "ready":
             raise ZygoteBroken("the bot zygote said it was ready twice")
+        elif pid in self._closed:
+            if event["event"] == "exit":
+                self._closed.discard(pid)  # its last news
         else:
-            self._events.setdefault(event["pid"], []).append(event)
+            self._events.setdefault(pid, []).append(event)
 
     def events_for(self, pid: int) -> list[dict[str, Any]]:
         return self._events.get(pid, [])
@@ -188,7 +204,10 @@ class Zygote:
                 self._file(news)
 
     def forget(self, pid: int) -> None:
-        self._events.pop(pid, None)
+        """The host is done with the bot ``pid``: drop its news, and whatever still comes."""
+        news = self._events.pop(pid, [])
+        if not any(event["event"] == "exit" for event in news):
+            self._closed.add(pid)  # its exit is still to come
 
     def oom_kills(self) -> int:
         return self._container_oom_kills() if self._container_oom_kills else 0
@@ -280,6 +299,7 @@ class BotProcess:
     ) -> None:
         self.zygote = zygote
         self.pid: int | None = None  # in the zygote's pid namespace: for its reports and kills
+        self.primed = False  # the zygote says it had walled it in before it was asked for
         self.host_pid: int | None = None  # as the host sees it: for the kernel's CPU clock
         self.request_fd = request_fd
         self._reply = reply
@@ -329,6 +349,12 @@ class BotProcess:
                     return int(pid)
             raise SandboxError("the kernel attached no credentials to a bot's first byte")
         raise ZygoteBroken(f"a bot process did not start within {IDENTIFY_WALL_S:g} s")
+
+    @property
+    def had_clock(self) -> bool:
+        """Whether the kernel's clock of this process could be read once (so that it reads
+        None now only because the process has ended and been reaped)."""
+        return self._clock_ok
 
     def cpu_time(self) -> float | None:
         """CPU seconds the kernel has charged this process so far; None once it is gone."""

@@ -284,6 +284,39 @@ def test_a_silent_zygote_is_given_up_on(
     assert time.monotonic() - started < 5, "a silent zygote must not hold the host"
 
 
+@pytest.mark.parametrize("exit_first", [False, True], ids=["exit-after-close", "exit-before"])
+def test_news_of_a_process_never_reaches_a_later_one_with_its_pid(
+    fake_zygote: tuple[socket.socket, socket.socket], tmp_path: Path, exit_first: bool
+) -> None:
+    """Pids are reused (a season that starts a process every move wraps them): the exit of a
+    bot the host is done with must not read as the end of the next process given its pid."""
+    from runner.sandbox.zygote import BotLimits
+
+    host, far = fake_zygote
+    box = Zygote(host)
+    limits = BotLimits(0.1, 1.0, 1.0, 64 << 20)
+    exited = json.dumps({"event": "exit", "pid": 100, "status": 0}).encode()
+    old = box.spawn(str(tmp_path), limits, ["./bot"])
+    far.recv(1 << 16)
+    far.send(json.dumps({"event": "spawned", "pid": 100}).encode())
+    box.await_pid(old)
+    if exit_first:  # it replied and ended before the host closed it
+        far.send(exited)
+        box.pump()
+    box.forget(100)  # what closing it does (with a kill the zygote may come to after its end)
+    if not exit_first:
+        far.send(exited)
+    new = box.spawn(str(tmp_path), limits, ["./bot"])
+    far.recv(1 << 16)
+    far.send(json.dumps({"event": "spawned", "pid": 100}).encode())
+    box.await_pid(new)
+    box.pump()
+    assert box.events_for(100) == [], "the old process's exit was taken for the new one's"
+    far.send(json.dumps({"event": "exit", "pid": 100, "status": 256}).encode())
+    box.pump()
+    assert [e["status"] for e in box.events_for(100)] == [256], "the new one's own news arrives"
+
+
 def test_a_stopped_zygote_between_games_gets_a_fresh_container(
     docker_sandbox: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
