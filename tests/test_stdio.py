@@ -315,3 +315,35 @@ def test_a_reply_written_just_before_a_fresh_program_ended_counts(
         bot.close()
         assert move.fault is None, f"its reply was lost: {move.fault}"
         assert move.reply == b"1 0 0", move.reply
+
+
+def test_a_fresh_program_that_reads_its_input_to_the_end_gets_an_end(
+    any_sandbox: Any, tmp_path: Path
+) -> None:
+    """A program started for one move may read its whole input (``sys.stdin.read()``, as the
+    Easter Egg Hunt's rules suggest): the host ends its stdin once the request is written, so it
+    answers instead of waiting for more until its time runs out."""
+    from runner.bots.stdio import StdioBot
+    from runner.bots.watch import gather
+    from runner.games.egghunt import SPEC as EGGHUNT
+
+    folder = tmp_path / "entries" / "reader"
+    folder.mkdir(parents=True)
+    (folder / "bot.py").write_text(
+        "import sys\nlines = sys.stdin.read().split('\\n')\n"
+        "sys.stdout.write(f'4\\nN\\nread {len(lines)} lines\\n')\n"
+    )
+    (folder / "entry.yaml").write_text(
+        "name: reader\nauthor: tests\ndescription: reads to the end\nlanguage: python\n"
+    )
+    built = build_entry(load_entry(folder), tmp_path / "build", any_sandbox, LIMITS, 60, EGGHUNT)
+    assert built.ok, built.message
+    state = EGGHUNT.rules.initial_state(random.Random(0), 7, {})
+    process = any_sandbox.spawn(built.jail_path, LIMITS, list(built.program or ()))
+    bot = StdioBot(process, LIMITS, "reader", 3, until_end=True)
+    bot.start()
+    move = bot.begin(EGGHUNT.codec.request(state, 0), 1)
+    gather([move])
+    bot.close()
+    assert move.fault is None, f"a bot reading to the end of its input faulted: {move.fault}"
+    assert move.reply == b"4\nN\nread 7 lines", move.reply

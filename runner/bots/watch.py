@@ -468,11 +468,14 @@ class Exchange:
     def _write(self) -> int:
         """Write what the pipe takes now (it is non-blocking); how many bytes went."""
         try:
-            return os.write(self.bot.process.request_fd, self.out)
+            written = os.write(self.bot.process.request_fd, self.out)
         except BlockingIOError:
             return 0
         except BrokenPipeError:
             raise self.bot.death(self.at) from None
+        if written == len(self.out) and self.want.until_end:
+            self.bot.process.end_input()  # a program started for this move reads to the end
+        return written
 
     def check(self, now: float) -> float:
         """Enforce the limits now; the seconds until the next one could be reached."""

@@ -384,6 +384,15 @@ class BotProcess:
             return True
         return self.zygote.oom_kills() > self._oom_baseline
 
+    def end_input(self) -> None:
+        """Close the bot's stdin: its request is all written (a program started for one move
+        may read to the end of its input). The fd stays open, on /dev/null, until ``close``."""
+        null = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            os.dup2(null, self.request_fd, inheritable=False)
+        finally:
+            os.close(null)
+
     def kill(self) -> None:
         self.zygote.kill(self.ready())
 
