@@ -40,7 +40,7 @@ from runner.playloop import (
 from runner.progress import Progress, Say, to_stderr
 from runner.referee import Player
 from runner.schedule import Shard
-from runner.standings import Entrant, Row, document, rank
+from runner.standings import Entrant, Row, document, rank, ranks_by_score
 from runner.standings import write as write_standings
 from runner.workers import GamePool, Task, make_sandbox, open_pool, sigterm_interrupts
 
@@ -305,7 +305,7 @@ def ranked(
 ) -> tuple[list[Row], dict[str, Any]]:
     """The standings' rows in rank order, and what standings.json adds for the format: a
     knockout ranks by its bracket (runner/bracket.py) and writes it; other formats by points."""
-    rows = rank(entrants, records, config.points)
+    rows = rank(entrants, records, config.points, ranks_by_score(config.game))
     fmt = season_format(config)
     if not isinstance(fmt, Knockout):
         return rows, {}

@@ -123,7 +123,8 @@ def read_standings(
             for e, s in sorted(seen.items())
         ]
         table = {} if points == LINEAR_POINTS else {"points": list(points)}
-        standings = ranking.document(ranking.rank(entrants, records, points), table)
+        by_score = bool(records) and ranking.ranks_by_score(str(records[0].get("game", "")))
+        standings = ranking.document(ranking.rank(entrants, records, points, by_score), table)
     known = {f.name for f in fields(Row)}
     rows = [Row(**{k: v for k, v in row.items() if k in known}) for row in standings["entries"]]
     playing = {r.entry: r.content_hash for r in rows if r.excluded is None}
@@ -340,10 +341,11 @@ def _season(
     ]
     ranked = [r for r in rows if r.excluded is None]
     fitted = ratings.fit(ratings.results_from_records(records), [r.entry for r in ranked])
+    by_score = meta.get("ranking") == "score"
     tied = {
         b.entry: a.rank
         for a, b in zip(ranked, ranked[1:], strict=False)
-        if fitted[a.entry].overlaps(fitted[b.entry])
+        if (a.overlaps(b) if by_score else fitted[a.entry].overlaps(fitted[b.entry]))
     }
     stamps = sorted(filter(None, (str(r.get("measured", {}).get("when", "")) for r in records)))
     first = records[0] if records else {}
@@ -367,7 +369,9 @@ def _season(
         "rows": rows,
         "ranked": ranked,
         "ratings": fitted,
-        "tied": tied,
+        "tied": tied,  # rank above it, where the two cannot be told apart (score or rating)
+        "by_score": by_score,  # ranked by mean score per game (runner/standings.py)
+        "score_header": _score_header(str(facts["game"])) if by_score else "",
         "games": games,
         "names": names,
         "cross": _cross(games),
@@ -384,6 +388,14 @@ def _season(
         "bracket": bracket,  # a knockout's (runner/bracket.py), else None
         "match_of": bracket["match_of"] if bracket else {},
     }
+
+
+def _score_header(game_id: str) -> str:
+    """What a game calls its score (``Presentation.score_header``: "Eggs")."""
+    try:
+        return find_game(game_id).presentation.score_header
+    except UnknownGameError:
+        return "Score"
 
 
 def _bracket(

@@ -33,6 +33,13 @@ rank, with 0 games and the reason they did not play.
 
 A knockout season ranks its rows by its bracket instead (runner/bracket.py: the round each entry
 reached); the counts above are the same.
+
+Ranking by score. A game whose spec says ``ranking="score"`` (the Easter Egg Hunt: eggs) ranks
+by each entry's mean score per game — the game's own count from the record's ``outcome.scores``,
+not points by place — with a 95% interval for that mean: ``mean ± t · s / √n`` over its n games
+(s the sample standard deviation, t Student's 97.5% quantile with n - 1 degrees of freedom; no
+interval below two games). Entries with equal means keep the order above (points first). Two
+entries whose intervals overlap cannot be told apart by the games played (``score_overlaps``).
 """
 
 from __future__ import annotations
@@ -54,6 +61,11 @@ from runner.results import places as record_places
 
 TIE_BREAK = (
     "points, then head-to-head points among the entries tied on points, then wins, then entry name"
+)
+TIE_BREAK_SCORE = (
+    "mean score per game, then points, then head-to-head points among the entries tied on "
+    "points, then wins, then the countback of places in games of more than two seats, then "
+    "entry name"
 )
 TIE_BREAK_PLACES = (
     "points, then head-to-head points among the entries tied on points (their points in the "
@@ -89,6 +101,56 @@ class Row:
     detail: str = ""
     places: list[int] = field(default_factory=list)  # games of 3+ seats finished 1st, 2nd, ...
     average_place: float | None = None
+    # Ranking by score only: the mean score per game and its 95% interval (None below 2 games).
+    score: float | None = None
+    score_low: float | None = None
+    score_high: float | None = None
+
+    def overlaps(self, other: Row) -> bool:
+        """Whether the two rows' 95% score intervals overlap (or either has none): the games
+        played cannot tell the two apart."""
+        return score_overlaps(self, other)
+
+
+SCORE_FIELDS = ("score", "score_low", "score_high")
+# Student's t, 97.5% quantile, for 1 to 30 degrees of freedom; beyond, Cornish–Fisher below.
+_T975 = (
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+)  # fmt: skip
+_Z975 = 1.959963984540054
+
+
+def t975(df: int) -> float:
+    """Student's t distribution's 97.5% quantile for ``df`` degrees of freedom (df ≥ 1): a
+    table to 30, then the Cornish–Fisher expansion (within 0.001 of the exact value)."""
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = _Z975
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float | None, float | None]:
+    """The mean of ``values`` and its 95% interval (None, None below two values). Exact sums,
+    so the order of the values never changes the result."""
+    exact = [Fraction(v) for v in values]
+    n = len(exact)
+    mean = sum(exact, Fraction(0)) / n
+    if n < 2:
+        return float(mean), None, None
+    variance = sum(((v - mean) ** 2 for v in exact), Fraction(0)) / (n - 1)
+    margin = t975(n - 1) * math.sqrt(variance / n)
+    return float(mean), float(mean) - margin, float(mean) + margin
+
+
+def score_overlaps(a: Row, b: Row) -> bool:
+    """Whether two rows' score intervals overlap; a row without an interval overlaps all."""
+    if None in (a.score_low, a.score_high, b.score_low, b.score_high):
+        return True
+    assert a.score_low is not None and a.score_high is not None
+    assert b.score_low is not None and b.score_high is not None
+    return a.score_low <= b.score_high and b.score_low <= a.score_high
 
 
 def table_points(table: Points, placement: Sequence[int]) -> list[Fraction]:
@@ -147,15 +209,18 @@ class _Book:
     place_sums: dict[str, int] = field(default_factory=dict)
     games: list[_Counted] = field(default_factory=list)
     largest: int = 0  # the seats of the largest game of more than two
+    scores: dict[str, list[float]] = field(default_factory=dict)  # each game's score per entry
 
     def add(self, record: RecordView, table: Points) -> None:
         seats = tuple(str(s["entry"]) for s in record["seats"])
         game = _Counted(seats, tuple(game_points(record, table)), tuple(record_places(record)))
+        scores = record["outcome"].get("scores") or [0.0] * len(seats)
         for seat, name in enumerate(seats):
             row = self.rows.get(name)
             if row is None:  # a built-in bot filling a table's empty seat: no entrant
                 continue
             row.games += 1
+            self.scores.setdefault(name, []).append(float(scores[seat]))
             self.points[name] = self.points.get(name, Fraction(0)) + game.points[seat]
             self.place_sums[name] = self.place_sums.get(name, 0) + game.places[seat]
             if len(seats) == 2:
@@ -170,13 +235,20 @@ class _Book:
                 faults[kind] = faults.get(kind, 0) + 1
         self.games.append(game)
 
-    def finish(self) -> None:
-        """Totals into the rows; every playing row's histogram as long as the largest game's."""
+    def finish(self, by_score: bool) -> None:
+        """Totals into the rows; every playing row's histogram as long as the largest game's;
+        ranking by score, each row's mean score and its interval."""
         for row in (r for r in self.rows.values() if r.excluded is None):
             row.places += [0] * (self.largest - len(row.places))
             row.points = float(self.points.get(row.entry, 0))
             if row.games:
                 row.average_place = float(Fraction(self.place_sums[row.entry], row.games))
+            if by_score and row.games:
+                row.score, row.score_low, row.score_high = mean_interval(self.scores[row.entry])
+
+    def mean_score(self, entry: str) -> Fraction:
+        found = self.scores.get(entry) or [0.0]
+        return sum(map(Fraction, found), Fraction(0)) / len(found)
 
 
 def _count_result(row: Row, mine: Fraction, other: Fraction) -> None:
@@ -188,7 +260,9 @@ def _count_result(row: Row, mine: Fraction, other: Fraction) -> None:
         row.losses += 1
 
 
-def _tally(rows: Mapping[str, Row], records: Iterable[RecordView], table: Points) -> _Book:
+def _tally(
+    rows: Mapping[str, Row], records: Iterable[RecordView], table: Points, by_score: bool
+) -> _Book:
     """Every game among playing entries (a free-for-all table's filler seats aside), added
     into ``rows``."""
     book = _Book(rows)
@@ -198,7 +272,7 @@ def _tally(rows: Mapping[str, Row], records: Iterable[RecordView], table: Points
         playing = ranked and all(rows[name].excluded is None for name in ranked)
         if playing and (len(ranked) == len(seats) or len(seats) > 2):
             book.add(record, table)
-    book.finish()
+    book.finish(by_score)
     return book
 
 
@@ -214,20 +288,24 @@ def _head_to_head(group: set[str], games: Iterable[_Counted]) -> dict[str, Fract
 
 
 def rank(
-    entrants: Sequence[Entrant], records: Iterable[Mapping[str, Any]], points: Points = LINEAR
+    entrants: Sequence[Entrant],
+    records: Iterable[Mapping[str, Any]],
+    points: Points = LINEAR,
+    by_score: bool = False,
 ) -> list[Row]:
     """The standings table: ranked playing entries, then excluded ones by name.
 
     ``records`` must be the season's current games (one per key); a game of two seats with an
     entry that is not a playing entrant is ignored, and in a larger game a seat that is no
     entrant (a built-in bot filling a table) counts for nobody. ``points`` is the season's table
-    for games of more than two seats.
+    for games of more than two seats. ``by_score``: rank by mean score per game first (the
+    game's spec says so: ``ranks_by_score``).
     """
     rows = {
         e.entry: Row(e.entry, e.name, e.content_hash, excluded=e.excluded, detail=e.detail)
         for e in entrants
     }
-    book = _tally(rows, records, points)
+    book = _tally(rows, records, points, by_score)
     total = book.points
     playing = sorted(
         (r for r in rows.values() if r.excluded is None), key=lambda r: -total.get(r.entry, 0)
@@ -238,19 +316,42 @@ def rank(
         h2h = _head_to_head({r.entry for r in group}, book.games) if len(group) > 1 else {}
         group.sort(key=lambda r: (-h2h.get(r.entry, 0), -r.wins, [-n for n in r.places], r.entry))
         ordered += group
+    if by_score:  # stable: equal means keep the order by points
+        ordered.sort(key=lambda r: -book.mean_score(r.entry))
     for place, row in enumerate(ordered, 1):
         row.rank = place
     excluded = sorted((r for r in rows.values() if r.excluded is not None), key=lambda r: r.entry)
     return ordered + excluded
 
 
+def ranks_by_score(game_id: str) -> bool:
+    """Whether the game's spec ranks by mean score per game (unknown games: by points)."""
+    from runner.games import UnknownGameError, find_game
+
+    try:
+        return find_game(game_id).ranking == "score"
+    except UnknownGameError:
+        return False
+
+
 def document(rows: Sequence[Row], meta: Mapping[str, Any]) -> dict[str, Any]:
     """standings.json's content: ``meta`` (game, seed, games counts, ...) then the rows; a
-    ``tie_break`` in ``meta`` (a knockout's: runner/bracket.py) says how the rows were ranked."""
+    ``tie_break`` in ``meta`` (a knockout's: runner/bracket.py) says how the rows were ranked.
+    Rows ranked by score say so (``ranking: score``) and carry their score fields; others
+    leave them out."""
+    by_score = any(r.score is not None for r in rows)
     tie_break = meta.get("tie_break") or (
-        TIE_BREAK_PLACES if any(r.places for r in rows) else TIE_BREAK
+        TIE_BREAK_SCORE
+        if by_score
+        else TIE_BREAK_PLACES
+        if any(r.places for r in rows)
+        else TIE_BREAK
     )
-    return {**meta, "tie_break": tie_break, "entries": [asdict(r) for r in rows]}
+    found = [asdict(r) for r in rows]
+    if not by_score:
+        found = [{k: v for k, v in row.items() if k not in SCORE_FIELDS} for row in found]
+    extra = {"ranking": "score"} if by_score else {}
+    return {**meta, **extra, "tie_break": tie_break, "entries": found}
 
 
 def _count(value: Any) -> bool:
@@ -327,6 +428,8 @@ def _places_problem(row: dict[str, Any]) -> str | None:
     average = row.get("average_place")
     if average is not None and not (_number(average) and average >= 1):
         return ": `average_place` is neither a place nor null"
+    if not all(row.get(key) is None or _number(row[key]) for key in SCORE_FIELDS):
+        return ": `score`, `score_low` and `score_high` must be numbers or null"
     return None
 
 
@@ -365,13 +468,38 @@ def _columns(rows: Sequence[Row]) -> list[tuple[str, Callable[[Row], object]]]:
     return columns
 
 
+def score_text(row: Row) -> str:
+    """A row's mean score and the half-width of its 95% interval: ``7.40 ± 1.23``."""
+    if row.score is None:
+        return "-"
+    if row.score_low is None or row.score_high is None:
+        return f"{row.score:.2f}"
+    return f"{row.score:.2f} ± {(row.score_high - row.score_low) / 2:.2f}"
+
+
+def tied_above(rows: Sequence[Row]) -> dict[str, int]:
+    """Ranking by score: entry → the rank just above it, when their intervals overlap."""
+    ranked = [r for r in rows if r.excluded is None and r.score is not None]
+    return {
+        b.entry: a.rank
+        for a, b in zip(ranked, ranked[1:], strict=False)
+        if a.rank is not None and score_overlaps(a, b)
+    }
+
+
 def table(rows: Sequence[Row]) -> str:
-    """The standings as a plain-text table."""
+    """The standings as a plain-text table; ranked by score, a column of mean scores ± their
+    95% interval, ``≈ #k`` where it overlaps the rank above."""
     entry_w = max([5, *(len(r.entry) for r in rows)])
     name_w = min(24, max([3, *(len(r.name) for r in rows)]))
     columns = _columns(rows)
+    tied = tied_above(rows)
+    score_w = max((len(score_text(r)) for r in rows if r.score is not None), default=0)
+    score_w = max(score_w, len("score ± 95%")) if score_w else 0
     head = (
-        f"{'rank':>4}  {'entry':<{entry_w}}  {'bot':<{name_w}}  {'points':>6}  {'games':>5}"
+        f"{'rank':>4}  {'entry':<{entry_w}}  {'bot':<{name_w}}  "
+        + (f"{'score ± 95%':>{score_w}}  {'':4}  " if score_w else "")
+        + f"{'points':>6}  {'games':>5}"
         + "".join(f"  {title:>4}" for title, _ in columns)
         + "  faults"
     )
@@ -381,10 +509,14 @@ def table(rows: Sequence[Row]) -> str:
             lines.append(f"{'-':>4}  {r.entry:<{entry_w}}  excluded: {r.excluded}")
             continue
         faults = ", ".join(f"{kind} {n}" for kind, n in sorted(r.faults.items())) or "-"
+        mark = f"≈ #{tied[r.entry]}" if r.entry in tied else ""
         lines.append(
             f"{r.rank:>4}  {r.entry:<{entry_w}}  {_clip(r.name, name_w):<{name_w}}  "
-            f"{r.points:>6g}  {r.games:>5}"
+            + (f"{score_text(r):>{score_w}}  {mark:4}  " if score_w else "")
+            + f"{r.points:>6g}  {r.games:>5}"
             + "".join(f"  {str(value(r)):>4}" for _, value in columns)
             + f"  {faults}"
         )
+    if tied:
+        lines.append("≈ #k: its 95% interval overlaps rank k's; the games cannot tell them apart")
     return "\n".join(lines)

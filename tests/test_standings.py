@@ -16,10 +16,14 @@ from runner.results import places
 from runner.standings import (
     TIE_BREAK,
     TIE_BREAK_PLACES,
+    TIE_BREAK_SCORE,
     Entrant,
     check_document,
     document,
+    mean_interval,
     rank,
+    ranks_by_score,
+    t975,
     table,
     table_points,
     write,
@@ -297,3 +301,74 @@ def test_the_text_table_of_a_larger_game_shows_places() -> None:
     assert lines[0].split()[:5] == ["rank", "entry", "bot", "points", "games"]
     assert "1st" in lines[0] and "3rd" in lines[0] and " W " not in lines[0]
     assert lines[2].split()[:9] == ["1", "b", "B", "1.75", "2", "2", "0", "0", "1.00"]
+
+
+def scored_game(seats: str, scores: tuple[float, ...], run: int) -> dict[str, Any]:
+    """A game of len(seats) seats whose outcome counts a score per seat (eggs), placed by it."""
+    placement = tuple(1 + sum(other > mine for other in scores) for mine in scores)
+    record = table_game(seats, placement)
+    record["key"] += f"-run{run}"
+    record["outcome"]["scores"] = list(scores)
+    return record
+
+
+def test_the_95_percent_interval_of_a_mean_uses_students_t() -> None:
+    mean, low, high = mean_interval([2.0, 4.0, 6.0, 8.0])  # s = 2.582, n = 4, t(3) = 3.182
+    assert mean == 5.0
+    assert low == pytest.approx(5.0 - 3.182 * 2.5819889 / 2) and high == pytest.approx(
+        5.0 + 3.182 * 2.5819889 / 2
+    ), "mean ± t(n-1) · s / √n"
+    assert mean_interval([3.0]) == (3.0, None, None), "one game gives no interval"
+    assert mean_interval([1.0, 1.0, 1.0]) == (1.0, 1.0, 1.0), "no spread, no width"
+    assert t975(30) == 2.042 and t975(31) == pytest.approx(2.0395, abs=0.001)
+    assert t975(1000) == pytest.approx(1.9623, abs=0.001), "beyond the table, the expansion"
+    assert mean_interval([0.1, 0.2, 0.7]) == mean_interval([0.7, 0.1, 0.2]), "order-free"
+
+
+def test_ranking_by_score_orders_by_mean_eggs_not_by_places() -> None:
+    # a wins two runs by one egg; b is second twice but collects far more in the third run.
+    records = [
+        scored_game("abc", (3, 2, 0), 1),
+        scored_game("abc", (3, 2, 0), 2),
+        scored_game("abc", (0, 12, 1), 3),
+    ]
+    by_points = rank(entrants(*"abc"), records)
+    assert [r.entry for r in by_points] == ["a", "b", "c"], "by points, a's two wins count most"
+    assert all(r.score is None for r in by_points), "ranked by points, no score is given"
+    rows = rank(entrants(*"abc"), records, by_score=True)
+    assert [r.entry for r in rows] == ["b", "a", "c"], "by score: b's 16/3 eggs beat a's 2"
+    b, a, c = rows
+    assert b.score == pytest.approx(16 / 3) and a.score == 2.0 and c.score == pytest.approx(1 / 3)
+    assert b.score_low is not None and b.score_low < 0, "three runs this far apart: a wide interval"
+    assert b.overlaps(a) and a.overlaps(c), "intervals that overlap cannot tell two entries apart"
+
+
+def test_entries_with_separate_intervals_are_told_apart_and_the_table_says_so() -> None:
+    records = [
+        scored_game("abc", (5 + run % 2, 2 + run % 2, 3 * (run % 2)), run) for run in range(10)
+    ]
+    rows = rank(entrants(*"abc"), records, by_score=True)
+    a, b, c = rows
+    assert (a.entry, b.entry, c.entry) == ("a", "b", "c")
+    assert not a.overlaps(b), "5.5 ± 0.4 eggs and 2.5 ± 0.4 eggs are told apart"
+    assert b.overlaps(c), "2.5 ± 0.4 and 1.5 ± 1.1 cannot be told apart"
+    lines = table(rows).splitlines()
+    assert "score ± 95%" in lines[0]
+    assert "5.50 ± 0.38" in lines[2] and "≈" not in lines[2] and "≈" not in lines[3]
+    assert "1.50 ± 1.13  ≈ #2" in lines[4], "rank 3 cannot be told apart from rank 2"
+    doc = document(rows, {"game": "egghunt-v1"})
+    assert doc["ranking"] == "score" and doc["tie_break"] == TIE_BREAK_SCORE
+    assert doc["entries"][0]["score"] == 5.5 and check_document(doc) is None
+    doc["entries"][0]["score_low"] = "low"
+    assert check_document(doc) is not None, "a score that is not a number is refused"
+
+
+def test_a_document_ranked_by_points_carries_no_score_fields() -> None:
+    doc = document(rank(entrants(*"abc"), [table_game("abc", (1, 2, 3))]), {})
+    assert "ranking" not in doc and "score" not in doc["entries"][0]
+
+
+def test_the_easter_egg_hunt_ranks_by_score_and_the_other_games_by_points() -> None:
+    assert ranks_by_score("egghunt-v1")
+    assert not ranks_by_score("multisnake-v1") and not ranks_by_score("snakes-v1")
+    assert not ranks_by_score("no-such-game"), "an unknown game ranks by points"

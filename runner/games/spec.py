@@ -261,6 +261,9 @@ class GameSpec:
     # setup can be played by that many seats (None: by some number the game allows).
     check_setup: Callable[[Setup, int | None], None] | None = None
     keyboard: Keyboard | None = None  # how a person plays a seat, if the game allows it
+    # What the standings rank by (runner/standings.py): points (by place in games of more than
+    # two seats), or ``score``, the mean of the game's own score per game with a 95% interval.
+    ranking: Literal["points", "score"] = "points"
 
     def setup_problem(self, setup: Setup, seats: int | None) -> SetupError | None:
         """Why ``setup`` cannot be played by ``seats`` players (None: by some number the game
