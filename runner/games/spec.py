@@ -199,6 +199,10 @@ class Presentation:
     # listed there leaves the symbol's own class). Multisnake: which snake a tile is.
     layer: Callable[[Any], str] | None = None
     layer_classes: Mapping[str, str] = field(default_factory=dict)
+    # What each seat sees: a square of side ``window`` around each of ``window_symbols`` in the
+    # coloured lines, which the game page's player outlines on demand (0: no such square).
+    window: int = 0
+    window_symbols: str = ""
 
     def seat_class(self, seat: int) -> str:
         return self.seat_classes[seat] if seat < len(self.seat_classes) else ""

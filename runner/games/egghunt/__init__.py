@@ -10,6 +10,7 @@ or after 25n turns; more eggs is a better place.
 
 - ``rules``: the pure engine (board generation, turn resolution, frames, move text).
 - ``codec``: the stdio wire format (a fresh process per turn).
+- ``presentation``: how the site shows a run (colours, fights marked, each bot's window).
 - ``builtin/wanderer/bot.py``: the built-in filler that completes a table to 7 players.
 """
 
@@ -19,8 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from runner.games.egghunt.codec import EggHuntStdio
+from runner.games.egghunt.presentation import PRESENTATION
 from runner.games.egghunt.rules import EggHunt, EggHuntState, Move
-from runner.games.spec import Builtin, GameSpec, Presentation, Rules, StdioCodec
+from runner.games.spec import Builtin, GameSpec, Rules, StdioCodec
 
 ID: Final = EggHunt.id
 RULES: Final = EggHunt()
@@ -34,7 +36,7 @@ SPEC = GameSpec(
     rules=RULES,
     interface="stdio-fresh",
     codec=STDIO,
-    presentation=Presentation(score_header="Eggs", score_prefix="eggs: "),
+    presentation=PRESENTATION,
     builtins=(Builtin("wanderer", BUILTIN / "wanderer", "python"),),
     rules_doc="egghunt",
     limits={"move_cpu_ms": 500, "move_wall_s": 1.0, "first_move_wall_s": None, "game_cpu_s": 60},

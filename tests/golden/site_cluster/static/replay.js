@@ -129,14 +129,34 @@
     }).join("\n");
   }
 
+  // What each seat sees (Presentation.window): on demand, a square of that side around each
+  // of its symbols in the coloured lines, drawn over the board (its padding and the font's
+  // character width and line height place it).
+  function windowsHtml(frame) {
+    var lines = frame.split("\n"), half = (data.window - 1) / 2, html = "";
+    var from = bound(data.lines[0], lines.length, 0);
+    var to = bound(data.lines[1], lines.length, lines.length);
+    for (var y = from; y < to; y++) {
+      for (var x = 0; x < lines[y].length; x++) {
+        if (data.windowSymbols.indexOf(lines[y][x]) < 0) continue;
+        html += '<span class="window" title="what ' + escapeHtml(lines[y][x]) + ' sees" ' +
+          'style="left: calc(.7em + ' + (x - half) + "ch); top: calc(.5em + " + (y - half) +
+          "lh); width: " + data.window + "ch; height: " + data.window + 'lh"></span>';
+      }
+    }
+    return html;
+  }
+
   var $ = function (id) { return document.getElementById(id); };
   var slider = $("slider"), playButton = $("play"), speed = $("speed");
+  var windows = data.window ? $("windows") : null;
   var moveItems = $("moves") ? $("moves").children : [];
   var current = 0, timer = null, started = 0, startFrame = 0, marked = null;
 
   function show(k) {
     current = Math.max(0, Math.min(last, k));
     board.innerHTML = boardHtml(frames[current], layers ? layers[current] : "");
+    if (windows && windows.checked) board.insertAdjacentHTML("beforeend", windowsHtml(frames[current]));
     $("move").textContent = String(current);
     $("turn").textContent = String(numbers[current][0]);
     for (var s = 0; s < data.seats; s++) {
@@ -205,6 +225,7 @@
     whole.setAttribute("aria-pressed", on ? "true" : "false");
   }
   whole.addEventListener("click", fitWhole);
+  if (windows) windows.addEventListener("change", function () { show(current); });
   whole.hidden = board.getBoundingClientRect().height <= window.innerHeight * 0.8;
   if (moveItems.length) {
     $("moves").addEventListener("click", function (e) {
@@ -227,6 +248,7 @@
     else if (e.key === "Home") go(0);
     else if (e.key === "End") go(last);
     else if (e.key === "z" && !whole.hidden) fitWhole();
+    else if (e.key === "w" && windows) { windows.checked = !windows.checked; show(current); }
     else return;
     e.preventDefault();
   });
