@@ -23,7 +23,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import example_seasons as examples
 import pytest
+from example_seasons import outputs, recorded, stable
 
 from runner import check, results, workers
 from runner.cli import main
@@ -42,31 +44,8 @@ def build_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def example_copy(folder: Path, build_dir: Path, **replace: str) -> Path:
     """The example folder copied into ``folder``, its builds in ``build_dir``, its wall-clock
     limits widened and any line ``key: value`` of its configuration replaced; its config file."""
-    shutil.copytree(EXAMPLE / "entries", folder / "entries")
-    shutil.copytree(EXAMPLE / "maps", folder / "maps")
-    text = (EXAMPLE / "tournament.yaml").read_text()
-    edits = {
-        "move_wall_s": "5.0",
-        "first_move_wall_s": "10.0",
-        "output": f"{{build: {build_dir}, results: results, site: _site, "
-        "standings: standings.json}",
-        **replace,
-    }
-    for key, value in edits.items():
-        text, count = re.subn(rf"(?m)^(\s*){key}: .*$", rf"\g<1>{key}: {value}", text)
-        assert count == 1, f"the example configuration has one `{key}:` line"
-    (folder / "tournament.yaml").write_text(text)
-    return folder / "tournament.yaml"
-
-
-def stable(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [results.without_measured(r) for r in results.canonical(found)]
-
-
-def recorded(folder: Path) -> list[dict[str, Any]]:
-    found, problems = results.read_all(results.results_files(folder / "results"))
-    assert problems == []
-    return found
+    edits = {"move_wall_s": "5.0", "first_move_wall_s": "10.0", "output": outputs(build_dir)}
+    return examples.example_copy(EXAMPLE, folder, {**edits, **replace})
 
 
 @pytest.fixture(scope="module")
