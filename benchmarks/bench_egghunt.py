@@ -32,7 +32,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))  # this checkout's runner, whatever is installed
 
-from runner import results, season  # noqa: E402
+from runner import check, results, season, workers  # noqa: E402
 from runner.bots.seats import Entrant, Seat, open_seat  # noqa: E402
 from runner.bots.watch import gather  # noqa: E402
 from runner.build import build_entry  # noqa: E402
@@ -130,10 +130,10 @@ def season_run(kind: str, scratch: Path, jobs: int) -> None:
             standings=out / "standings.json",
         ),
     )
-    sandbox = season.make_sandbox(config)
+    sandbox = workers.make_sandbox(config)
     try:
-        with season.open_pool(config, sandbox, jobs) as pool:
-            line = season.lineup(config, sandbox, pool, say=lambda _: None)
+        with workers.open_pool(config, sandbox, jobs) as pool:
+            line = check.lineup(config, sandbox, pool, say=lambda _: None)
             started = time.perf_counter()
             report = season.play(config, line, pool, show_progress=False, say=lambda _: None)
             wall = time.perf_counter() - started
@@ -166,7 +166,7 @@ def main() -> None:
         scratch = Path(tmp)
         for kind in args.sandbox:
             print(f"[{kind}]")
-            sandbox = season.new_sandbox(kind)
+            sandbox = workers.new_sandbox(kind)
             try:
                 turns(sandbox, scratch / kind, args.turns)
             finally:
