@@ -11,6 +11,7 @@ import fcntl
 import json
 import os
 import shutil
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -249,11 +250,17 @@ def _build_c_function(job: _Job) -> Build:
     return job.verdict(True, "ok", warnings, name)
 
 
+# Entries are built side by side on threads (runner/check.py), but a sandbox's bot processes
+# are asked for and watched from one thread at a time: loading is one entry at a time.
+_LOADING = threading.Lock()
+
+
 def load_name(entry: str, jail: Path, sandbox: Sandbox, limits: BotLimits, game: GameSpec) -> str:
     """Load the C bot once in the sandbox and read its name (raises BotFault)."""
     abi = cast(CFunctionCodec[Any, Any], game.codec).abi.to_json()
-    bot = CFunctionBot(sandbox.spawn(jail, limits, abi=abi), limits, entry)
-    try:
-        return bot.start()
-    finally:
-        bot.close()
+    with _LOADING:
+        bot = CFunctionBot(sandbox.spawn(jail, limits, abi=abi), limits, entry)
+        try:
+            return bot.start()
+        finally:
+            bot.close()

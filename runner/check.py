@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from runner.referee import Player
 from runner.safefiles import UnsafeFileError, read_capped
 from runner.schedule import game_seed
 from runner.standings import Entrant
-from runner.workers import GamePool, Task, bot_limits
+from runner.workers import GamePool, Task, bot_limits, job_count
 
 
 class SeasonError(Exception):
@@ -90,7 +91,9 @@ class Lineup:
         ]
 
 
-def build_all(config: Config, sandbox: Sandbox) -> list[Build]:
+def build_all(config: Config, sandbox: Sandbox, jobs: int | None = None) -> list[Build]:
+    """Build every entry (runner/build.py), ``jobs`` at a time (default: the config's): the
+    compilers run side by side; loading each built bot once is one at a time."""
     if not config.entries.is_dir():
         raise ConfigError(
             str(config.path or "tournament.yaml"),
@@ -100,10 +103,18 @@ def build_all(config: Config, sandbox: Sandbox) -> list[Build]:
         )
     limits = bot_limits(config)
     game = find_game(config.game)
-    return [
-        build_entry(entry, config.output.build, sandbox, limits, config.limits.build_wall_s, game)
-        for entry in discover(config.entries)
-    ]
+    entries = discover(config.entries)
+
+    def build(entry: Entry) -> Build:
+        return build_entry(
+            entry, config.output.build, sandbox, limits, config.limits.build_wall_s, game
+        )
+
+    threads = min(job_count(config, jobs), len(entries))
+    if threads <= 1:
+        return [build(entry) for entry in entries]
+    with ThreadPoolExecutor(threads, thread_name_prefix="koth-build") as pool:
+        return list(pool.map(build, entries))
 
 
 def builtin_player(config: Config, sandbox: Sandbox) -> Player:
@@ -259,7 +270,7 @@ def _verdict(build: Build, checked: tuple[bool, str] | None) -> Verdict:
 
 def lineup(config: Config, sandbox: Sandbox, pool: GamePool, say: Say = to_stderr) -> Lineup:
     """Build and check every entry (both cached): who plays this season, and why not."""
-    builds = build_all(config, sandbox)
+    builds = build_all(config, sandbox, pool.workers)
     verdicts = check_all(config, builds, sandbox, pool, say)
     failed = [v.entry for v in verdicts if not v.ok]
     say(
