@@ -13,7 +13,7 @@ import os
 import shutil
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Protocol, cast
@@ -250,15 +250,16 @@ def _build_c_function(job: _Job) -> Build:
     return job.verdict(True, "ok", warnings, name)
 
 
-# Entries are built side by side on threads (runner/check.py), but a sandbox's bot processes
-# are asked for and watched from one thread at a time: loading is one entry at a time.
+# Entries are built side by side on threads (runner/check.py), but the local sandbox's one zygote
+# is asked for bots and watched from one thread at a time: there loading is one entry at a time.
+# A sandbox whose entries each have their own zygote says so (``spawns_in_parallel``).
 _LOADING = threading.Lock()
 
 
 def load_name(entry: str, jail: Path, sandbox: Sandbox, limits: BotLimits, game: GameSpec) -> str:
     """Load the C bot once in the sandbox and read its name (raises BotFault)."""
     abi = cast(CFunctionCodec[Any, Any], game.codec).abi.to_json()
-    with _LOADING:
+    with nullcontext() if getattr(sandbox, "spawns_in_parallel", False) else _LOADING:
         bot = CFunctionBot(sandbox.spawn(jail, limits, abi=abi), limits, entry)
         try:
             return bot.start()

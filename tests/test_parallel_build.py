@@ -22,6 +22,7 @@ class MeetingSandbox:
 
     def __init__(self, inner: Sandbox) -> None:
         self.inner, self.name = inner, inner.name
+        self.spawns_in_parallel = getattr(inner, "spawns_in_parallel", False)
         self.meeting = threading.Barrier(2, timeout=60)
         self.met = 0
 
@@ -74,3 +75,18 @@ def test_entries_build_side_by_side_with_the_same_verdicts(entries: Path) -> Non
     assert [b.ok for b in together] == [False, True, True, True], (
         f"the broken entry fails and the others build: {summary(together)}"
     )
+
+
+def test_docker_builds_side_by_side_and_loads_each_entry_in_its_own_container(
+    entries: Path, docker_sandbox: Sandbox, local_sandbox: Sandbox
+) -> None:
+    """Under Docker each entry's bot is loaded in the entry's own container, so loads run side
+    by side too (``spawns_in_parallel``); the verdicts are still the local sandbox's."""
+    meeting = MeetingSandbox(docker_sandbox)
+    assert meeting.spawns_in_parallel, "the Docker sandbox should load entries side by side"
+    together = check.build_all(config_with(entries, "build-docker"), meeting, jobs=2)
+    alone = check.build_all(config_with(entries, "build-local"), local_sandbox, jobs=1)
+    assert meeting.met == 2, "two entries' builds should have run at the same time"
+    assert [(e, ok, stage) for e, ok, stage, _ in summary(together)] == [
+        (e, ok, stage) for e, ok, stage, _ in summary(alone)
+    ], "Docker's builds two at a time should give the local sandbox's verdicts"
