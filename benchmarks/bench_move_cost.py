@@ -8,21 +8,26 @@ charged the bots, the host's CPU (this process: the referee, the engine, the wat
 rest (waiting on the bot's wake-up). ``--profile``: the Python functions the host spends the most
 time in, per move (cProfile: its own overhead inflates the figures, the shares are what count).
 ``--strace``: the system calls this process makes per move (strace -c on this process only, not
-the zygote or the bots), counted on a second run of the same games.
+the zygote or the bots), counted on a second run of the same games, and what one of each costs
+from Python when it wakes nobody (timeit, best of 3).
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import ctypes
 import os
 import pstats
 import resource
+import select
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+import timeit
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -126,6 +131,43 @@ def trace(games: int, moves: int) -> None:
                 print(f"  {name:<20} {calls / moves:6.2f} per move ({calls} calls)")
         elif "total" in line:
             print(f"  {line.strip()}")
+    print("\none call from Python, waking nobody (best of 3 × 100,000):")
+    for what, micros in syscall_costs().items():
+        print(f"  {what:<44} {micros:5.2f} µs")
+
+
+def syscall_costs() -> dict[str, float]:
+    """What the host's per-move system calls cost alone: the bot's CPU clock, a poll that finds
+    nothing, a request written to a pipe and read back, and the vDSO's monotonic clock."""
+    sleeper = subprocess.Popen(["sleep", "60"])
+    clock = ctypes.c_int()
+    ctypes.CDLL(None).clock_getcpuclockid(sleeper.pid, ctypes.byref(clock))
+    mine, other = socket.socketpair()
+    poll = select.poll()
+    poll.register(mine, select.POLLIN)
+    read_end, write_end = os.pipe()
+    request = b"." * 513
+    cases = {
+        "clock_gettime of another process's CPU clock": lambda: time.clock_gettime(clock.value),
+        "poll(0), nothing waiting": lambda: poll.poll(0),
+        "write 513 bytes to a pipe and read them back": lambda: (
+            os.write(write_end, request),
+            os.read(read_end, 4096),
+        ),
+        "time.monotonic() (vDSO, no system call)": time.monotonic,
+    }
+    try:
+        return {
+            what: min(timeit.repeat(call, number=100_000, repeat=3)) / 100_000 * 1e6
+            for what, call in cases.items()
+        }
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+        for fd in (read_end, write_end):
+            os.close(fd)
+        mine.close()
+        other.close()
 
 
 if __name__ == "__main__":
