@@ -12,9 +12,11 @@ plays their double round-robin (every ordered pair once: 240 games for 16) both 
 - koth, cold (fresh build, results and site folders), stage by stage in this process with the
   config's jobs (default: one per core): build, check, play, standings, site.
 
-Prints each stage's time per run, the medians, the ratio koth / baseline end to end, and whether
-both gave every entry the same points (they must: same rules, same bots). The load average is
-printed before and after: on a busy machine the figures say so.
+With ``--rerun``, each koth season is run a second time into the same folders (nothing changed:
+builds and check verdicts cached, every game recorded). Prints each stage's time per run, the
+medians, the ratio koth / baseline end to end, and whether both gave every entry the same points
+(they must: same rules, same bots). The load average is printed before and after: on a busy
+machine the figures say so.
 """
 
 from __future__ import annotations
@@ -62,11 +64,9 @@ def run_baseline(entries: list[Path], scratch: Path, host: Path) -> tuple[Times,
     return times, points
 
 
-def run_koth(config: Config, scratch: Path, kind: str) -> tuple[Times, dict[str, float]]:
-    """One cold season, stage by stage, with fresh output folders."""
-    times: Times = {}
+def fresh_output(config: Config, scratch: Path, kind: str) -> Config:
     out = Path(tempfile.mkdtemp(dir=scratch, prefix=f"koth-{kind}-"))
-    config = replace(
+    return replace(
         config,
         output=replace(
             config.output,
@@ -76,6 +76,11 @@ def run_koth(config: Config, scratch: Path, kind: str) -> tuple[Times, dict[str,
             site=out / "_site",
         ),
     )
+
+
+def run_koth(config: Config) -> tuple[Times, dict[str, float]]:
+    """One season, stage by stage, into the config's output folders."""
+    times: Times = {}
 
     def quiet(_: str) -> None:
         pass
@@ -120,6 +125,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--jobs", type=int, help="koth's jobs (default: the config's)")
     parser.add_argument("--sandbox", nargs="+", default=["local"], choices=["local", "docker"])
+    parser.add_argument(
+        "--rerun", action="store_true", help="after each koth run, time the same season again"
+    )
     args = parser.parse_args()
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python "
@@ -144,8 +152,12 @@ def main() -> None:
                 else:
                     config = load_config(REPO / "tournament.yaml", {**overrides, "sandbox": label})
                     config = replace(config, entries=scratch / "entries")
-                    times, points = run_koth(config, scratch, label)
+                    config = fresh_output(config, scratch, label)
+                    times, points = run_koth(config)
                     agree = agree and points == expected
+                    if args.rerun:  # the same season again: everything is cached or recorded
+                        again, _ = run_koth(config)
+                        print(show(f"{label} re-run", again), flush=True)
                 print(show(f"{label} (jobs {config_jobs(args, label)})", times), flush=True)
                 runs.append(times)
             medians[label] = {
