@@ -306,7 +306,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from runner import check
 
     with _stage(args) as (config, sandbox, pool):
-        verdicts = check.check_all(config, check.build_all(config, sandbox), sandbox, pool)
+        verdicts = check.check_all(config, check.build_all(config, sandbox), sandbox, pool, _say)
     if args.out is not None:
         from runner.verdicts import write
 

@@ -182,7 +182,7 @@ SETTINGS: tuple[Setting, ...] = (
         "jobs",
         "int",
         None,
-        "How many games are played in parallel.",
+        "How many games are played, and entries built, in parallel.",
         "games",
         1,
         256,
