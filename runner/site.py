@@ -12,6 +12,7 @@
     entries/<entry>.html  an entry: verdict, games by opponent, faults, source code
     games/<key>.html      a game: final frame, move list, replay player with every frame
     rules.html            the game's rules for bot authors: docs/rules/<game>.md, as HTML
+    enter.html            how to add a bot: the entry folder, its files, the pull request
     static/               site.css, replay.js
 
 Replays are rebuilt from the move lists by the pure game engine, whatever the game
@@ -23,6 +24,11 @@ here. Everything shown that came
 from an entry (names, authors, sources, fault messages) is data from a pull request: the
 Environment autoescapes and JSON is HTML-safe. The output depends only on the inputs (no clock),
 so a fixed fixture renders byte for byte.
+
+Every page has the same header: the game's name (the title of its rules document, else its id),
+the pages, "Add your bot" and, when the configuration names one (``site.repository``), the
+season's repository; the layout fits a 390 px screen (a wide table scrolls in its own box, a
+board scales to the width) and follows the reader's light or dark preference.
 
 Every page links the rules page of the season's game, when the repository has one: the game id
 without its version (``snakes-v2`` → ``docs/rules/snakes.md``). The rules are CommonMark with
@@ -51,7 +57,7 @@ from runner import ratings, results
 from runner import standings as ranking
 from runner.bracket import bracket_problem, bracket_view
 from runner.config import LINEAR_POINTS, Config, ConfigError, Points
-from runner.entries import discover, read_source
+from runner.entries import LANGUAGES, SOURCES, discover, read_source
 from runner.games import UnknownGameError, find_game
 from runner.games.base import EMPTY, Setup
 from runner.replay import (
@@ -154,6 +160,27 @@ def rules_path(game_id: str, folder: Path | None = None) -> Path | None:
         return None
     path = (RULES if folder is None else folder) / f"{name}.md"
     return path if path.is_file() else None
+
+
+def game_title(game_id: str, rules: Path | None) -> str:
+    """The game's name for the header: its rules document's title up to the colon, dash or
+    parenthesised id (``# Cluster: the rules …`` → ``Cluster``), else the game id."""
+    if rules is not None:
+        first = rules.read_text(encoding="utf-8").split("\n", 1)[0]
+        if first.startswith("# "):
+            name = re.split(r":| —| \(`", first[2:], maxsplit=1)[0].strip()
+            if name:
+                return name
+    return game_id
+
+
+def entry_files(game_id: str) -> list[tuple[str, str]]:
+    """The languages an entry of the game may be written in, each with its source's name."""
+    try:
+        languages: Sequence[str] = find_game(game_id).languages
+    except UnknownGameError:
+        languages = LANGUAGES
+    return [(language, SOURCES[language]) for language in languages]
 
 
 def rules_html(text: str) -> Markup:
@@ -360,6 +387,7 @@ def _season(
         "tie_break": meta.get("tie_break", ""),
     }
     rules = rules_path(str(facts["game"]))
+    facts["title"] = game_title(str(facts["game"]), rules)
     placing = any(len(g["seats"]) > 2 for g in games)
     bracket = _bracket(meta, games, names)
     return {
@@ -513,12 +541,14 @@ def render_site(
     warn: Callable[[str], None] = lambda text: print(f"warning: {text}", file=sys.stderr),
     points: Points = LINEAR_POINTS,
     setups: Setups | None = None,
+    repository: str | None = None,
 ) -> SiteReport:
     """Render the site into ``out_dir``, replacing a site rendered there before.
 
     ``out_dir`` must be new, empty or made by this function (it holds MARKER): the site is
     written beside it first and then swapped in, so a failure leaves the old site whole.
     Without ``standings`` the records are ranked here, by the ``points`` table.
+    ``repository``: the season's repository (a link in every page's header), if configured.
     """
     out_dir = Path(out_dir).resolve()
     if out_dir.exists() and any(out_dir.iterdir()) and not (out_dir / MARKER).exists():
@@ -528,6 +558,7 @@ def render_site(
         )
     meta, rows, records = read_standings(standings, results_records, points)
     season = _season(meta, rows, records)
+    season["repository"] = repository
     season["infos"] = {r.entry: entries_info.get(r.entry, EntryInfo(r.entry)) for r in rows}
     env = _environment()
     tmp = out_dir.with_name(f".{out_dir.name}.tmp")
@@ -550,6 +581,7 @@ def render_site(
             write(f"{page}.html", f"{page}.html", page=page)
         if season["bracket"] is not None:
             write("bracket.html", "bracket.html", page="bracket")
+        write("enter.html", "enter.html", page="enter", files=entry_files(season["facts"]["game"]))
         if season["rules"] is not None:
             text = season["rules"].read_text(encoding="utf-8")
             write("rules.html", "rules.html", page="rules", document=rules_html(text))
@@ -669,6 +701,7 @@ def render_from_config(
             warn,
             config.points,
             {(s.name, s.hash): s.as_dict() for s in config.free_for_all.setups},
+            config.site.repository,
         )
     except SiteError:
         raise ConfigError(

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from runner import results
 from runner.cli import main
+from runner.config import ConfigError, load_config
 from runner.games import find_game
 from runner.games.cluster import Cluster, Place, Rotate, valid_columns
 from runner.games.snakes import MOVES, Snakes
@@ -317,6 +318,46 @@ def test_every_page_links_the_rules_page_of_the_seasons_game(
     assert f"<h1>{html.escape(title, quote=False)}</h1>" in rules, "the rules document, as HTML"
     assert "<table>" in rules and "<pre><code>" in rules, "tables and code blocks are rendered"
     assert f"docs/rules/{document}.md" in rules, "the page names its source in the repository"
+
+
+@pytest.mark.parametrize(
+    ("fixture", "title", "sources"),
+    [
+        ("site", "Snakes (round 1)", ["bot.c"]),
+        ("cluster_site", "Cluster", ["bot.c", "bot.cpp", "bot.py"]),
+    ],
+)
+def test_every_page_has_a_header_naming_the_game_and_how_to_add_a_bot(
+    fixture: str, title: str, sources: list[str], request: pytest.FixtureRequest
+) -> None:
+    folder: Path = request.getfixturevalue(fixture)
+    for page in pages(folder):
+        root = "../" * (len(page.relative_to(folder).parts) - 1)
+        text = page.read_text()
+        header = text.split('<header class="site">', 1)[1].split("</header>", 1)[0]
+        assert f'<a class="brand" href="{root}index.html">{title}</a>' in header, page.name
+        assert f'<a href="{root}enter.html"' in header and ">Add your bot</a>" in header
+        assert "Repository" not in header, f"{page.name}: a repository link nobody configured"
+    enter = plain((folder / "enter.html").read_text())
+    assert "entries/name/" in enter and "entry.yaml" in enter and "pull request" in enter
+    assert all(source in enter for source in sources), f"the page names {sources}"
+    assert "koth play name " in enter, "how to try the bot first"
+
+
+def test_a_configured_repository_is_linked_from_every_page(tmp_path: Path) -> None:
+    (tmp_path / "t.yaml").write_text("site:\n  repository: https://example.org/koth/season\n")
+    repository = load_config(tmp_path / "t.yaml").site.repository
+    assert repository == "https://example.org/koth/season"
+    records, doc, infos = regen.load_fixture()
+    render_site(records, doc, infos, tmp_path / "out", repository=repository)
+    for page in pages(tmp_path / "out"):
+        link = f'<a href="{repository}" rel="external">Repository</a>'
+        assert link in page.read_text(), f"{page.name} links the repository"
+    assert f'<a href="{repository}">the season' in (tmp_path / "out" / "enter.html").read_text()
+    for wrong in ("javascript:alert(1)", "http://example.org/x", "https://a b"):
+        (tmp_path / "t.yaml").write_text(f"site:\n  repository: {json.dumps(wrong)}\n")
+        with pytest.raises(ConfigError, match=r"site\.repository.*https:// address"):
+            load_config(tmp_path / "t.yaml")
 
 
 def test_rules_markdown_is_rendered_with_raw_html_escaped_and_unsafe_links_dropped() -> None:
@@ -651,7 +692,7 @@ def test_the_koth_site_command(tmp_path: Path, capsys: pytest.CaptureFixture[str
     (tmp_path / "tournament.yaml").write_text("entries: entries\n")
     assert main(["site", "--config", str(tmp_path / "tournament.yaml")]) == 0
     out = capsys.readouterr().out
-    assert "14 pages" in out and "KiB on average" in out
+    assert "15 pages" in out and "KiB on average" in out
     for page in pages(regen.GOLDEN):
         made = tmp_path / "_site" / page.relative_to(regen.GOLDEN)
         assert made.read_bytes() == page.read_bytes(), f"{made} differs from the golden page"
