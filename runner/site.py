@@ -2,7 +2,8 @@
 
 ``render_site(records, standings, entries_info, out_dir)`` writes::
 
-    index.html            leaderboard (points, W/D/L or places, faults, rating ± 95%), facts
+    index.html            leaderboard (points, W/D/L or places, faults, rating ± 95%, the
+                          likelihood that each bot is stronger than the next), facts
     crosstable.html       every pair, colour-scaled, cells linking to the games: the head-to-head
                           score (two-seat games), or how often the row finished ahead of the
                           column in the games they met in (a season with larger games)
@@ -11,9 +12,11 @@
                           each game linked to its page (from standings.json's ``bracket``)
     entries/<entry>.html  an entry: verdict, games by opponent, faults, source code
     games/<key>.html      a game: final frame, move list, replay player with every frame
+    los.html              the likelihood of superiority of every pair (the LOS matrix)
     rules.html            the game's rules for bot authors: docs/rules/<game>.md, as HTML
     enter.html            how to add a bot: the entry folder, its files, the pull request
     static/               site.css, replay.js
+    games.jsonl           the records shown, standings.json the standings (runner/publish.py)
 
 Replays are rebuilt from the move lists by the pure game engine, whatever the game
 (runner/replay.py): a game page shows the final text frame and embeds, per move, the characters
@@ -60,6 +63,7 @@ from runner.config import LINEAR_POINTS, Config, ConfigError, Points
 from runner.entries import LANGUAGES, SOURCES, discover, read_source
 from runner.games import UnknownGameError, find_game
 from runner.games.base import EMPTY, Setup
+from runner.publish import publish
 from runner.replay import (
     ReplayError,
     board_html,
@@ -333,7 +337,17 @@ def _environment() -> Environment:
     env.filters["num"] = lambda x: f"{round(x, 2):g}" if isinstance(x, float) else str(x)
     env.filters["elo"] = lambda x: f"{x:.0f}"
     env.filters["place"] = lambda x: "–" if x is None else f"{x:.2f}"
+    env.filters["percent"] = percent
     return env
+
+
+def percent(p: float) -> str:
+    """A likelihood as a whole percentage; never 0% or 100%, which the games cannot show."""
+    if p > 0.995:
+        return ">99%"
+    if p < 0.005:
+        return "<1%"
+    return f"{p * 100:.0f}%"
 
 
 @dataclass(frozen=True)
@@ -366,12 +380,9 @@ def _season(
         for i, (r, k) in enumerate(zip(records, keys, strict=True), 1)
     ]
     ranked = [r for r in rows if r.excluded is None]
-    fitted = ratings.fit(ratings.results_from_records(records), [r.entry for r in ranked])
-    tied = {
-        b.entry: a.rank
-        for a, b in zip(ranked, ranked[1:], strict=False)
-        if fitted[a.entry].overlaps(fitted[b.entry])
-    }
+    played = ratings.results_from_records(records)
+    fitted = ratings.fit(played, [r.entry for r in ranked])
+    los = ratings.superiority(played, [r.entry for r in ranked])
     stamps = sorted(filter(None, (str(r.get("measured", {}).get("when", "")) for r in records)))
     first = records[0] if records else {}
     facts = {
@@ -386,6 +397,8 @@ def _season(
         "last": when(stamps[-1]) if stamps else "",
         "tie_break": meta.get("tie_break", ""),
     }
+    # after "ranked by points": what breaks ties, without saying "points" again
+    facts["ties"] = re.sub(r"^points, then ", "", str(facts["tie_break"]))
     rules = rules_path(str(facts["game"]))
     facts["title"] = game_title(str(facts["game"]), rules)
     placing = any(len(g["seats"]) > 2 for g in games)
@@ -395,7 +408,11 @@ def _season(
         "rows": rows,
         "ranked": ranked,
         "ratings": fitted,
-        "tied": tied,
+        "los": los,  # (a, b) → the likelihood that a is stronger than b
+        # each ranked entry → the likelihood it is stronger than the next, and the next's row
+        "below": {
+            a.entry: (los[a.entry, b.entry], b) for a, b in zip(ranked, ranked[1:], strict=False)
+        },
         "games": games,
         "names": names,
         "cross": _cross(games),
@@ -559,6 +576,7 @@ def render_site(
     meta, rows, records = read_standings(standings, results_records, points)
     season = _season(meta, rows, records)
     season["repository"] = repository
+    season["downloads"] = {"standings": standings is not None}
     season["infos"] = {r.entry: entries_info.get(r.entry, EntryInfo(r.entry)) for r in rows}
     env = _environment()
     tmp = out_dir.with_name(f".{out_dir.name}.tmp")
@@ -577,7 +595,7 @@ def render_site(
         (tmp / "games").mkdir()
         shutil.copytree(TEMPLATES / "static", tmp / "static")
         (tmp / MARKER).write_text("made by `koth site`; it replaces this folder on every run\n")
-        for page in ("index", "crosstable", "games"):
+        for page in ("index", "crosstable", "games", "los"):
             write(f"{page}.html", f"{page}.html", page=page)
         if season["bracket"] is not None:
             write("bracket.html", "bracket.html", page="bracket")
@@ -599,6 +617,7 @@ def render_site(
                 warn(f"game {game['record'].get('key', game['number'])}: {exc}; no page for it")
                 continue
             write(f"games/{game['page']}.html", "game.html", page="game", **shown)
+        publish(tmp, records, standings, None)  # the data the pages link; `koth site` adds the key
         _swap(tmp, out_dir)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -710,8 +729,6 @@ def render_from_config(
             "the folder is not empty and was not made by `koth site`, so it is not replaced.",
             "point --out (or `output.site` in tournament.yaml) at a new or empty folder.",
         ) from None
-    from runner.publish import publish
-
     shown = read_standings(standings, records, config.points)[2]
     publish(report.out_dir, shown, standings, results_key)
     return report

@@ -26,6 +26,7 @@ from runner.config import ConfigError, load_config
 from runner.games import find_game
 from runner.games.cluster import Cluster, Place, Rotate, valid_columns
 from runner.games.snakes import MOVES, Snakes
+from runner.ratings import results_from_records, superiority
 from runner.replay import (
     ALPHABET,
     Replay,
@@ -44,6 +45,7 @@ from runner.site import (
     MARKER,
     EntryInfo,
     SiteError,
+    percent,
     read_standings,
     render_site,
     rules_html,
@@ -264,9 +266,60 @@ def test_the_leaderboard_lists_every_entry_with_its_rating(site: Path) -> None:
         assert f"<code>{row['entry']}</code>" in index
         assert f'href="entries/{row["entry"]}.html"' in index
     assert re.search(r"\d{3,4} <span class=\"pm\">± \d+</span>", index)
-    assert "statistically tied" in index
+    assert "≈ tied" not in index and "likelihood of superiority" in index
+    assert "ties broken by head-to-head points" in index, "not 'ties broken by points, then'"
     for fact in ("snakes-v2", "round-robin", str(regen.SEASON_SEED), "2025-01-18 12:05 UTC"):
         assert fact in index, f"the season facts should include {fact}"
+
+
+@pytest.mark.parametrize("which", ["snakes", "cluster"])
+def test_the_leaderboard_gives_each_bots_likelihood_of_superiority_over_the_next(
+    which: str, tmp_path: Path
+) -> None:
+    records, doc, infos = (
+        regen.load_fixture() if which == "snakes" else regen.load_cluster_fixture()
+    )
+    render_site(records, doc, infos, tmp_path / "site")
+    ranked = [row["entry"] for row in doc["entries"] if row.get("excluded") is None]
+    los = superiority(results_from_records(records), ranked)
+    index = (tmp_path / "site" / "index.html").read_text()
+    rows = re.findall(r"<tr>\n(.*?)</tr>", index.split('<table class="leaderboard">')[1], re.S)
+    assert len(rows) == len(ranked)
+    for k, row in enumerate(rows):
+        last = re.findall(r"<td[^>]*>(.*?)</td>", row)[-1]
+        if k + 1 == len(ranked):
+            assert last == "", "the last bot has no one below it"
+        else:
+            assert plain(last) == percent(los[ranked[k], ranked[k + 1]]), f"row {k + 1}'s LOS"
+    matrix = (tmp_path / "site" / "los.html").read_text()
+    cells = re.findall(
+        r'<td style="background:hsl\(\d+,65%,\d+%\)" title="[^"]*">([^<]*)</td>', matrix
+    )
+    expected = [html.escape(percent(los[a, b])) for a in ranked for b in ranked if a != b]
+    assert cells == expected, "the LOS matrix: every ordered pair, in rank order"
+    assert '<a href="los.html">every pair</a>' in index
+
+
+def test_the_records_and_standings_are_published_beside_the_pages(site: Path) -> None:
+    records, doc, _ = regen.load_fixture()
+    assert results.read_records(site / "games.jsonl")[0] == records, "the records shown"
+    assert json.loads((site / "standings.json").read_text()) == doc
+    for page in pages(site):
+        root = "../" * (len(page.relative_to(site).parts) - 1)
+        text = page.read_text()
+        assert f'<a href="{root}games.jsonl" download>games.jsonl</a>' in text, page.name
+        assert f'<a href="{root}standings.json" download>standings.json</a>' in text
+
+
+def test_percentages_never_claim_certainty() -> None:
+    assert [percent(p) for p in (0.0, 0.004, 0.5, 0.994, 0.996, 1.0)] == [
+        "<1%",
+        "<1%",
+        "50%",
+        "99%",
+        ">99%",
+        ">99%",
+    ]
 
 
 class Links(HTMLParser):
@@ -692,7 +745,7 @@ def test_the_koth_site_command(tmp_path: Path, capsys: pytest.CaptureFixture[str
     (tmp_path / "tournament.yaml").write_text("entries: entries\n")
     assert main(["site", "--config", str(tmp_path / "tournament.yaml")]) == 0
     out = capsys.readouterr().out
-    assert "15 pages" in out and "KiB on average" in out
+    assert "16 pages" in out and "KiB on average" in out
     for page in pages(regen.GOLDEN):
         made = tmp_path / "_site" / page.relative_to(regen.GOLDEN)
         assert made.read_bytes() == page.read_bytes(), f"{made} differs from the golden page"

@@ -43,7 +43,7 @@ def first(folder: Path, pattern: str) -> str:
 
 def kinds(folder: Path) -> list[str]:
     """One page of every kind the site has."""
-    named = ["index.html", "crosstable.html", "games.html", "enter.html", "rules.html"]
+    named = ["index.html", "crosstable.html", "games.html", "los.html", "enter.html", "rules.html"]
     found = [n for n in named if (folder / n).is_file()]
     if (folder / "bracket.html").is_file():
         found.append("bracket.html")
@@ -106,7 +106,7 @@ def test_no_page_is_wider_than_the_screen_and_every_page_has_the_header(
             if width == 390 and name.startswith("games/"):
                 ARTIFACTS.mkdir(exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / f"phone-{site}-game.png"), full_page=True)
-        assert seen == 28 and "bracket.html" in served["knockout"], "every kind of page"
+        assert seen == 32 and "bracket.html" in served["knockout"], "every kind of page"
     finally:
         context.close()
 
