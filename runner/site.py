@@ -280,6 +280,28 @@ def replay_command(key: str, seat: int, entry: str | None) -> str:
     return f"{command} --bot {shlex.quote(entry)}" if entry else command
 
 
+def play_command(record: results.RecordView, config: str | None = None) -> str:
+    """The ``koth play`` command that plays ``record``'s game again: its entries in its seats,
+    its seed and its setup, with the season's configuration (``config``: the file as the
+    reader names it; None: the default ./tournament.yaml)."""
+    words = ["koth", "play", *(str(s["entry"]) for s in record["seats"])]
+    words += ["--seed", str(record["seed"])]
+    if record.get("setup"):
+        words += ["--setup", str(record["setup"]["name"])]
+    if config is not None:
+        words += ["--config", config]
+    return shlex.join(words)
+
+
+SPEEDS = (4, 16, 64, 256)  # the replay player's speeds, moves per second
+WATCH_S = 16  # a replay played at its default speed lasts about this long at most
+
+
+def default_speed(steps: int) -> int:
+    """The slowest speed that plays the whole game in WATCH_S seconds (the fastest, else)."""
+    return next((speed for speed in SPEEDS if steps <= speed * WATCH_S), SPEEDS[-1])
+
+
 def _game_view(
     number: int, record: results.RecordView, page: str, names: Mapping[str, str]
 ) -> dict[str, Any]:
@@ -537,6 +559,8 @@ def _game_page(game: dict[str, Any], setups: Setups) -> dict[str, Any]:
     show = presentation(rep.game)
     lines = rep.final.split("\n")
     return {
+        "speeds": SPEEDS,
+        "speed": default_speed(len(rep.steps)),
         "game": game,
         "shape": (max(map(len, lines)), len(lines)),  # the board's columns and lines (css)
         "replay": page_data(rep, show, f"{game['page']}.txt"),
@@ -559,6 +583,7 @@ def render_site(
     points: Points = LINEAR_POINTS,
     setups: Setups | None = None,
     repository: str | None = None,
+    config_file: str | None = None,
 ) -> SiteReport:
     """Render the site into ``out_dir``, replacing a site rendered there before.
 
@@ -566,6 +591,8 @@ def render_site(
     written beside it first and then swapped in, so a failure leaves the old site whole.
     Without ``standings`` the records are ranked here, by the ``points`` table.
     ``repository``: the season's repository (a link in every page's header), if configured.
+    ``config_file``: the season's tournament.yaml as a reader names it in a checkout, for the
+    command that plays a game again (None: the default, ./tournament.yaml).
     """
     out_dir = Path(out_dir).resolve()
     if out_dir.exists() and any(out_dir.iterdir()) and not (out_dir / MARKER).exists():
@@ -610,13 +637,22 @@ def render_site(
                 page="entry",
                 **_entry_page(row, season),
             )
-        for game in season["games"]:
+        games = season["games"]
+        for number, game in enumerate(games):
+            neighbours = {
+                "previous": games[number - 1] if number > 0 else None,
+                "next": games[number + 1] if number + 1 < len(games) else None,
+                # only a game whose every seat is an entrant of the season can be played again
+                "play": play_command(game["record"], config_file)
+                if all(s["entry"] in season["names"] for s in game["seats"])
+                else "",
+            }
             try:  # a record from a cache may be well formed and still not replay
                 shown = _game_page(game, setups or {})
             except ReplayError as exc:
                 warn(f"game {game['record'].get('key', game['number'])}: {exc}; no page for it")
                 continue
-            write(f"games/{game['page']}.html", "game.html", page="game", **shown)
+            write(f"games/{game['page']}.html", "game.html", page="game", **shown, **neighbours)
         publish(tmp, records, standings, None)  # the data the pages link; `koth site` adds the key
         _swap(tmp, out_dir)
     finally:
@@ -672,6 +708,21 @@ def entries_info_from(entries_dir: Path, build_dir: Path | None = None) -> dict[
     return found
 
 
+def _config_file(config: Config) -> str | None:
+    """How a reader in a checkout names the season's configuration: its path from the root of
+    the repository holding it (the first folder above it with a ``.git``; else the current
+    folder), None for the default ./tournament.yaml; its name alone when it lies outside."""
+    if config.path is None:
+        return None
+    found = [f for f in config.path.parents if (f / ".git").exists()]
+    root = found[0] if found else Path.cwd().resolve()
+    try:
+        shown = config.path.relative_to(root).as_posix()
+    except ValueError:
+        shown = config.path.name
+    return None if shown == "tournament.yaml" else shown
+
+
 def render_from_config(
     config: Config,
     results_source: Path | None = None,
@@ -721,6 +772,7 @@ def render_from_config(
             config.points,
             {(s.name, s.hash): s.as_dict() for s in config.free_for_all.setups},
             config.site.repository,
+            _config_file(config),
         )
     except SiteError:
         raise ConfigError(

@@ -45,7 +45,9 @@ from runner.site import (
     MARKER,
     EntryInfo,
     SiteError,
+    default_speed,
     percent,
+    play_command,
     read_standings,
     render_site,
     rules_html,
@@ -319,6 +321,49 @@ def test_percentages_never_claim_certainty() -> None:
         "99%",
         ">99%",
         ">99%",
+    ]
+
+
+def test_a_game_page_links_its_neighbours_and_the_command_that_plays_it_again(
+    site: Path,
+) -> None:
+    records, _, _ = regen.load_fixture()
+    names = [f"{r['key'][:12]}.html" for r in records]
+    for number, record in enumerate(records):
+        text = (site / "games" / names[number]).read_text()
+        if number > 0:
+            assert f'<a href="{names[number - 1]}" rel="prev">← Game {number}</a>' in text
+        else:
+            assert 'rel="prev"' not in text and "← first game" in text
+        if number + 1 < len(records):
+            assert f'<a href="{names[number + 1]}" rel="next">Game {number + 2} →</a>' in text
+        else:
+            assert 'rel="next"' not in text and "last game →" in text
+        seats = " ".join(s["entry"] for s in record["seats"])
+        command = f"koth play {seats} --seed {record['seed']}"
+        assert f'<code id="play-again">{command}</code>' in text
+        assert play_command(record) == command
+        assert f'<option value="{default_speed(len(record["moves"]))}" selected>' in text
+
+
+def test_the_play_command_names_the_setup_and_a_configuration_not_the_default() -> None:
+    record = {"seats": [{"entry": "a b"}, {"entry": "c"}], "seed": 5, "setup": {"name": "maze"}}
+    assert (
+        play_command(record, "examples/x/tournament.yaml")
+        == "koth play 'a b' c --seed 5 --setup maze --config examples/x/tournament.yaml"
+    )
+
+
+def test_the_default_speed_plays_the_whole_game_in_a_few_seconds() -> None:
+    assert [default_speed(n) for n in (0, 42, 64, 65, 300, 1024, 1025, 2048)] == [
+        4,
+        4,
+        4,
+        16,
+        64,
+        64,
+        256,
+        256,
     ]
 
 

@@ -370,3 +370,48 @@ def test_pages_work_without_javascript(browser: Any, base_url: str) -> None:
         page.screenshot(path=str(ARTIFACTS / "crosstable-no-js.png"), full_page=True)
     finally:
         context.close()
+
+
+def test_a_move_link_opens_the_game_at_that_move_and_follows_the_board(
+    watched: Watched, base_url: str
+) -> None:
+    page = watched.page
+    record = longest()
+    page.goto(game_url(base_url, record) + "#move=40")
+    assert page.locator("#move").inner_text() == "40", "#move=40 opens the game at move 40"
+    assert page.locator("#board").text_content() == engine_frame(record, 40)
+    page.locator("body").press("ArrowRight")
+    assert page.evaluate("location.hash") == "#move=41", "the address follows the board"
+    page.evaluate("location.hash = '#move=5'")
+    page.wait_for_function("document.getElementById('move').textContent === '5'")
+    assert page.locator("#board").text_content() == engine_frame(record, 5)
+    page.goto(game_url(base_url, record) + "#move=999999")
+    assert page.locator("#move").inner_text() == str(len(record["moves"])), "past the end: last"
+
+
+def test_previous_and_next_lead_through_the_games_in_order(watched: Watched, base_url: str) -> None:
+    page = watched.page
+    ordered = regen.load_fixture()[0]
+    page.goto(game_url(base_url, ordered[0]))
+    assert page.locator("a[rel=prev]").count() == 0, "the first game has no previous one"
+    for number in range(2, len(ordered) + 1):
+        page.locator("a[rel=next]").first.click()
+        page.wait_for_url(f"**/{ordered[number - 1]['key'][:12]}.html")
+        assert page.locator("h1").inner_text().startswith(f"Game {number}:")
+    assert page.locator("a[rel=next]").count() == 0, "the last game has no next one"
+    page.locator("a[rel=prev]").first.click()
+    page.wait_for_url(f"**/{ordered[-2]['key'][:12]}.html")
+
+
+def test_the_default_speed_plays_a_game_in_seconds_not_in_a_blink(
+    watched: Watched, base_url: str
+) -> None:
+    page = watched.page
+    cluster = cluster_longest()
+    page.goto(f"{cluster_url(base_url)}/games/{cluster['key'][:12]}.html")
+    speed = int(page.locator("#speed").input_value())
+    assert speed < 64 and len(cluster["moves"]) / speed <= 16, "not 64 moves/s for Cluster"
+    record = longest()
+    page.goto(game_url(base_url, record))
+    speed = int(page.locator("#speed").input_value())
+    assert 4 < len(record["moves"]) / speed <= 16, f"{len(record['moves'])} moves at {speed}/s"

@@ -166,7 +166,18 @@
     playButton.setAttribute("aria-label", "Pause");
   }
 
+  // A link to a position: #move=N (the address follows the board, so it can be copied).
+  function fromAddress() {
+    var found = /^#move=([0-9]+)$/.exec(window.location.hash);
+    return found ? Math.min(last, Number(found[1])) : null;
+  }
+
+  function remember() {
+    if (window.history.replaceState) window.history.replaceState(null, "", "#move=" + current);
+  }
+
   function pause() {
+    if (timer !== null) remember();
     if (timer !== null) clearInterval(timer);
     timer = null;
     playButton.textContent = "Play";
@@ -174,7 +185,7 @@
   }
 
   function toggle() { if (timer === null) play(); else pause(); }
-  function go(k) { pause(); show(k); }
+  function go(k) { pause(); show(k); remember(); }
 
   function download() {
     var log = frames.join("\n\n") + "\n";
@@ -232,5 +243,10 @@
   });
 
   $("player").hidden = false;
-  show(0);
+  var linked = fromAddress();
+  show(linked === null ? 0 : linked);
+  window.addEventListener("hashchange", function () {
+    var k = fromAddress();
+    if (k !== null) go(k);
+  });
 })();
