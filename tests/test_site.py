@@ -242,6 +242,24 @@ def test_a_cluster_game_page_shows_the_final_frame_and_numbered_moves(cluster_si
         assert f'max="{len(record["moves"])}"' in text
 
 
+def test_a_cluster_game_page_outlines_the_winning_line_and_explains_the_symbols(
+    cluster_site: Path,
+) -> None:
+    records, _, _ = regen.load_cluster_fixture()
+    for record in records:
+        text = (cluster_site / "games" / f"{record['key'][:12]}.html").read_text()
+        board = text.split('id="board">', 1)[1].split("</pre>", 1)[0]
+        won = re.findall(r'<span class="(blue|blue2|red|red2) win">([BbRr])</span>', board)
+        winner = record["outcome"]["points"].index(1.0)
+        assert len(won) == max(record["outcome"]["scores"]) == 4, "the four pellets in a row"
+        assert {cls.startswith(("blue", "red")[winner]) for cls, _ in won} == {True}
+        assert len({symbol for _, symbol in won}) == 1, "a line of one colour"
+        legend = plain(text.split('<p class="legend">', 1)[1].split("</p>", 1)[0])
+        for words in ("B Blue's first colour", "b Blue's second colour", "r Red's second"):
+            assert words in legend, f"the legend says {words!r}"
+        assert "a line of 4 or more: it wins" in legend
+
+
 def test_a_game_without_a_presentation_gets_the_plain_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

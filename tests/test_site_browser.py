@@ -450,3 +450,16 @@ def test_the_leaderboard_sorts_and_filters_in_the_browser(watched: Watched, base
     page.get_by_label("Find games by bot").fill("Crashy")
     shown = page.locator("table.games tbody tr:not([hidden])")
     assert shown.count() == 4, "the games Crashy played: two against each of the two others"
+
+
+def test_the_winning_line_is_outlined_only_once_it_is_made(watched: Watched, base_url: str) -> None:
+    page = watched.page
+    record = cluster_longest()
+    last = len(record["moves"])
+    page.goto(f"{cluster_url(base_url)}/games/{record['key'][:12]}.html")
+    assert page.locator("#board span.win").count() == 0, "no line at the start"
+    page.goto(f"{cluster_url(base_url)}/games/{record['key'][:12]}.html#move={last - 1}")
+    assert page.locator("#board span.win").count() == 0, "nor a move before the end"
+    page.locator("body").press("ArrowRight")
+    assert page.locator("#board span.win").count() == 4, "the winning move makes a line of 4"
+    assert page.locator(".legend").is_visible()
