@@ -233,9 +233,11 @@ def test_a_cluster_game_page_shows_the_final_frame_and_numbered_moves(cluster_si
         assert '<ol class="moves numbered" id="moves">' in text
         assert "One line per move: the seat, then its move." in text
         blue, red = record["outcome"]["scores"]
+        names = [regen.CLUSTER_BOTS[seat["entry"]][0] for seat in record["seats"]]
         assert (
-            f'longest line: Blue <span id="score0">{blue}</span> · '
-            f'Red <span id="score1">{red}</span></p>'
+            f'longest line: <span class="blue">Blue</span> {html.escape(names[0])}: '
+            f'<span id="score0">{blue}</span> · <span class="red">Red</span> '
+            f'{html.escape(names[1])}: <span id="score1">{red}</span></p>'
         ) in text
         assert "<th>Longest line</th>" in text and '<span class="blue">Blue</span>' in text
         assert 'id="player" class="player" hidden' in text, "the player is hidden until JS runs"
@@ -277,7 +279,7 @@ def test_a_game_without_a_presentation_gets_the_plain_one(
     board = re.search(r'<pre class="board" id="board">(.*?)</pre>', text, re.S)
     assert board is not None and "<span" not in board.group(1)
     assert plain(board.group(1)) == final_frame(records[0])
-    assert "<th>Score</th>" in text and "· score: Blue <span" in text
+    assert "<th>Score</th>" in text and re.search("· score: Blue [^<]*: <span", text)
     assert '<ol class="moves numbered" id="moves">' in text
 
 

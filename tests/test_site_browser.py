@@ -389,8 +389,10 @@ def test_a_move_link_opens_the_game_at_that_move_and_follows_the_board(
     page.evaluate("location.hash = '#move=5'")
     page.wait_for_function("document.getElementById('move').textContent === '5'")
     assert page.locator("#board").text_content() == engine_frame(record, 5)
-    page.goto(game_url(base_url, record) + "#move=999999")
-    assert page.locator("#move").inner_text() == str(len(record["moves"])), "past the end: last"
+    page.goto(game_url(base_url, record) + "#move=999999")  # the same page: a hashchange
+    last = len(record["moves"])
+    page.wait_for_function(f"document.getElementById('move').textContent === '{last}'")
+    assert page.locator("#board").text_content() == engine_frame(record, last), "past the end"
 
 
 def test_previous_and_next_lead_through_the_games_in_order(watched: Watched, base_url: str) -> None:
@@ -459,6 +461,7 @@ def test_the_winning_line_is_outlined_only_once_it_is_made(watched: Watched, bas
     page.goto(f"{cluster_url(base_url)}/games/{record['key'][:12]}.html")
     assert page.locator("#board span.win").count() == 0, "no line at the start"
     page.goto(f"{cluster_url(base_url)}/games/{record['key'][:12]}.html#move={last - 1}")
+    page.wait_for_function(f"document.getElementById('move').textContent === '{last - 1}'")
     assert page.locator("#board span.win").count() == 0, "nor a move before the end"
     page.locator("body").press("ArrowRight")
     assert page.locator("#board span.win").count() == 4, "the winning move makes a line of 4"
