@@ -466,3 +466,73 @@ def test_the_winning_line_is_outlined_only_once_it_is_made(watched: Watched, bas
     page.locator("body").press("ArrowRight")
     assert page.locator("#board span.win").count() == 4, "the winning move makes a line of 4"
     assert page.locator(".legend").is_visible()
+
+
+def pixel(page: Any, x: float, y: float) -> list[int]:
+    """The colour of the board's picture at canvas pixel (x, y), as [r, g, b]."""
+    found = page.evaluate(
+        "([x, y]) => Array.from(document.getElementById('picture').getContext('2d')"
+        ".getImageData(Math.floor(x), Math.floor(y), 1, 1).data.slice(0, 3))",
+        [x, y],
+    )
+    return [int(v) for v in found]
+
+
+def css_colour(page: Any, cls: str, what: str = "backgroundColor") -> list[int]:
+    found = page.evaluate(
+        "([cls, what]) => { const s = document.createElement('span'); s.className = cls;"
+        " document.body.appendChild(s); const c = getComputedStyle(s)[what]; s.remove();"
+        " return c; }",
+        [cls, what],
+    )
+    return [int(float(v)) for v in found[found.index("(") + 1 : found.index(")")].split(",")[:3]]
+
+
+def test_the_board_is_drawn_as_a_picture_with_its_text_one_click_away(
+    watched: Watched, base_url: str
+) -> None:
+    page = watched.page
+    record = longest()
+    page.goto(game_url(base_url, record))
+    picture = page.locator("#picture")
+    assert picture.is_visible() and not page.locator("#board").is_visible(), "the picture shows"
+    start = picture.evaluate("c => c.toDataURL()")
+    page.locator("body").press("End")
+    final = engine_frame(record, len(record["moves"])).split("\n")
+    unit = 12  # canvas pixels per square (replay.js UNIT)
+    owned = {"X": "x", "O": "o", "*": "xh", "@": "oh"}
+    for y, line in enumerate(final):
+        for x, symbol in enumerate(line):
+            if symbol in owned:
+                corner = pixel(page, x * unit + 1, y * unit + 1)
+                assert corner == css_colour(page, owned[symbol]), f"{symbol} at ({x}, {y})"
+    assert picture.evaluate("c => c.toDataURL()") != start, "stepping redraws the picture"
+    page.locator("body").press("Home")
+    assert picture.evaluate("c => c.toDataURL()") == start, "the same frame, the same picture"
+    page.get_by_role("button", name="Text board").click()
+    assert page.locator("#board").is_visible() and not picture.is_visible()
+    assert page.locator("#board").text_content() == engine_frame(record, 0), "the text, in step"
+    page.get_by_role("button", name="Text board").click()
+    assert picture.is_visible()
+
+
+def test_clusters_picture_is_hexagons_in_the_pellets_colours(
+    watched: Watched, base_url: str
+) -> None:
+    page = watched.page
+    record = cluster_longest()
+    page.goto(f"{cluster_url(base_url)}/games/{record['key'][:12]}.html")
+    page.locator("body").press("End")
+    frame = engine_frame(record, len(record["moves"])).split("\n")[2:-2]  # the board's lines
+    unit, line = 12, 12 * 3**0.5  # replay.js: a column 12 pixels, a line √3 times that
+    named = {"B": "blue", "b": "blue2", "R": "red", "r": "red2"}
+    seen = 0
+    for y, text in enumerate(frame):
+        for x, symbol in enumerate(text):
+            if symbol in named:
+                centre = pixel(page, line + x * unit, line + y * line)
+                assert centre == css_colour(page, named[symbol]), f"{symbol} at ({x}, {y})"
+                seen += 1
+    assert seen == len(record["moves"]) - sum("ROTATE" in m for m in record["moves"])
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "cluster-picture.png"), full_page=True)

@@ -81,6 +81,7 @@ SPEC = GameSpec(
         score_header="Longest line",
         score_prefix="longest line: ",
         layer=winning_layer,
+        graphic="hex",
         layer_classes={symbol: f"{name} win" for symbol, name in CLASSES.items()},
         legend=(
             ("B", "blue", "Blue's first colour (BLUE0)"),
