@@ -62,7 +62,7 @@ from runner.bracket import bracket_problem, bracket_view
 from runner.config import LINEAR_POINTS, Config, ConfigError, Points
 from runner.entries import LANGUAGES, SOURCES, discover, read_source
 from runner.games import UnknownGameError, find_game
-from runner.games.base import EMPTY, Setup
+from runner.games.base import EMPTY, ENDINGS, Setup
 from runner.publish import publish
 from runner.replay import (
     ReplayError,
@@ -78,15 +78,6 @@ from runner.standings import Row
 TEMPLATES = Path(__file__).resolve().parent.parent / "site_templates"
 RULES = Path(__file__).resolve().parent.parent / "docs" / "rules"
 MARKER = ".koth-site"  # marks a folder this module made, so re-rendering may replace it
-ENDINGS = {
-    "normal": "played to the end",
-    "suffocation": "enclosed",
-    "invalid_move": "invalid move",
-    "timeout": "timeout",
-    "crash": "crash",
-    "memory": "memory limit",
-    "disconnect": "disconnect",
-}
 
 
 class SiteError(ValueError):

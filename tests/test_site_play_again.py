@@ -18,6 +18,7 @@ import pytest
 
 from runner.cli import main
 from runner.config import load_config
+from runner.games.base import ENDINGS
 from runner.site import _config_file, render_site
 
 REPO = Path(__file__).resolve().parents[1]
@@ -63,6 +64,11 @@ def test_the_play_again_command_of_a_game_page_replays_the_recorded_game(
     )
     assert played["moves"] == record["moves"], "the command plays the recorded moves"
     assert played["outcome"] == record["outcome"], "and ends as the record says"
+    ending = ENDINGS[record["outcome"]["termination"]]
+    assert f"{ending}</span>: {html.escape(record['outcome']['detail'])}" in page
+    assert main(words[1:]) == 0
+    said = capsys.readouterr().out
+    assert f" — {ending}: {record['outcome']['detail']}" in said, "the CLI says the site's words"
 
 
 def test_the_configuration_is_named_only_when_it_is_not_the_default(
