@@ -81,6 +81,7 @@ class FreeForAllSettings:
 @dataclass(frozen=True)
 class SiteSettings:
     repository: str | None  # an https address, or None: no link
+    history: Path | None = None  # the seasons file (runner/history.py), or None: no history
 
 
 @dataclass(frozen=True)
@@ -350,6 +351,16 @@ SETTINGS: tuple[Setting, ...] = (
         "The season's repository, linked from every page's header (where bots are added).",
         null_means="no link",
         example="https://github.com/OWNER/REPO",
+    ),
+    Setting(
+        "site.history",
+        "path",
+        None,
+        "A file of every season's standings (JSON lines: date, seed, each entry's rank, rating "
+        "and hash), which `koth site` reads for rank changes and rating histories and adds "
+        "this season to; published beside the site as seasons.jsonl.",
+        null_means="no history",
+        example="seasons.jsonl",
     ),
 )
 BY_KEY = {s.key: s for s in SETTINGS}
@@ -875,7 +886,10 @@ def _build(values: Mapping[str, Any], base: Path, path: Path | None) -> Config:
             values["free_for_all.runs"],
             tuple(values["free_for_all.setups"] or ()),
         ),
-        site=SiteSettings(values["site.repository"]),
+        site=SiteSettings(
+            values["site.repository"],
+            _resolve(base, values["site.history"]) if values["site.history"] else None,
+        ),
     )
 
 

@@ -56,6 +56,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from runner import history as seasons_file
 from runner import ratings, results
 from runner import standings as ranking
 from runner.bracket import bracket_problem, bracket_view
@@ -351,6 +352,7 @@ def _environment() -> Environment:
     env.filters["elo"] = lambda x: f"{x:.0f}"
     env.filters["place"] = lambda x: "–" if x is None else f"{x:.2f}"
     env.filters["percent"] = percent
+    env.filters["when"] = when
     return env
 
 
@@ -369,6 +371,7 @@ class SiteReport:
     pages: int
     game_pages: int
     game_bytes: int  # all game pages together
+    seasons: tuple[dict[str, Any], ...] = ()  # the history with this season in (site.history)
 
     @property
     def average_game_page(self) -> float:
@@ -408,6 +411,7 @@ def _season(
         "versions": ", ".join(sorted({str(r.get("host_version", "?")) for r in records})),
         "first": when(stamps[0]) if stamps else "",
         "last": when(stamps[-1]) if stamps else "",
+        "last_stamp": stamps[-1] if stamps else "",  # when its last game was played (ISO)
         "tie_break": meta.get("tie_break", ""),
     }
     # after "ranked by points": what breaks ties, without saying "points" again
@@ -509,6 +513,40 @@ def _points_rule(table: Any, games: Sequence[Mapping[str, Any]]) -> str:
     return rule
 
 
+def _history(season: Mapping[str, Any], history: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """This season among the others of its game: the seasons (oldest first), each ranked
+    entry's change since the season before, and each entry's rating chart across seasons."""
+    facts = season["facts"]
+    current = seasons_file.summary(
+        str(facts["game"]),
+        facts["seed"],
+        str(facts["last_stamp"]),
+        int(facts["games"]),
+        season["ranked"],
+        season["ratings"],
+    )
+    same_game = [s for s in history if s["game"] == current["game"]]
+    seasons = seasons_file.merged(same_game, current)
+    at = next(i for i, s in enumerate(seasons) if seasons_file.key(s) == seasons_file.key(current))
+    previous = seasons[at - 1] if at > 0 else None
+    charts = {}
+    for row in season["ranked"]:
+        points = [
+            (when(str(s["date"])), float(e["rating"]))
+            for s in seasons[: at + 1]
+            for e in s["entries"]
+            if e["entry"] == row.entry
+        ]
+        charts[row.entry] = Markup(seasons_file.chart(points))
+    return {
+        "seasons": seasons,
+        "current": at,
+        "previous": previous,
+        "changes": seasons_file.changes(previous, season["ranked"]),
+        "charts": charts,
+    }
+
+
 def _entry_page(row: Row, season: Mapping[str, Any]) -> dict[str, Any]:
     """An entry's games grouped by opponent (in rank order) and the games it faulted in."""
     order = {r.entry: i for i, r in enumerate(season["rows"])}
@@ -575,6 +613,7 @@ def render_site(
     setups: Setups | None = None,
     repository: str | None = None,
     config_file: str | None = None,
+    history: Sequence[dict[str, Any]] | None = None,
 ) -> SiteReport:
     """Render the site into ``out_dir``, replacing a site rendered there before.
 
@@ -584,6 +623,8 @@ def render_site(
     ``repository``: the season's repository (a link in every page's header), if configured.
     ``config_file``: the season's tournament.yaml as a reader names it in a checkout, for the
     command that plays a game again (None: the default, ./tournament.yaml).
+    ``history``: the seasons before (runner/history.py), for rank changes, each entry's rating
+    across seasons and the seasons page; None: no history is kept.
     """
     out_dir = Path(out_dir).resolve()
     if out_dir.exists() and any(out_dir.iterdir()) and not (out_dir / MARKER).exists():
@@ -595,6 +636,7 @@ def render_site(
     season = _season(meta, rows, records)
     season["repository"] = repository
     season["downloads"] = {"standings": standings is not None}
+    season["history"] = _history(season, history) if history is not None else None
     season["infos"] = {r.entry: entries_info.get(r.entry, EntryInfo(r.entry)) for r in rows}
     env = _environment()
     tmp = out_dir.with_name(f".{out_dir.name}.tmp")
@@ -644,12 +686,16 @@ def render_site(
                 warn(f"game {game['record'].get('key', game['number'])}: {exc}; no page for it")
                 continue
             write(f"games/{game['page']}.html", "game.html", page="game", **shown, **neighbours)
+        if season["history"] is not None:
+            write("seasons.html", "seasons.html", page="seasons")
+            seasons_file.write(tmp / "seasons.jsonl", season["history"]["seasons"])
         publish(tmp, records, standings, None)  # the data the pages link; `koth site` adds the key
         _swap(tmp, out_dir)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     game_sizes = [n for name, n in sizes.items() if name.startswith("games/")]
-    return SiteReport(out_dir, len(sizes), len(game_sizes), sum(game_sizes))
+    kept = tuple(season["history"]["seasons"]) if season["history"] else ()
+    return SiteReport(out_dir, len(sizes), len(game_sizes), sum(game_sizes), kept)
 
 
 def _swap(new: Path, out_dir: Path) -> None:
@@ -764,6 +810,7 @@ def render_from_config(
             {(s.name, s.hash): s.as_dict() for s in config.free_for_all.setups},
             config.site.repository,
             _config_file(config),
+            seasons_file.read(config.site.history, warn) if config.site.history else None,
         )
     except SiteError:
         raise ConfigError(
@@ -772,6 +819,8 @@ def render_from_config(
             "the folder is not empty and was not made by `koth site`, so it is not replaced.",
             "point --out (or `output.site` in tournament.yaml) at a new or empty folder.",
         ) from None
+    if config.site.history is not None:
+        seasons_file.write(config.site.history, report.seasons)
     shown = read_standings(standings, records, config.points)[2]
     publish(report.out_dir, shown, standings, results_key)
     return report

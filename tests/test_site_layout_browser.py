@@ -32,6 +32,7 @@ TITLES = {
     "cluster": "Cluster",
     "podium": "podium-v1",
     "knockout": "Domineering with a bomb",
+    "history": "Snakes (round 1)",
 }
 
 
@@ -45,8 +46,9 @@ def kinds(folder: Path) -> list[str]:
     """One page of every kind the site has."""
     named = ["index.html", "crosstable.html", "games.html", "los.html", "enter.html", "rules.html"]
     found = [n for n in named if (folder / n).is_file()]
-    if (folder / "bracket.html").is_file():
-        found.append("bracket.html")
+    for optional in ("bracket.html", "seasons.html"):
+        if (folder / optional).is_file():
+            found.append(optional)
     return [*found, first(folder, "entries/*.html"), first(folder, "games/*.html")]
 
 
@@ -58,7 +60,30 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
     render_site(records, doc, infos, out / "cluster", repository=REPOSITORY)
     podium.render_season(out / "podium")
     dk.render(out / "knockout")
+    records, doc, infos = regen.load_fixture()
+    render_site(records, doc, infos, out / "history", history=[earlier(doc)])
     return out
+
+
+def earlier(doc: dict[str, Any]) -> dict[str, Any]:
+    """A season before the Snakes fixture's: its ranks reversed, one entry's code different."""
+    ranked = [row for row in doc["entries"] if row.get("excluded") is None]
+    return {
+        "game": doc["game"],
+        "season_seed": doc["season_seed"],
+        "date": "2025-01-01T00:00:00Z",
+        "games": 6,
+        "entries": [
+            {
+                "entry": row["entry"],
+                "name": row["name"],
+                "hash": "0" * 64 if k == 0 else row["content_hash"],
+                "rank": len(ranked) - k,
+                "rating": 1400.0 + 100 * k,
+            }
+            for k, row in enumerate(ranked)
+        ],
+    }
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +95,9 @@ def base_url(rendered: Path) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def served(rendered: Path) -> dict[str, list[str]]:
     """Each site's pages to visit, one of every kind."""
-    return {site: kinds(rendered / site) for site in TITLES}
+    found = {site: kinds(rendered / site) for site in TITLES}
+    found["history"].append("entries/greedy.html")  # an entry that played: its rating chart
+    return found
 
 
 def all_pages(served: dict[str, list[str]]) -> list[tuple[str, str]]:
@@ -98,6 +125,10 @@ def test_no_page_is_wider_than_the_screen_and_every_page_has_the_header(
             if site != "podium":  # podium-v1 is a test game without a rules document
                 assert "Rules" in links, f"{site}/{name}: no link to the rules"
             repo = header.get_by_role("link", name="Repository")
+            if site == "history" and name == "entries/greedy.html":
+                chart = page.locator("svg.history")
+                assert chart.is_visible(), f"{name}: the rating chart, drawn without a script"
+                assert chart.bounding_box()["width"] <= width
             if site == "cluster":
                 assert repo.get_attribute("href") == REPOSITORY, "the configured repository"
             else:
@@ -106,7 +137,8 @@ def test_no_page_is_wider_than_the_screen_and_every_page_has_the_header(
             if width == 390 and name.startswith("games/"):
                 ARTIFACTS.mkdir(exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / f"phone-{site}-game.png"), full_page=True)
-        assert seen == 32 and "bracket.html" in served["knockout"], "every kind of page"
+        assert seen == sum(map(len, served.values())) == 42, "every kind of page"
+        assert "bracket.html" in served["knockout"] and "seasons.html" in served["history"]
     finally:
         context.close()
 
