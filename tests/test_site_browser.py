@@ -362,12 +362,18 @@ def test_pages_work_without_javascript(browser: Any, base_url: str) -> None:
         page.goto(game_url(base_url, record))
         assert page.locator("#board").text_content() == replay(record).final
         assert not page.locator("#player").is_visible(), "no dead controls without JavaScript"
+        assert page.locator("#board").is_visible() and page.locator("#picture").count() == 0
         assert page.locator("#moves li").count() == (len(record["moves"]) + 1) // 2
         cluster = cluster_longest()
         page.goto(f"{cluster_url(base_url)}/games/{cluster['key'][:12]}.html")
         assert page.locator("#board").text_content() == engine_frame(cluster, 10**6)
         assert not page.locator("#player").is_visible()
         assert page.locator("#moves li").count() == len(cluster["moves"])
+        page.goto(f"{base_url}/index.html")
+        ranks = page.locator("table.leaderboard tbody tr td:first-child").all_inner_texts()
+        assert ranks == ["1", "2", "3"] and page.locator("label.filter").count() == 0
+        page.goto(f"{base_url}/los.html")
+        assert page.locator("table.los td[title]").count() == 6, "every ordered pair's LOS"
         page.goto(f"{base_url}/crosstable.html")
         assert page.locator("table.cross td a").count() == 6
         ARTIFACTS.mkdir(exist_ok=True)
