@@ -182,7 +182,7 @@ def _print_result(game: Any, result: Any, seed: int) -> None:
     else:
         verdict = " and ".join(f"{game.seat_name(s)} ({result.names[s]})" for s in winners)
         verdict += " wins" if len(winners) == 1 else " share first place"
-    print(f"result: {verdict} — {outcome.termination.value}: {outcome.detail}")
+    print(f"result: {verdict} — {outcome.termination.words}: {outcome.detail}")
     for fault in outcome.faults:
         print(f"fault: {fault.detail}")
     print(f"{len(result.moves)} moves, seed {seed}")

@@ -20,6 +20,7 @@ from runner.config import (
     KnockoutSettings,
     Limits,
     Output,
+    SiteSettings,
     default_config,
     load_config,
     reference_markdown,
@@ -423,6 +424,7 @@ def test_the_table_covers_every_dataclass_field() -> None:
         "output": Output,
         "knockout": KnockoutSettings,
         "free_for_all": FreeForAllSettings,
+        "site": SiteSettings,
     }
     wanted = {f.name for f in dataclasses.fields(Config)} - {"path", *sections}
     for name, section in sections.items():

@@ -199,6 +199,12 @@ class Presentation:
     # listed there leaves the symbol's own class). Multisnake: which snake a tile is.
     layer: Callable[[Any], str] | None = None
     layer_classes: Mapping[str, str] = field(default_factory=dict)
+    # What the board's symbols mean, shown under it: (symbol, its CSS class, the words).
+    legend: tuple[tuple[str, str, str], ...] = ()
+    # How the site's player draws the board (the text frame stays one click away): "cells", a
+    # square per character of the board's lines; "hex", a disc per character in Cluster's
+    # layout (columns 3 characters apart, neighbours a line apart); "": the text only.
+    graphic: str = ""
 
     def seat_class(self, seat: int) -> str:
         return self.seat_classes[seat] if seat < len(self.seat_classes) else ""
