@@ -11,8 +11,9 @@ import fcntl
 import json
 import os
 import shutil
+import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Protocol, cast
@@ -249,11 +250,18 @@ def _build_c_function(job: _Job) -> Build:
     return job.verdict(True, "ok", warnings, name)
 
 
+# Entries are built side by side on threads (runner/check.py), but the local sandbox's one zygote
+# is asked for bots and watched from one thread at a time: there loading is one entry at a time.
+# A sandbox whose entries each have their own zygote says so (``spawns_in_parallel``).
+_LOADING = threading.Lock()
+
+
 def load_name(entry: str, jail: Path, sandbox: Sandbox, limits: BotLimits, game: GameSpec) -> str:
     """Load the C bot once in the sandbox and read its name (raises BotFault)."""
     abi = cast(CFunctionCodec[Any, Any], game.codec).abi.to_json()
-    bot = CFunctionBot(sandbox.spawn(jail, limits, abi=abi), limits, entry)
-    try:
-        return bot.start()
-    finally:
-        bot.close()
+    with nullcontext() if getattr(sandbox, "spawns_in_parallel", False) else _LOADING:
+        bot = CFunctionBot(sandbox.spawn(jail, limits, abi=abi), limits, entry)
+        try:
+            return bot.start()
+        finally:
+            bot.close()

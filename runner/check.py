@@ -3,28 +3,35 @@
 The check stage plays each built entry's smoke games against its game's first built-in bot (two
 seats: once in each seat; more seats: one game, the entry in the first seat and the built-in bot
 in every other); an entry at fault there is excluded. Verdicts are cached in
-build/<entry>/check.json by the entry's hash, the built-in bot's hash, the game and the limits;
-a check the sandbox could not run is retried by the next run. An entry that fails its build or
-its check never stops the season: it is listed in the standings with its reason and 0 games.
+build/<entry>/check.json by the entry's hash, the built-in bot's hash, the game, the limits and the
+host's version, so a re-run checks only what changed; a check the sandbox could not run is retried
+by the next run. A cached verdict may have travelled (a CI cache of build/): one that is not
+exactly what this module writes is ignored with a warning and the entry is checked again. An
+entry that fails its build or its check never stops the season: it is listed in the standings
+with its reason and 0 games.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from runner import __version__
 from runner.build import Build, Sandbox, build_entry, write_file_atomic
 from runner.config import Config, ConfigError
 from runner.entries import Entry, Manifest, content_hash, discover
 from runner.games import find_game
 from runner.progress import Say, to_stderr
 from runner.referee import Player
+from runner.safefiles import UnsafeFileError, read_capped
 from runner.schedule import game_seed
 from runner.standings import Entrant
-from runner.workers import GamePool, Task, bot_limits
+from runner.workers import GamePool, Task, bot_limits, job_count
 
 
 class SeasonError(Exception):
@@ -84,7 +91,9 @@ class Lineup:
         ]
 
 
-def build_all(config: Config, sandbox: Sandbox) -> list[Build]:
+def build_all(config: Config, sandbox: Sandbox, jobs: int | None = None) -> list[Build]:
+    """Build every entry (runner/build.py), ``jobs`` at a time (default: the config's): the
+    compilers run side by side; loading each built bot once is one at a time."""
     if not config.entries.is_dir():
         raise ConfigError(
             str(config.path or "tournament.yaml"),
@@ -94,10 +103,18 @@ def build_all(config: Config, sandbox: Sandbox) -> list[Build]:
         )
     limits = bot_limits(config)
     game = find_game(config.game)
-    return [
-        build_entry(entry, config.output.build, sandbox, limits, config.limits.build_wall_s, game)
-        for entry in discover(config.entries)
-    ]
+    entries = discover(config.entries)
+
+    def build(entry: Entry) -> Build:
+        return build_entry(
+            entry, config.output.build, sandbox, limits, config.limits.build_wall_s, game
+        )
+
+    threads = min(job_count(config, jobs), len(entries))
+    if threads <= 1:
+        return [build(entry) for entry in entries]
+    with ThreadPoolExecutor(threads, thread_name_prefix="koth-build") as pool:
+        return list(pool.map(build, entries))
 
 
 def builtin_player(config: Config, sandbox: Sandbox) -> Player:
@@ -129,6 +146,7 @@ def builtin_player(config: Config, sandbox: Sandbox) -> Player:
 def _check_key(config: Config, build: Build, builtin: Player) -> str:
     identity = [
         CHECK_VERSION,
+        __version__,
         config.game,
         build.content_hash,
         builtin.content_hash,
@@ -137,18 +155,48 @@ def _check_key(config: Config, build: Build, builtin: Player) -> str:
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
 
 
-def _saved_check(path: Path, key: str) -> tuple[bool, str] | None:
+CHECK_FILE_CAP = 1 << 20  # a verdict is a key and a message: far less than this
+
+
+def _saved_check(path: Path, key: str, say: Say) -> tuple[bool, str] | None:
+    """The cached verdict in ``path`` if it is for ``key``; None when there is none, it is for
+    another key, or it is malformed (then with a warning: the entry is checked again)."""
+    if not os.path.lexists(path):
+        return None
     try:
-        saved = json.loads(path.read_text())
-        if saved["key"] == key:
-            return bool(saved["ok"]), str(saved["message"])
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
+        saved = json.loads(read_capped(path, CHECK_FILE_CAP))
+        problem = _check_record_problem(saved)
+    except (OSError, UnsafeFileError, ValueError) as exc:
+        problem = str(exc)
+    if problem is not None:
+        say(
+            f"warning: {path}: ignored a malformed cached check verdict ({problem}); checking again"
+        )
+        return None
+    if saved["key"] != key:
+        return None
+    return saved["ok"], saved["message"]
+
+
+def _check_record_problem(saved: object) -> str | None:
+    """Why ``saved`` is not a verdict this module could have written, or None."""
+    if not isinstance(saved, dict) or set(saved) != {"key", "ok", "message"}:
+        return "not an object of exactly `key`, `ok` and `message`"
+    if not isinstance(saved["key"], str):
+        return "`key` is not text"
+    if not isinstance(saved["ok"], bool):
+        return "`ok` is not true or false"
+    if not isinstance(saved["message"], str):
+        return "`message` is not text"
     return None
 
 
 def check_all(
-    config: Config, builds: Sequence[Build], sandbox: Sandbox, pool: GamePool
+    config: Config,
+    builds: Sequence[Build],
+    sandbox: Sandbox,
+    pool: GamePool,
+    say: Say = to_stderr,
 ) -> list[Verdict]:
     """Each built entry's smoke games against the built-in bot (cached); a verdict per entry.
 
@@ -162,7 +210,7 @@ def check_all(
     builtin = builtin_player(config, sandbox) if built else None
     keys = {b.entry: _check_key(config, b, builtin) for b in built if builtin}
     files = {b.entry: config.output.build / b.entry / "check.json" for b in built}
-    verdict = {b.entry: _saved_check(files[b.entry], keys[b.entry]) for b in built}
+    verdict = {b.entry: _saved_check(files[b.entry], keys[b.entry], say) for b in built}
     setup = dict(game.sample_setup(count)) or None
     tasks: list[Task] = []
     owners: list[tuple[str, int]] = []  # by task index: the entry checked and its seat
@@ -222,8 +270,8 @@ def _verdict(build: Build, checked: tuple[bool, str] | None) -> Verdict:
 
 def lineup(config: Config, sandbox: Sandbox, pool: GamePool, say: Say = to_stderr) -> Lineup:
     """Build and check every entry (both cached): who plays this season, and why not."""
-    builds = build_all(config, sandbox)
-    verdicts = check_all(config, builds, sandbox, pool)
+    builds = build_all(config, sandbox, pool.workers)
+    verdicts = check_all(config, builds, sandbox, pool, say)
     failed = [v.entry for v in verdicts if not v.ok]
     say(
         f"entries: {len(verdicts)} found, {len(verdicts) - len(failed)} play"

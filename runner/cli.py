@@ -182,7 +182,7 @@ def _print_result(game: Any, result: Any, seed: int) -> None:
     else:
         verdict = " and ".join(f"{game.seat_name(s)} ({result.names[s]})" for s in winners)
         verdict += " wins" if len(winners) == 1 else " share first place"
-    print(f"result: {verdict} — {outcome.termination.value}: {outcome.detail}")
+    print(f"result: {verdict} — {outcome.termination.words}: {outcome.detail}")
     for fault in outcome.faults:
         print(f"fault: {fault.detail}")
     print(f"{len(result.moves)} moves, seed {seed}")
@@ -306,7 +306,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from runner import check
 
     with _stage(args) as (config, sandbox, pool):
-        verdicts = check.check_all(config, check.build_all(config, sandbox), sandbox, pool)
+        verdicts = check.check_all(config, check.build_all(config, sandbox), sandbox, pool, _say)
     if args.out is not None:
         from runner.verdicts import write
 

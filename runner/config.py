@@ -79,6 +79,12 @@ class FreeForAllSettings:
 
 
 @dataclass(frozen=True)
+class SiteSettings:
+    repository: str | None  # an https address, or None: no link
+    history: Path | None = None  # the seasons file (runner/history.py), or None: no history
+
+
+@dataclass(frozen=True)
 class Config:
     path: Path | None  # the file that was loaded, or None for the built-in defaults
     game: str
@@ -93,6 +99,7 @@ class Config:
     points: Points = LINEAR_POINTS
     knockout: KnockoutSettings = KnockoutSettings(3, None, False, 2)
     free_for_all: FreeForAllSettings = FreeForAllSettings(None, None, ())
+    site: SiteSettings = SiteSettings(None)
 
 
 class ConfigError(Exception):
@@ -116,7 +123,17 @@ class Setting:
 
     key: str  # dotted for fields inside a section: "limits.move_cpu_ms"
     kind: Literal[
-        "int", "float", "str", "path", "game", "points", "bool", "seats", "seeding", "setups"
+        "int",
+        "float",
+        "str",
+        "path",
+        "game",
+        "points",
+        "bool",
+        "seats",
+        "seeding",
+        "setups",
+        "url",
     ]
     default: int | float | str | None
     doc: str
@@ -139,6 +156,7 @@ SECTIONS = {
         "The free-for-all format (`format: free-for-all`): tables of N seats, seats rotated "
         "between runs, setups taken in turn. Ignored by the other formats."
     ),
+    "site": "What the results site shows beyond the season's results.",
 }
 FORMATS = ("round-robin", "knockout", "free-for-all")
 
@@ -182,7 +200,7 @@ SETTINGS: tuple[Setting, ...] = (
         "jobs",
         "int",
         None,
-        "How many games are played in parallel.",
+        "How many games are played, and entries built, in parallel.",
         "games",
         1,
         256,
@@ -326,6 +344,24 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("output.results", "path", "results", "Game records, one JSON line per game."),
     Setting("output.site", "path", "_site", "The static results site."),
     Setting("output.standings", "path", "standings.json", "Points, W/D/L and ratings."),
+    Setting(
+        "site.repository",
+        "url",
+        None,
+        "The season's repository, linked from every page's header (where bots are added).",
+        null_means="no link",
+        example="https://github.com/OWNER/REPO",
+    ),
+    Setting(
+        "site.history",
+        "path",
+        None,
+        "A file of every season's standings (JSON lines: date, seed, each entry's rank, rating "
+        "and hash), which `koth site` reads for rank changes and rating histories and adds "
+        "this season to; published beside the site as seasons.jsonl.",
+        null_means="no history",
+        example="seasons.jsonl",
+    ),
 )
 BY_KEY = {s.key: s for s in SETTINGS}
 
@@ -577,8 +613,22 @@ def _check_setups(s: Setting, value: object, src: _Source) -> tuple[dict[str, Sc
     return tuple(items)
 
 
+URL = re.compile(r"https://[A-Za-z0-9.-]+(:[0-9]+)?(/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*)?")
+
+
+def _check_url(s: Setting, value: object, src: _Source) -> str:
+    if isinstance(value, str) and URL.fullmatch(value):
+        return value
+    raise src.error(
+        s.key,
+        f"expected an https:// address, got {_describe(value)}.",
+        f"write the address in full, e.g. {src.example(s.key, s.example)}, or leave it out.",
+    )
+
+
 _SHAPED = {
     "bool": _check_bool,
+    "url": _check_url,
     "seats": _check_seats,
     "seeding": _check_seeding,
     "setups": _check_setups,
@@ -836,6 +886,10 @@ def _build(values: Mapping[str, Any], base: Path, path: Path | None) -> Config:
             values["free_for_all.runs"],
             tuple(values["free_for_all.setups"] or ()),
         ),
+        site=SiteSettings(
+            values["site.repository"],
+            _resolve(base, values["site.history"]) if values["site.history"] else None,
+        ),
     )
 
 
@@ -902,12 +956,14 @@ def reference_markdown() -> str:
         "seats": "integer or `all`",
         "seeding": "list or path",
         "setups": "list",
+        "url": "text",
     }
     shaped = {
         "bool": "`true`, `false`",
         "seats": "2 to 64, as many as the game allows, or `all`",
         "seeding": "entry names, a standings.json's path, or `null` (by entry name)",
         "setups": "mappings, each with a `name`, or `null` (none)",
+        "url": "an `https://` address, or `null` (no link)",
     }
     lines = [
         "# Configuration reference: tournament.yaml",

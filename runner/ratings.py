@@ -171,15 +171,19 @@ def _curvature(
     return grad, hess
 
 
-def fit(games: Iterable[Result | Ranking], entries: Iterable[str] = ()) -> dict[str, Rating]:
-    """The rating of every entry that played (and of each of ``entries``, games or not).
+@dataclass(frozen=True)
+class _Posterior:
+    names: list[str]
+    theta: list[float]  # log-odds units, centred on 0
+    cov: list[list[float]]  # the Laplace approximation's covariance, log-odds units
+    played: dict[str, int]
 
-    ``games``: two-seat results as (a, b, a's score), and games of any size as ``Ranking``s.
-    """
+
+def _posterior(games: Iterable[Result | Ranking], entries: Iterable[str]) -> _Posterior | None:
     evidence, played = _evidence(games)
     names = sorted({*entries, *(name for pair in evidence for name in pair)})
     if not names:
-        return {}
+        return None
     index = {name: i for i, name in enumerate(names)}
     pairs = [
         (index[a], index[b], float(count), float(score))
@@ -198,11 +202,24 @@ def fit(games: Iterable[Result | Ranking], entries: Iterable[str] = ()) -> dict[
             break
     _, hess = _curvature(theta, pairs, prior)
     low = _cholesky(hess)
+    n = len(names)
+    cov = [_solve(low, [1.0 if k == i else 0.0 for k in range(n)]) for i in range(n)]
+    return _Posterior(names, theta, cov, played)
+
+
+def fit(games: Iterable[Result | Ranking], entries: Iterable[str] = ()) -> dict[str, Rating]:
+    """The rating of every entry that played (and of each of ``entries``, games or not).
+
+    ``games``: two-seat results as (a, b, a's score), and games of any size as ``Ranking``s.
+    """
+    found = _posterior(games, entries)
+    if found is None:
+        return {}
+    names, theta, cov, played = found.names, found.theta, found.cov, found.played
+    n = len(names)
     # The likelihood sees only differences; the field's mean is pinned at 1500, so each
     # rating's uncertainty is that of its distance from the mean: the covariance projected
     # onto sum-zero vectors, P Σ P with P = I - 11ᵀ/n.
-    n = len(names)
-    cov = [_solve(low, [1.0 if k == i else 0.0 for k in range(n)]) for i in range(n)]
     row_mean = [sum(row) / n for row in cov]
     grand = sum(row_mean) / n
     ratings = {}
@@ -213,6 +230,27 @@ def fit(games: Iterable[Result | Ranking], entries: Iterable[str] = ()) -> dict[
         count = played.get(name, 0)
         ratings[name] = Rating(name, mean, mean - Z95 * sd, mean + Z95 * sd, count)
     return ratings
+
+
+def superiority(
+    games: Iterable[Result | Ranking], entries: Iterable[str] = ()
+) -> dict[tuple[str, str], float]:
+    """The likelihood of superiority (LOS, as ordo prints it) of every ordered pair (a, b): the
+    posterior probability that a is stronger than b, ``Φ((r_a - r_b) / σ(r_a - r_b))`` with the
+    difference's σ from the fit's covariance (the two ratings' correlation included). 0.5: the
+    games cannot tell them apart at all; near 1: a is almost certainly stronger."""
+    found = _posterior(games, entries)
+    if found is None:
+        return {}
+    names, theta, cov = found.names, found.theta, found.cov
+    los = {}
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            if i != j:
+                var = max(cov[i][i] + cov[j][j] - 2.0 * cov[i][j], 1e-300)
+                z = (theta[i] - theta[j]) / math.sqrt(var)
+                los[(a, b)] = 0.5 * math.erfc(-z / math.sqrt(2.0))
+    return los
 
 
 def results_from_records(records: Iterable[Mapping[str, Any]]) -> list[Result | Ranking]:

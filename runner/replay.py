@@ -339,6 +339,7 @@ def page_data(rep: Replay, show: Presentation, log_name: str) -> dict[str, Any]:
         "byTurn": show.by_turn,
         "log": log_name,
         "layer": _layer_data(rep, show, digits),
+        "graphic": show.graphic,
         **({"window": show.window, "windowSymbols": show.window_symbols} if show.window else {}),
     }
 

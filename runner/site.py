@@ -2,7 +2,8 @@
 
 ``render_site(records, standings, entries_info, out_dir)`` writes::
 
-    index.html            leaderboard (points, W/D/L or places, faults, rating ± 95%), facts
+    index.html            leaderboard (points, W/D/L or places, faults, rating ± 95%, the
+                          likelihood that each bot is stronger than the next), facts
     crosstable.html       every pair, colour-scaled, cells linking to the games: the head-to-head
                           score (two-seat games), or how often the row finished ahead of the
                           column in the games they met in (a season with larger games)
@@ -11,8 +12,11 @@
                           each game linked to its page (from standings.json's ``bracket``)
     entries/<entry>.html  an entry: verdict, games by opponent, faults, source code
     games/<key>.html      a game: final frame, move list, replay player with every frame
+    los.html              the likelihood of superiority of every pair (the LOS matrix)
     rules.html            the game's rules for bot authors: docs/rules/<game>.md, as HTML
+    enter.html            how to add a bot: the entry folder, its files, the pull request
     static/               site.css, replay.js
+    games.jsonl           the records shown, standings.json the standings (runner/publish.py)
 
 Replays are rebuilt from the move lists by the pure game engine, whatever the game
 (runner/replay.py): a game page shows the final text frame and embeds, per move, the characters
@@ -23,6 +27,11 @@ here. Everything shown that came
 from an entry (names, authors, sources, fault messages) is data from a pull request: the
 Environment autoescapes and JSON is HTML-safe. The output depends only on the inputs (no clock),
 so a fixed fixture renders byte for byte.
+
+Every page has the same header: the game's name (the title of its rules document, else its id),
+the pages, "Add your bot" and, when the configuration names one (``site.repository``), the
+season's repository; the layout fits a 390 px screen (a wide table scrolls in its own box, a
+board scales to the width) and follows the reader's light or dark preference.
 
 Every page links the rules page of the season's game, when the repository has one: the game id
 without its version (``snakes-v2`` → ``docs/rules/snakes.md``). The rules are CommonMark with
@@ -47,13 +56,15 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from runner import history as seasons_file
 from runner import ratings, results
 from runner import standings as ranking
 from runner.bracket import bracket_problem, bracket_view
 from runner.config import LINEAR_POINTS, Config, ConfigError, Points
-from runner.entries import discover, read_source
+from runner.entries import LANGUAGES, SOURCES, discover, read_source
 from runner.games import UnknownGameError, find_game
-from runner.games.base import EMPTY, Setup
+from runner.games.base import EMPTY, ENDINGS, Setup
+from runner.publish import publish
 from runner.replay import (
     ReplayError,
     board_html,
@@ -68,15 +79,6 @@ from runner.standings import Row
 TEMPLATES = Path(__file__).resolve().parent.parent / "site_templates"
 RULES = Path(__file__).resolve().parent.parent / "docs" / "rules"
 MARKER = ".koth-site"  # marks a folder this module made, so re-rendering may replace it
-ENDINGS = {
-    "normal": "played to the end",
-    "suffocation": "enclosed",
-    "invalid_move": "invalid move",
-    "timeout": "timeout",
-    "crash": "crash",
-    "memory": "memory limit",
-    "disconnect": "disconnect",
-}
 
 
 class SiteError(ValueError):
@@ -155,6 +157,27 @@ def rules_path(game_id: str, folder: Path | None = None) -> Path | None:
         return None
     path = (RULES if folder is None else folder) / f"{name}.md"
     return path if path.is_file() else None
+
+
+def game_title(game_id: str, rules: Path | None) -> str:
+    """The game's name for the header: its rules document's title up to the colon, dash or
+    parenthesised id (``# Cluster: the rules …`` → ``Cluster``), else the game id."""
+    if rules is not None:
+        first = rules.read_text(encoding="utf-8").split("\n", 1)[0]
+        if first.startswith("# "):
+            name = re.split(r":| —| \(`", first[2:], maxsplit=1)[0].strip()
+            if name:
+                return name
+    return game_id
+
+
+def entry_files(game_id: str) -> list[tuple[str, str]]:
+    """The languages an entry of the game may be written in, each with its source's name."""
+    try:
+        languages: Sequence[str] = find_game(game_id).languages
+    except UnknownGameError:
+        languages = LANGUAGES
+    return [(language, SOURCES[language]) for language in languages]
 
 
 def rules_html(text: str) -> Markup:
@@ -250,6 +273,28 @@ def replay_command(key: str, seat: int, entry: str | None) -> str:
     return f"{command} --bot {shlex.quote(entry)}" if entry else command
 
 
+def play_command(record: results.RecordView, config: str | None = None) -> str:
+    """The ``koth play`` command that plays ``record``'s game again: its entries in its seats,
+    its seed and its setup, with the season's configuration (``config``: the file as the
+    reader names it; None: the default ./tournament.yaml)."""
+    words = ["koth", "play", *(str(s["entry"]) for s in record["seats"])]
+    words += ["--seed", str(record["seed"])]
+    if record.get("setup"):
+        words += ["--setup", str(record["setup"]["name"])]
+    if config is not None:
+        words += ["--config", config]
+    return shlex.join(words)
+
+
+SPEEDS = (4, 16, 64, 256)  # the replay player's speeds, moves per second
+WATCH_S = 16  # a replay played at its default speed lasts about this long at most
+
+
+def default_speed(steps: int) -> int:
+    """The slowest speed that plays the whole game in WATCH_S seconds (the fastest, else)."""
+    return next((speed for speed in SPEEDS if steps <= speed * WATCH_S), SPEEDS[-1])
+
+
 def _game_view(
     number: int, record: results.RecordView, page: str, names: Mapping[str, str]
 ) -> dict[str, Any]:
@@ -307,7 +352,18 @@ def _environment() -> Environment:
     env.filters["num"] = lambda x: f"{round(x, 2):g}" if isinstance(x, float) else str(x)
     env.filters["elo"] = lambda x: f"{x:.0f}"
     env.filters["place"] = lambda x: "–" if x is None else f"{x:.2f}"
+    env.filters["percent"] = percent
+    env.filters["when"] = when
     return env
+
+
+def percent(p: float) -> str:
+    """A likelihood as a whole percentage; never 0% or 100%, which the games cannot show."""
+    if p > 0.995:
+        return ">99%"
+    if p < 0.005:
+        return "<1%"
+    return f"{p * 100:.0f}%"
 
 
 @dataclass(frozen=True)
@@ -316,6 +372,7 @@ class SiteReport:
     pages: int
     game_pages: int
     game_bytes: int  # all game pages together
+    seasons: tuple[dict[str, Any], ...] = ()  # the history with this season in (site.history)
 
     @property
     def average_game_page(self) -> float:
@@ -340,12 +397,14 @@ def _season(
         for i, (r, k) in enumerate(zip(records, keys, strict=True), 1)
     ]
     ranked = [r for r in rows if r.excluded is None]
-    fitted = ratings.fit(ratings.results_from_records(records), [r.entry for r in ranked])
+    played = ratings.results_from_records(records)
+    fitted = ratings.fit(played, [r.entry for r in ranked])
+    los = ratings.superiority(played, [r.entry for r in ranked])
     by_score = meta.get("ranking") == "score"
-    tied = {
+    tied = {  # ranked by score: the rank above, where the two intervals overlap
         b.entry: a.rank
         for a, b in zip(ranked, ranked[1:], strict=False)
-        if (a.overlaps(b) if by_score else fitted[a.entry].overlaps(fitted[b.entry]))
+        if by_score and a.overlaps(b)
     }
     stamps = sorted(filter(None, (str(r.get("measured", {}).get("when", "")) for r in records)))
     first = records[0] if records else {}
@@ -359,9 +418,13 @@ def _season(
         "versions": ", ".join(sorted({str(r.get("host_version", "?")) for r in records})),
         "first": when(stamps[0]) if stamps else "",
         "last": when(stamps[-1]) if stamps else "",
+        "last_stamp": stamps[-1] if stamps else "",  # when its last game was played (ISO)
         "tie_break": meta.get("tie_break", ""),
     }
+    # after "ranked by points": what breaks ties, without saying "points" again
+    facts["ties"] = re.sub(r"^points, then ", "", str(facts["tie_break"]))
     rules = rules_path(str(facts["game"]))
+    facts["title"] = game_title(str(facts["game"]), rules)
     placing = any(len(g["seats"]) > 2 for g in games)
     bracket = _bracket(meta, games, names)
     return {
@@ -369,9 +432,14 @@ def _season(
         "rows": rows,
         "ranked": ranked,
         "ratings": fitted,
-        "tied": tied,  # rank above it, where the two cannot be told apart (score or rating)
+        "tied": tied,
         "by_score": by_score,  # ranked by mean score per game (runner/standings.py)
         "score_header": _score_header(str(facts["game"])) if by_score else "",
+        "los": los,  # (a, b) → the likelihood that a is stronger than b
+        # each ranked entry → the likelihood it is stronger than the next, and the next's row
+        "below": {
+            a.entry: (los[a.entry, b.entry], b) for a, b in zip(ranked, ranked[1:], strict=False)
+        },
         "games": games,
         "names": names,
         "cross": _cross(games),
@@ -463,6 +531,40 @@ def _points_rule(table: Any, games: Sequence[Mapping[str, Any]]) -> str:
     return rule
 
 
+def _history(season: Mapping[str, Any], history: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """This season among the others of its game: the seasons (oldest first), each ranked
+    entry's change since the season before, and each entry's rating chart across seasons."""
+    facts = season["facts"]
+    current = seasons_file.summary(
+        str(facts["game"]),
+        facts["seed"],
+        str(facts["last_stamp"]),
+        int(facts["games"]),
+        season["ranked"],
+        season["ratings"],
+    )
+    same_game = [s for s in history if s["game"] == current["game"]]
+    seasons = seasons_file.merged(same_game, current)
+    at = next(i for i, s in enumerate(seasons) if seasons_file.key(s) == seasons_file.key(current))
+    previous = seasons[at - 1] if at > 0 else None
+    charts = {}
+    for row in season["ranked"]:
+        points = [
+            (when(str(s["date"])), float(e["rating"]))
+            for s in seasons[: at + 1]
+            for e in s["entries"]
+            if e["entry"] == row.entry
+        ]
+        charts[row.entry] = Markup(seasons_file.chart(points))
+    return {
+        "seasons": seasons,
+        "current": at,
+        "previous": previous,
+        "changes": seasons_file.changes(previous, season["ranked"]),
+        "charts": charts,
+    }
+
+
 def _entry_page(row: Row, season: Mapping[str, Any]) -> dict[str, Any]:
     """An entry's games grouped by opponent (in rank order) and the games it faulted in."""
     order = {r.entry: i for i, r in enumerate(season["rows"])}
@@ -504,6 +606,8 @@ def _game_page(game: dict[str, Any], setups: Setups) -> dict[str, Any]:
     show = presentation(rep.game)
     lines = rep.final.split("\n")
     return {
+        "speeds": SPEEDS,
+        "speed": default_speed(len(rep.steps)),
         "game": game,
         "shape": (max(map(len, lines)), len(lines)),  # the board's columns and lines (css)
         "replay": page_data(rep, show, f"{game['page']}.txt"),
@@ -525,12 +629,20 @@ def render_site(
     warn: Callable[[str], None] = lambda text: print(f"warning: {text}", file=sys.stderr),
     points: Points = LINEAR_POINTS,
     setups: Setups | None = None,
+    repository: str | None = None,
+    config_file: str | None = None,
+    history: Sequence[dict[str, Any]] | None = None,
 ) -> SiteReport:
     """Render the site into ``out_dir``, replacing a site rendered there before.
 
     ``out_dir`` must be new, empty or made by this function (it holds MARKER): the site is
     written beside it first and then swapped in, so a failure leaves the old site whole.
     Without ``standings`` the records are ranked here, by the ``points`` table.
+    ``repository``: the season's repository (a link in every page's header), if configured.
+    ``config_file``: the season's tournament.yaml as a reader names it in a checkout, for the
+    command that plays a game again (None: the default, ./tournament.yaml).
+    ``history``: the seasons before (runner/history.py), for rank changes, each entry's rating
+    across seasons and the seasons page; None: no history is kept.
     """
     out_dir = Path(out_dir).resolve()
     if out_dir.exists() and any(out_dir.iterdir()) and not (out_dir / MARKER).exists():
@@ -540,6 +652,9 @@ def render_site(
         )
     meta, rows, records = read_standings(standings, results_records, points)
     season = _season(meta, rows, records)
+    season["repository"] = repository
+    season["downloads"] = {"standings": standings is not None}
+    season["history"] = _history(season, history) if history is not None else None
     season["infos"] = {r.entry: entries_info.get(r.entry, EntryInfo(r.entry)) for r in rows}
     env = _environment()
     tmp = out_dir.with_name(f".{out_dir.name}.tmp")
@@ -558,10 +673,11 @@ def render_site(
         (tmp / "games").mkdir()
         shutil.copytree(TEMPLATES / "static", tmp / "static")
         (tmp / MARKER).write_text("made by `koth site`; it replaces this folder on every run\n")
-        for page in ("index", "crosstable", "games"):
+        for page in ("index", "crosstable", "games", "los"):
             write(f"{page}.html", f"{page}.html", page=page)
         if season["bracket"] is not None:
             write("bracket.html", "bracket.html", page="bracket")
+        write("enter.html", "enter.html", page="enter", files=entry_files(season["facts"]["game"]))
         if season["rules"] is not None:
             text = season["rules"].read_text(encoding="utf-8")
             write("rules.html", "rules.html", page="rules", document=rules_html(text))
@@ -572,18 +688,32 @@ def render_site(
                 page="entry",
                 **_entry_page(row, season),
             )
-        for game in season["games"]:
+        games = season["games"]
+        for number, game in enumerate(games):
+            neighbours = {
+                "previous": games[number - 1] if number > 0 else None,
+                "next": games[number + 1] if number + 1 < len(games) else None,
+                # only a game whose every seat is an entrant of the season can be played again
+                "play": play_command(game["record"], config_file)
+                if all(s["entry"] in season["names"] for s in game["seats"])
+                else "",
+            }
             try:  # a record from a cache may be well formed and still not replay
                 shown = _game_page(game, setups or {})
             except ReplayError as exc:
                 warn(f"game {game['record'].get('key', game['number'])}: {exc}; no page for it")
                 continue
-            write(f"games/{game['page']}.html", "game.html", page="game", **shown)
+            write(f"games/{game['page']}.html", "game.html", page="game", **shown, **neighbours)
+        if season["history"] is not None:
+            write("seasons.html", "seasons.html", page="seasons")
+            seasons_file.write(tmp / "seasons.jsonl", season["history"]["seasons"])
+        publish(tmp, records, standings, None)  # the data the pages link; `koth site` adds the key
         _swap(tmp, out_dir)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     game_sizes = [n for name, n in sizes.items() if name.startswith("games/")]
-    return SiteReport(out_dir, len(sizes), len(game_sizes), sum(game_sizes))
+    kept = tuple(season["history"]["seasons"]) if season["history"] else ()
+    return SiteReport(out_dir, len(sizes), len(game_sizes), sum(game_sizes), kept)
 
 
 def _swap(new: Path, out_dir: Path) -> None:
@@ -631,6 +761,21 @@ def entries_info_from(entries_dir: Path, build_dir: Path | None = None) -> dict[
             "\n".join(verdict) or (entry.problem or ""),
         )
     return found
+
+
+def _config_file(config: Config) -> str | None:
+    """How a reader in a checkout names the season's configuration: its path from the root of
+    the repository holding it (the first folder above it with a ``.git``; else the current
+    folder), None for the default ./tournament.yaml; its name alone when it lies outside."""
+    if config.path is None:
+        return None
+    found = [f for f in config.path.parents if (f / ".git").exists()]
+    root = found[0] if found else Path.cwd().resolve()
+    try:
+        shown = config.path.relative_to(root).as_posix()
+    except ValueError:
+        shown = config.path.name
+    return None if shown == "tournament.yaml" else shown
 
 
 def render_from_config(
@@ -681,6 +826,9 @@ def render_from_config(
             warn,
             config.points,
             {(s.name, s.hash): s.as_dict() for s in config.free_for_all.setups},
+            config.site.repository,
+            _config_file(config),
+            seasons_file.read(config.site.history, warn) if config.site.history else None,
         )
     except SiteError:
         raise ConfigError(
@@ -689,8 +837,8 @@ def render_from_config(
             "the folder is not empty and was not made by `koth site`, so it is not replaced.",
             "point --out (or `output.site` in tournament.yaml) at a new or empty folder.",
         ) from None
-    from runner.publish import publish
-
+    if config.site.history is not None:
+        seasons_file.write(config.site.history, report.seasons)
     shown = read_standings(standings, records, config.points)[2]
     publish(report.out_dir, shown, standings, results_key)
     return report

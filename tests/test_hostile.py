@@ -107,21 +107,32 @@ def play(
     return play_game(find_game("snakes-v2"), players, sandbox, limits, seed=1)
 
 
-def bot_processes() -> list[int]:
-    """Live processes under any sandbox uid (root only: otherwise bots keep the host's uid).
+def bot_processes(sandbox: LocalSandbox) -> list[int]:
+    """Live processes under any sandbox uid (root only: otherwise bots keep the host's uid) but
+    the local sandbox's blanks (a blank primed for a bot that keeps coming back already has its
+    uid; no bot code has run in it) and processes in a container (tests/test_docker.py counts a
+    container's own).
 
     Machine-wide on purpose: a child that escaped a bot keeps the bot's uid but is re-parented
-    away from the zygote, so only the uid finds it. So the suite assumes it is the only one
-    running bots on this machine, as in CI."""
+    away from the zygote, so only the uid finds it (and a local bot cannot move itself into a
+    container's control group). So the suite assumes it is the only one running bots on this
+    machine, as in CI."""
     found = []
+    blanks = set(sandbox.blanks())
     for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            try:
-                if os.stat(entry.path).st_uid >= worker.UID_BASE:
-                    found.append(int(entry.name))
-            except FileNotFoundError:
-                pass
+        if not entry.name.isdigit() or int(entry.name) in blanks:
+            continue
+        try:
+            if os.stat(entry.path).st_uid >= worker.UID_BASE and not _in_a_container(entry.path):
+                found.append(int(entry.name))
+        except FileNotFoundError:
+            pass
     return found
+
+
+def _in_a_container(proc: str) -> bool:
+    groups = Path(proc, "cgroup").read_text()
+    return any(line.split(":", 2)[2].startswith("/docker/") for line in groups.splitlines())
 
 
 def substitutions(tmp_path: Path, listener: socket.socket) -> dict[str, str]:
@@ -165,9 +176,9 @@ def test_hostile_bot_loses_or_is_harmless(
     assert again.outcome.termination is Termination.NORMAL, again.outcome.detail
     if ROOT and sandbox.name == "local":  # Docker: tests/test_docker.py counts a container's
         deadline = time.monotonic() + 5
-        while bot_processes() and time.monotonic() < deadline:
+        while bot_processes(sandbox) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert bot_processes() == [], "a bot process outlived its game"
+        assert bot_processes(sandbox) == [], "a bot process outlived its game"
 
 
 def test_flood_output_is_capped(sandbox: LocalSandbox, tmp_path: Path) -> None:

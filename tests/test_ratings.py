@@ -195,3 +195,34 @@ def test_records_of_larger_games_become_rankings_of_their_placement() -> None:
         "outcome": {"points": [0.5, 1, 0.5, 0], "placement": [2, 1, 2, 4]},
     }
     assert results_from_records([four]) == [Ranking(("w", "x", "y", "z"), (2, 1, 2, 4))]
+
+
+# -- the likelihood of superiority -----------------------------------------------------------
+
+
+def test_the_likelihood_of_superiority_is_a_probability_of_each_order() -> None:
+    los = ratings.superiority(GAMES)
+    fitted = fit(GAMES)
+    for (a, b), p in los.items():
+        assert 0.0 < p < 1.0
+        assert los[b, a] == pytest.approx(1.0 - p), f"LOS({a}, {b}) + LOS({b}, {a}) is 1"
+        higher = fitted[a].rating > fitted[b].rating
+        assert (p > 0.5) == higher, f"{a} over {b}: the higher rating is the likelier stronger"
+    assert len(los) == 4 * 3
+    even = ratings.superiority([("a", "b", 1.0), ("b", "a", 1.0), ("a", "b", 0.5)])
+    assert even["a", "b"] == pytest.approx(0.5), "an even record cannot tell them apart"
+
+
+def test_the_likelihood_of_superiority_of_a_long_match_is_cutechess_s() -> None:
+    """Head to head over many games (where the prior weighs nothing) it is the normal
+    approximation cutechess prints: ½ (1 + erf((W − L) / √(2 (W + L))))."""
+    for wins, losses in ((60, 40), (52, 48), (300, 260)):
+        games = [("a", "b", 1.0)] * wins + [("a", "b", 0.0)] * losses
+        cutechess = 0.5 * (1 + math.erf((wins - losses) / math.sqrt(2 * (wins + losses))))
+        assert ratings.superiority(games)["a", "b"] == pytest.approx(cutechess, abs=0.01)
+
+
+def test_more_games_make_the_same_score_more_certain() -> None:
+    few = ratings.superiority([("a", "b", 1.0)] * 3 + [("a", "b", 0.0)] * 2)["a", "b"]
+    many = ratings.superiority([("a", "b", 1.0)] * 30 + [("a", "b", 0.0)] * 20)["a", "b"]
+    assert 0.5 < few < many < 1.0

@@ -22,9 +22,11 @@ from hypothesis import strategies as st
 
 from runner import results
 from runner.cli import main
+from runner.config import ConfigError, load_config
 from runner.games import find_game
 from runner.games.cluster import Cluster, Place, Rotate, valid_columns
 from runner.games.snakes import MOVES, Snakes
+from runner.ratings import results_from_records, superiority
 from runner.replay import (
     ALPHABET,
     Replay,
@@ -43,6 +45,9 @@ from runner.site import (
     MARKER,
     EntryInfo,
     SiteError,
+    default_speed,
+    percent,
+    play_command,
     read_standings,
     render_site,
     rules_html,
@@ -172,6 +177,8 @@ def test_untrusted_names_authors_messages_and_sources_are_escaped(site: Path) ->
                 '<script src="../static/replay.js">',
             ]
             if name.startswith("games/")
+            else ['<script src="static/table.js">']
+            if name in ("index.html", "games.html")
             else []
         )
         assert scripts == expected, f"{name}: unexpected script tags {scripts}"
@@ -226,13 +233,33 @@ def test_a_cluster_game_page_shows_the_final_frame_and_numbered_moves(cluster_si
         assert '<ol class="moves numbered" id="moves">' in text
         assert "One line per move: the seat, then its move." in text
         blue, red = record["outcome"]["scores"]
+        names = [regen.CLUSTER_BOTS[seat["entry"]][0] for seat in record["seats"]]
         assert (
-            f'longest line: Blue <span id="score0">{blue}</span> · '
-            f'Red <span id="score1">{red}</span></p>'
+            f'longest line: <span class="blue">Blue</span> {html.escape(names[0])}: '
+            f'<span id="score0">{blue}</span> · <span class="red">Red</span> '
+            f'{html.escape(names[1])}: <span id="score1">{red}</span></p>'
         ) in text
         assert "<th>Longest line</th>" in text and '<span class="blue">Blue</span>' in text
         assert 'id="player" class="player" hidden' in text, "the player is hidden until JS runs"
         assert f'max="{len(record["moves"])}"' in text
+
+
+def test_a_cluster_game_page_outlines_the_winning_line_and_explains_the_symbols(
+    cluster_site: Path,
+) -> None:
+    records, _, _ = regen.load_cluster_fixture()
+    for record in records:
+        text = (cluster_site / "games" / f"{record['key'][:12]}.html").read_text()
+        board = text.split('id="board">', 1)[1].split("</pre>", 1)[0]
+        won = re.findall(r'<span class="(blue|blue2|red|red2) win">([BbRr])</span>', board)
+        winner = record["outcome"]["points"].index(1.0)
+        assert len(won) == max(record["outcome"]["scores"]) == 4, "the four pellets in a row"
+        assert {cls.startswith(("blue", "red")[winner]) for cls, _ in won} == {True}
+        assert len({symbol for _, symbol in won}) == 1, "a line of one colour"
+        legend = plain(text.split('<p class="legend">', 1)[1].split("</p>", 1)[0])
+        for words in ("B Blue's first colour", "b Blue's second colour", "r Red's second"):
+            assert words in legend, f"the legend says {words!r}"
+        assert "a line of 4 or more: it wins" in legend
 
 
 def test_a_game_without_a_presentation_gets_the_plain_one(
@@ -252,7 +279,7 @@ def test_a_game_without_a_presentation_gets_the_plain_one(
     board = re.search(r'<pre class="board" id="board">(.*?)</pre>', text, re.S)
     assert board is not None and "<span" not in board.group(1)
     assert plain(board.group(1)) == final_frame(records[0])
-    assert "<th>Score</th>" in text and "· score: Blue <span" in text
+    assert "<th>Score</th>" in text and re.search("· score: Blue [^<]*: <span", text)
     assert '<ol class="moves numbered" id="moves">' in text
 
 
@@ -263,9 +290,105 @@ def test_the_leaderboard_lists_every_entry_with_its_rating(site: Path) -> None:
         assert f"<code>{row['entry']}</code>" in index
         assert f'href="entries/{row["entry"]}.html"' in index
     assert re.search(r"\d{3,4} <span class=\"pm\">± \d+</span>", index)
-    assert "statistically tied" in index
+    assert "≈ tied" not in index and "likelihood of superiority" in index
+    assert "ties broken by head-to-head points" in index, "not 'ties broken by points, then'"
     for fact in ("snakes-v2", "round-robin", str(regen.SEASON_SEED), "2025-01-18 12:05 UTC"):
         assert fact in index, f"the season facts should include {fact}"
+
+
+@pytest.mark.parametrize("which", ["snakes", "cluster"])
+def test_the_leaderboard_gives_each_bots_likelihood_of_superiority_over_the_next(
+    which: str, tmp_path: Path
+) -> None:
+    records, doc, infos = (
+        regen.load_fixture() if which == "snakes" else regen.load_cluster_fixture()
+    )
+    render_site(records, doc, infos, tmp_path / "site")
+    ranked = [row["entry"] for row in doc["entries"] if row.get("excluded") is None]
+    los = superiority(results_from_records(records), ranked)
+    index = (tmp_path / "site" / "index.html").read_text()
+    rows = re.findall(
+        r"<tr>\n(.*?)</tr>", index.split('<table class="leaderboard" data-sortable')[1], re.S
+    )
+    assert len(rows) == len(ranked)
+    for k, row in enumerate(rows):
+        last = re.findall(r"<td[^>]*>(.*?)</td>", row)[-1]
+        if k + 1 == len(ranked):
+            assert last == "", "the last bot has no one below it"
+        else:
+            assert plain(last) == percent(los[ranked[k], ranked[k + 1]]), f"row {k + 1}'s LOS"
+    matrix = (tmp_path / "site" / "los.html").read_text()
+    cells = re.findall(
+        r'<td style="background:hsl\(\d+,65%,\d+%\)" title="[^"]*">([^<]*)</td>', matrix
+    )
+    expected = [html.escape(percent(los[a, b])) for a in ranked for b in ranked if a != b]
+    assert cells == expected, "the LOS matrix: every ordered pair, in rank order"
+    assert '<a href="los.html">every pair</a>' in index
+
+
+def test_the_records_and_standings_are_published_beside_the_pages(site: Path) -> None:
+    records, doc, _ = regen.load_fixture()
+    assert results.read_records(site / "games.jsonl")[0] == records, "the records shown"
+    assert json.loads((site / "standings.json").read_text()) == doc
+    for page in pages(site):
+        root = "../" * (len(page.relative_to(site).parts) - 1)
+        text = page.read_text()
+        assert f'<a href="{root}games.jsonl" download>games.jsonl</a>' in text, page.name
+        assert f'<a href="{root}standings.json" download>standings.json</a>' in text
+
+
+def test_percentages_never_claim_certainty() -> None:
+    assert [percent(p) for p in (0.0, 0.004, 0.5, 0.994, 0.996, 1.0)] == [
+        "<1%",
+        "<1%",
+        "50%",
+        "99%",
+        ">99%",
+        ">99%",
+    ]
+
+
+def test_a_game_page_links_its_neighbours_and_the_command_that_plays_it_again(
+    site: Path,
+) -> None:
+    records, _, _ = regen.load_fixture()
+    names = [f"{r['key'][:12]}.html" for r in records]
+    for number, record in enumerate(records):
+        text = (site / "games" / names[number]).read_text()
+        if number > 0:
+            assert f'<a href="{names[number - 1]}" rel="prev">← Game {number}</a>' in text
+        else:
+            assert 'rel="prev"' not in text and "← first game" in text
+        if number + 1 < len(records):
+            assert f'<a href="{names[number + 1]}" rel="next">Game {number + 2} →</a>' in text
+        else:
+            assert 'rel="next"' not in text and "last game →" in text
+        seats = " ".join(s["entry"] for s in record["seats"])
+        command = f"koth play {seats} --seed {record['seed']}"
+        assert f'<code id="play-again">{command}</code>' in text
+        assert play_command(record) == command
+        assert f'<option value="{default_speed(len(record["moves"]))}" selected>' in text
+
+
+def test_the_play_command_names_the_setup_and_a_configuration_not_the_default() -> None:
+    record = {"seats": [{"entry": "a b"}, {"entry": "c"}], "seed": 5, "setup": {"name": "maze"}}
+    assert (
+        play_command(record, "examples/x/tournament.yaml")
+        == "koth play 'a b' c --seed 5 --setup maze --config examples/x/tournament.yaml"
+    )
+
+
+def test_the_default_speed_plays_the_whole_game_in_a_few_seconds() -> None:
+    assert [default_speed(n) for n in (0, 42, 64, 65, 300, 1024, 1025, 2048)] == [
+        4,
+        4,
+        4,
+        16,
+        64,
+        64,
+        256,
+        256,
+    ]
 
 
 class Links(HTMLParser):
@@ -317,6 +440,46 @@ def test_every_page_links_the_rules_page_of_the_seasons_game(
     assert f"<h1>{html.escape(title, quote=False)}</h1>" in rules, "the rules document, as HTML"
     assert "<table>" in rules and "<pre><code>" in rules, "tables and code blocks are rendered"
     assert f"docs/rules/{document}.md" in rules, "the page names its source in the repository"
+
+
+@pytest.mark.parametrize(
+    ("fixture", "title", "sources"),
+    [
+        ("site", "Snakes (round 1)", ["bot.c"]),
+        ("cluster_site", "Cluster", ["bot.c", "bot.cpp", "bot.py"]),
+    ],
+)
+def test_every_page_has_a_header_naming_the_game_and_how_to_add_a_bot(
+    fixture: str, title: str, sources: list[str], request: pytest.FixtureRequest
+) -> None:
+    folder: Path = request.getfixturevalue(fixture)
+    for page in pages(folder):
+        root = "../" * (len(page.relative_to(folder).parts) - 1)
+        text = page.read_text()
+        header = text.split('<header class="site">', 1)[1].split("</header>", 1)[0]
+        assert f'<a class="brand" href="{root}index.html">{title}</a>' in header, page.name
+        assert f'<a href="{root}enter.html"' in header and ">Add your bot</a>" in header
+        assert "Repository" not in header, f"{page.name}: a repository link nobody configured"
+    enter = plain((folder / "enter.html").read_text())
+    assert "entries/name/" in enter and "entry.yaml" in enter and "pull request" in enter
+    assert all(source in enter for source in sources), f"the page names {sources}"
+    assert "koth play name " in enter, "how to try the bot first"
+
+
+def test_a_configured_repository_is_linked_from_every_page(tmp_path: Path) -> None:
+    (tmp_path / "t.yaml").write_text("site:\n  repository: https://example.org/koth/season\n")
+    repository = load_config(tmp_path / "t.yaml").site.repository
+    assert repository == "https://example.org/koth/season"
+    records, doc, infos = regen.load_fixture()
+    render_site(records, doc, infos, tmp_path / "out", repository=repository)
+    for page in pages(tmp_path / "out"):
+        link = f'<a href="{repository}" rel="external">Repository</a>'
+        assert link in page.read_text(), f"{page.name} links the repository"
+    assert f'<a href="{repository}">the season' in (tmp_path / "out" / "enter.html").read_text()
+    for wrong in ("javascript:alert(1)", "http://example.org/x", "https://a b"):
+        (tmp_path / "t.yaml").write_text(f"site:\n  repository: {json.dumps(wrong)}\n")
+        with pytest.raises(ConfigError, match=r"site\.repository.*https:// address"):
+            load_config(tmp_path / "t.yaml")
 
 
 def test_rules_markdown_is_rendered_with_raw_html_escaped_and_unsafe_links_dropped() -> None:
@@ -651,7 +814,7 @@ def test_the_koth_site_command(tmp_path: Path, capsys: pytest.CaptureFixture[str
     (tmp_path / "tournament.yaml").write_text("entries: entries\n")
     assert main(["site", "--config", str(tmp_path / "tournament.yaml")]) == 0
     out = capsys.readouterr().out
-    assert "14 pages" in out and "KiB on average" in out
+    assert "16 pages" in out and "KiB on average" in out
     for page in pages(regen.GOLDEN):
         made = tmp_path / "_site" / page.relative_to(regen.GOLDEN)
         assert made.read_bytes() == page.read_bytes(), f"{made} differs from the golden page"

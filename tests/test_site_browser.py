@@ -162,7 +162,10 @@ def test_the_leaderboard_lists_every_entry(watched: Watched, base_url: str) -> N
         assert row["entry"] in text, f"{row['entry']} is missing from the leaderboard"
         assert row["name"] in text, f"{row['name']!r} should show as text"
     assert page.locator("table.leaderboard tbody tr").count() == 3
-    assert page.locator("script").count() == 0, "the leaderboard runs no script at all"
+    scripts = page.locator("script")
+    assert scripts.count() == 1 and scripts.get_attribute("src") == "static/table.js", (
+        "the leaderboard runs one script: the table's sorting and filtering"
+    )
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "leaderboard.png"), full_page=True)
 
@@ -340,7 +343,8 @@ def test_untrusted_names_never_run(watched: Watched, base_url: str) -> None:
         "entries/crasher.html",
     ):
         page.goto(f"{base_url}/{path}")
-        assert page.locator("script").count() == 0, f"{path}: a script element appeared"
+        ours = 1 if path in ("index.html", "games.html") else 0  # static/table.js
+        assert page.locator("script").count() == ours, f"{path}: a script element appeared"
         assert page.locator("img").count() == 0, f"{path}: an author's <img> became an element"
     for record in records():
         page.goto(game_url(base_url, record))
@@ -358,15 +362,183 @@ def test_pages_work_without_javascript(browser: Any, base_url: str) -> None:
         page.goto(game_url(base_url, record))
         assert page.locator("#board").text_content() == replay(record).final
         assert not page.locator("#player").is_visible(), "no dead controls without JavaScript"
+        assert page.locator("#board").is_visible() and page.locator("#picture").count() == 0
         assert page.locator("#moves li").count() == (len(record["moves"]) + 1) // 2
         cluster = cluster_longest()
         page.goto(f"{cluster_url(base_url)}/games/{cluster['key'][:12]}.html")
         assert page.locator("#board").text_content() == engine_frame(cluster, 10**6)
         assert not page.locator("#player").is_visible()
         assert page.locator("#moves li").count() == len(cluster["moves"])
+        page.goto(f"{base_url}/index.html")
+        ranks = page.locator("table.leaderboard tbody tr td:first-child").all_inner_texts()
+        assert ranks == ["1", "2", "3"] and page.locator("label.filter").count() == 0
+        page.goto(f"{base_url}/los.html")
+        assert page.locator("table.los td[title]").count() == 6, "every ordered pair's LOS"
         page.goto(f"{base_url}/crosstable.html")
         assert page.locator("table.cross td a").count() == 6
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "crosstable-no-js.png"), full_page=True)
     finally:
         context.close()
+
+
+def test_a_move_link_opens_the_game_at_that_move_and_follows_the_board(
+    watched: Watched, base_url: str
+) -> None:
+    page = watched.page
+    record = longest()
+    page.goto(game_url(base_url, record) + "#move=40")
+    assert page.locator("#move").inner_text() == "40", "#move=40 opens the game at move 40"
+    assert page.locator("#board").text_content() == engine_frame(record, 40)
+    page.locator("body").press("ArrowRight")
+    assert page.evaluate("location.hash") == "#move=41", "the address follows the board"
+    page.evaluate("location.hash = '#move=5'")
+    page.wait_for_function("document.getElementById('move').textContent === '5'")
+    assert page.locator("#board").text_content() == engine_frame(record, 5)
+    page.goto(game_url(base_url, record) + "#move=999999")  # the same page: a hashchange
+    last = len(record["moves"])
+    page.wait_for_function(f"document.getElementById('move').textContent === '{last}'")
+    assert page.locator("#board").text_content() == engine_frame(record, last), "past the end"
+
+
+def test_previous_and_next_lead_through_the_games_in_order(watched: Watched, base_url: str) -> None:
+    page = watched.page
+    ordered = regen.load_fixture()[0]
+    page.goto(game_url(base_url, ordered[0]))
+    assert page.locator("a[rel=prev]").count() == 0, "the first game has no previous one"
+    for number in range(2, len(ordered) + 1):
+        page.locator("a[rel=next]").first.click()
+        page.wait_for_url(f"**/{ordered[number - 1]['key'][:12]}.html")
+        assert page.locator("h1").inner_text().startswith(f"Game {number}:")
+    assert page.locator("a[rel=next]").count() == 0, "the last game has no next one"
+    page.locator("a[rel=prev]").first.click()
+    page.wait_for_url(f"**/{ordered[-2]['key'][:12]}.html")
+
+
+def test_the_default_speed_plays_a_game_in_seconds_not_in_a_blink(
+    watched: Watched, base_url: str
+) -> None:
+    page = watched.page
+    cluster = cluster_longest()
+    page.goto(f"{cluster_url(base_url)}/games/{cluster['key'][:12]}.html")
+    speed = int(page.locator("#speed").input_value())
+    assert speed < 64 and len(cluster["moves"]) / speed <= 16, "not 64 moves/s for Cluster"
+    record = longest()
+    page.goto(game_url(base_url, record))
+    speed = int(page.locator("#speed").input_value())
+    assert 4 < len(record["moves"]) / speed <= 16, f"{len(record['moves'])} moves at {speed}/s"
+
+
+def test_the_leaderboard_sorts_and_filters_in_the_browser(watched: Watched, base_url: str) -> None:
+    page = watched.page
+    page.goto(f"{base_url}/index.html")
+    table = page.locator("table.leaderboard")
+
+    def column(index: int) -> list[str]:
+        rows = table.locator("tbody tr:not([hidden])")
+        return [rows.nth(i).locator("td").nth(index).inner_text() for i in range(rows.count())]
+
+    assert column(0) == ["1", "2", "3"], "rendered in rank order"
+    table.locator("thead th").nth(2).get_by_role("button").click()  # Entry
+    assert column(2) == ["crasher", "drunk", "greedy"], "sorted by entry name"
+    assert table.locator("thead th").nth(2).get_attribute("aria-sort") == "ascending"
+    table.locator("thead th").nth(2).get_by_role("button").click()
+    assert column(2) == ["greedy", "drunk", "crasher"], "clicked again: the other way round"
+    faults = table.locator("thead th", has_text="Faults").get_by_role("button")
+    faults.click()
+    faults.click()
+    assert column(2)[0] == "crasher", "the most faults first"
+    page.get_by_label("Find a bot").fill("GUS")
+    assert column(1) == ["Greedy Gus"], "the filter keeps the rows holding the text"
+    page.get_by_label("Find a bot").fill("alert(1)")
+    assert column(1) == ["<script>alert(1)</script>"], "a name is matched as text, never run"
+    page.get_by_label("Find a bot").fill("")
+    assert len(column(1)) == 3
+    page.goto(f"{base_url}/games.html")
+    page.get_by_label("Find games by bot").fill("Crashy")
+    shown = page.locator("table.games tbody tr:not([hidden])")
+    assert shown.count() == 4, "the games Crashy played: two against each of the two others"
+
+
+def test_the_winning_line_is_outlined_only_once_it_is_made(watched: Watched, base_url: str) -> None:
+    page = watched.page
+    record = cluster_longest()
+    last = len(record["moves"])
+    page.goto(f"{cluster_url(base_url)}/games/{record['key'][:12]}.html")
+    assert page.locator("#board span.win").count() == 0, "no line at the start"
+    page.goto(f"{cluster_url(base_url)}/games/{record['key'][:12]}.html#move={last - 1}")
+    page.wait_for_function(f"document.getElementById('move').textContent === '{last - 1}'")
+    assert page.locator("#board span.win").count() == 0, "nor a move before the end"
+    page.locator("body").press("ArrowRight")
+    assert page.locator("#board span.win").count() == 4, "the winning move makes a line of 4"
+    assert page.locator(".legend").is_visible()
+
+
+def pixel(page: Any, x: float, y: float) -> list[int]:
+    """The colour of the board's picture at canvas pixel (x, y), as [r, g, b]."""
+    found = page.evaluate(
+        "([x, y]) => Array.from(document.getElementById('picture').getContext('2d')"
+        ".getImageData(Math.floor(x), Math.floor(y), 1, 1).data.slice(0, 3))",
+        [x, y],
+    )
+    return [int(v) for v in found]
+
+
+def css_colour(page: Any, cls: str, what: str = "backgroundColor") -> list[int]:
+    found = page.evaluate(
+        "([cls, what]) => { const s = document.createElement('span'); s.className = cls;"
+        " document.body.appendChild(s); const c = getComputedStyle(s)[what]; s.remove();"
+        " return c; }",
+        [cls, what],
+    )
+    return [int(float(v)) for v in found[found.index("(") + 1 : found.index(")")].split(",")[:3]]
+
+
+def test_the_board_is_drawn_as_a_picture_with_its_text_one_click_away(
+    watched: Watched, base_url: str
+) -> None:
+    page = watched.page
+    record = longest()
+    page.goto(game_url(base_url, record))
+    picture = page.locator("#picture")
+    assert picture.is_visible() and not page.locator("#board").is_visible(), "the picture shows"
+    start = picture.evaluate("c => c.toDataURL()")
+    page.locator("body").press("End")
+    final = engine_frame(record, len(record["moves"])).split("\n")
+    unit = 12  # canvas pixels per square (replay.js UNIT)
+    owned = {"X": "x", "O": "o", "*": "xh", "@": "oh"}
+    for y, line in enumerate(final):
+        for x, symbol in enumerate(line):
+            if symbol in owned:
+                corner = pixel(page, x * unit + 1, y * unit + 1)
+                assert corner == css_colour(page, owned[symbol]), f"{symbol} at ({x}, {y})"
+    assert picture.evaluate("c => c.toDataURL()") != start, "stepping redraws the picture"
+    page.locator("body").press("Home")
+    assert picture.evaluate("c => c.toDataURL()") == start, "the same frame, the same picture"
+    page.get_by_role("button", name="Text board").click()
+    assert page.locator("#board").is_visible() and not picture.is_visible()
+    assert page.locator("#board").text_content() == engine_frame(record, 0), "the text, in step"
+    page.get_by_role("button", name="Text board").click()
+    assert picture.is_visible()
+
+
+def test_clusters_picture_is_hexagons_in_the_pellets_colours(
+    watched: Watched, base_url: str
+) -> None:
+    page = watched.page
+    record = cluster_longest()
+    page.goto(f"{cluster_url(base_url)}/games/{record['key'][:12]}.html")
+    page.locator("body").press("End")
+    frame = engine_frame(record, len(record["moves"])).split("\n")[2:-2]  # the board's lines
+    unit, line = 12, 12 * 3**0.5  # replay.js: a column 12 pixels, a line √3 times that
+    named = {"B": "blue", "b": "blue2", "R": "red", "r": "red2"}
+    seen = 0
+    for y, text in enumerate(frame):
+        for x, symbol in enumerate(text):
+            if symbol in named:
+                centre = pixel(page, line + x * unit, line + y * line)
+                assert centre == css_colour(page, named[symbol]), f"{symbol} at ({x}, {y})"
+                seen += 1
+    assert seen == len(record["moves"]) - sum("ROTATE" in m for m in record["moves"])
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "cluster-picture.png"), full_page=True)

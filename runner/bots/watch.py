@@ -296,6 +296,9 @@ class Exchange:
         self.writing: select.poll | None = None  # the poll the request fd is registered in
         self.start_cpu = 0.0
         self.seen_cpu = 0.0  # the bot's clock when last read during this move
+        # Whether seen_cpu was read just now, as the move began: the first check of the move
+        # uses it instead of reading the clock again (one system call a move fewer).
+        self.fresh_cpu = False
         try:
             self._begin()
         except BotFault as fault:
@@ -327,7 +330,7 @@ class Exchange:
         if now_cpu is None:
             raise bot.death(self.at)
         self.start_cpu = now_cpu if self.loading or bot.mark is None else bot.mark
-        self.seen_cpu = now_cpu
+        self.seen_cpu, self.fresh_cpu = now_cpu, True
         if not self.loading:
             if now_cpu - self.start_cpu > self.move_cpu:
                 process.kill()
@@ -489,7 +492,8 @@ class Exchange:
 
     def _check(self, now: float) -> float:
         bot, process, limits = self.bot, self.bot.process, self.bot.limits
-        cpu = process.cpu_time()
+        cpu = self.seen_cpu if self.fresh_cpu else process.cpu_time()
+        self.fresh_cpu = False
         if cpu is None:
             self._drain()
             if self.reply is None or self.out:

@@ -829,6 +829,8 @@ class _Zygote:
             os.close(fd)
         if request["op"] == "kill" and request["pid"] in self.children:
             os.kill(request["pid"], signal.SIGKILL)
+        elif request["op"] == "blanks":  # which of its processes wait, never given a bot
+            _send(self.control, {"event": "blanks", "pids": sorted(b.pid for b in self.waiting())})
         return True
 
     def close(self) -> None:

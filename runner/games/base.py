@@ -20,6 +20,18 @@ class IllegalMoveError(ValueError):
     """A bot's reply is a well-formed move that the rules forbid in this position."""
 
 
+# Each ending in words, as readers see it (the CLI, the site); records keep the enum's values.
+ENDINGS = {
+    "normal": "played to the end",
+    "suffocation": "enclosed",
+    "invalid_move": "invalid move",
+    "timeout": "timeout",
+    "crash": "crash",
+    "memory": "memory limit",
+    "disconnect": "disconnect",
+}
+
+
 class Termination(enum.StrEnum):
     """Why a game ended. Stored in results and shown on the site."""
 
@@ -30,6 +42,11 @@ class Termination(enum.StrEnum):
     CRASH = "crash"  # a bot's process died (signal) or exited
     MEMORY = "memory"  # a bot exceeded its memory limit
     DISCONNECT = "disconnect"  # a bot closed its end of the protocol or broke it
+
+    @property
+    def words(self) -> str:
+        """How the CLI and the site name this ending (one vocabulary for readers)."""
+        return ENDINGS[self.value]
 
     @property
     def is_fault(self) -> bool:

@@ -203,6 +203,12 @@ class Presentation:
     # coloured lines, which the game page's player outlines on demand (0: no such square).
     window: int = 0
     window_symbols: str = ""
+    # What the board's symbols mean, shown under it: (symbol, its CSS class, the words).
+    legend: tuple[tuple[str, str, str], ...] = ()
+    # How the site's player draws the board (the text frame stays one click away): "cells", a
+    # square per character of the board's lines; "hex", a disc per character in Cluster's
+    # layout (columns 3 characters apart, neighbours a line apart); "": the text only.
+    graphic: str = ""
 
     def seat_class(self, seat: int) -> str:
         return self.seat_classes[seat] if seat < len(self.seat_classes) else ""

@@ -424,6 +424,9 @@ class _PlayContainer:
 
 class DockerSandbox:
     name = "docker"
+    # Each entry's bots run in that entry's own container and zygote, so entries built side by
+    # side (runner/check.py) may load their bots at the same time (runner/build.py).
+    spawns_in_parallel = True
 
     def __init__(self, say: Callable[[str], None] | None = None) -> None:
         self.say = say or (lambda text: print(text, file=sys.stderr))

@@ -199,6 +199,10 @@ class LocalSandbox:
         zygote = self.python_zygote if python and PYTHON.exists() else self.zygote
         return zygote.spawn(str(jail), limits, program, str(root) if program else None, abi)
 
+    def blanks(self) -> list[int]:
+        """The processes the zygotes hold ready and have given no bot (``Zygote.blanks``)."""
+        return sorted(pid for z in self._zygotes.values() if not z.dead for pid in z.blanks())
+
     def close(self) -> None:
         for zygote in self._zygotes.values():
             zygote.close()

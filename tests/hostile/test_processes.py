@@ -235,12 +235,34 @@ def test_two_seasons_at_once_on_one_results_folder(tmp_path: Path) -> None:
         b'{"event": "launch", "pid": 3}',
         b'{"event": "spawned", "pid": -1}',
         b'{"event": "stopped", "pid": true}',
+        b'{"event": "blanks"}',
+        b'{"event": "blanks", "pids": [3, "4"]}',
+        b'{"event": "blanks", "pids": {"3": 4}}',
         b"\xff\xfe",
     ],
 )
 def test_a_malformed_zygote_message_is_refused(message: bytes) -> None:
     with pytest.raises(ZygoteBroken):
         parse_event(message)
+
+
+def test_the_zygote_names_its_blanks_and_no_bot_among_them(tmp_path: Path) -> None:
+    """A search for bot processes left behind leaves out the zygote's blanks (primed ones
+    already run under a bot's uid): the zygote names exactly the processes it holds ready."""
+    from runner.sandbox.local import LocalSandbox, start_local_zygote
+
+    zygote = start_local_zygote()
+    try:
+        blanks = zygote.blanks()
+        assert blanks, "a zygote keeps blanks ready"
+        children = {
+            int(p)
+            for p in Path(f"/proc/{zygote.pid}/task/{zygote.pid}/children").read_text().split()
+        }
+        assert set(blanks) <= children, "every blank named is a child of the zygote"
+    finally:
+        zygote.close()
+    assert LocalSandbox().blanks() == [], "a sandbox that has started no zygote holds none"
 
 
 @pytest.fixture

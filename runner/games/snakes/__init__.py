@@ -33,6 +33,7 @@ SPEC = GameSpec(
         score_prefix="",
         score_suffix=" cells",
         by_turn=True,
+        graphic="cells",
     ),
     builtins=(Builtin("steady", HERE / "builtin" / "steady", "c"),),
     rules_doc="snakes",

@@ -147,6 +147,91 @@
     return html;
   }
 
+  // The picture of the board (data.graphic): drawn on a canvas from the same frame and classes
+  // as the text, each place in the colours its class has in site.css (so dark mode and the
+  // seats' colours come from one place). The text board stays one click away ("Text board").
+  var canvas = null, paint = null, colours = {};
+
+  function colourOf(cls) {  // [fill, ink] of a class, read from the page's own CSS
+    if (!has(colours, cls)) {
+      var probe = document.createElement("span");
+      probe.className = cls;
+      probe.hidden = false;
+      board.parentNode.appendChild(probe);
+      var style = window.getComputedStyle(probe);
+      var fill = style.backgroundColor;
+      if (!cls || fill === "transparent" || fill === "rgba(0, 0, 0, 0)") fill = "";
+      colours[cls] = [fill, style.color];
+      probe.remove();
+    }
+    return colours[cls];
+  }
+
+  function places(frame, layer) {  // every place of the board's lines: [x, y, symbol, class]
+    var lines = frame.split("\n");
+    var over = layer ? layer.split("\n") : [];
+    var from = bound(data.lines[0], lines.length, 0);
+    var to = bound(data.lines[1], lines.length, lines.length);
+    var overClasses = data.layer ? data.layer.classes : {};
+    var found = [];
+    for (var y = from; y < to; y++) {
+      for (var x = 0; x < lines[y].length; x++) {
+        var symbol = lines[y][x];
+        if (symbol === " ") continue;
+        var o = (over[y] || "")[x];
+        var cls = o && has(overClasses, o) ? overClasses[o]
+                                           : has(data.classes, symbol) ? data.classes[symbol] : "";
+        found.push([x, y - from, symbol, cls]);
+      }
+    }
+    return { places: found, width: Math.max.apply(null, lines.slice(from, to).map(
+      function (l) { return l.length; })), height: to - from };
+  }
+
+  var UNIT = 12;  // canvas pixels per character column (scaled to the page by CSS)
+
+  function draw(frame, layer) {
+    var board_ = places(frame, layer);
+    var hex = data.graphic === "hex";
+    var w = UNIT, h = hex ? UNIT * Math.sqrt(3) : UNIT;  // hex: neighbours 2h apart, as columns
+    var pad = hex ? h : 0;
+    canvas.width = Math.ceil(board_.width * w + (hex ? 2 * pad : 0));
+    canvas.height = Math.ceil(board_.height * h + (hex ? 2 * pad : 0));
+    paint.fillStyle = colourOf("")[0] || window.getComputedStyle(board).backgroundColor;
+    paint.fillRect(0, 0, canvas.width, canvas.height);
+    var ink = window.getComputedStyle(board).color;
+    board_.places.forEach(function (p) {
+      var c = colourOf(p[3]);
+      var fill = p[3] ? c[0] || c[1] : p[2] === "." ? "" : ink;
+      if (hex) {
+        paint.beginPath();
+        paint.arc(pad + p[0] * w, pad + p[1] * h, h * 0.85, 0, 2 * Math.PI);
+        if (fill) { paint.fillStyle = fill; paint.fill(); }
+        else { paint.strokeStyle = ink; paint.globalAlpha = 0.3; paint.stroke(); paint.globalAlpha = 1; }
+      } else if (fill) {
+        paint.fillStyle = fill;
+        paint.fillRect(p[0] * w, p[1] * h, w, h);
+      } else {  // an empty square: a faint dot, so the grid reads
+        paint.fillStyle = ink;
+        paint.globalAlpha = 0.25;
+        paint.fillRect(p[0] * w + w / 2 - 1, p[1] * h + h / 2 - 1, 2, 2);
+        paint.globalAlpha = 1;
+      }
+      if (p[3].split(" ").indexOf("win") >= 0) {  // a winning line: a ring on each pellet
+        paint.beginPath();
+        paint.lineWidth = 3;
+        paint.strokeStyle = "#ffbf00";
+        paint.arc(pad + p[0] * w, pad + p[1] * h, h * 0.85, 0, 2 * Math.PI);
+        paint.stroke();
+        paint.lineWidth = 1;
+      }
+      if (!hex && c[0] && /[^A-Za-z0-9.]/.test(p[2])) {
+        paint.fillStyle = c[1];  // a head (a symbol that is no letter): a dot of its ink
+        paint.fillRect(p[0] * w + w / 3, p[1] * h + h / 3, w / 3, h / 3);
+      }
+    });
+  }
+
   var $ = function (id) { return document.getElementById(id); };
   var slider = $("slider"), playButton = $("play"), speed = $("speed");
   var windows = data.window ? $("windows") : null;
@@ -157,6 +242,7 @@
     current = Math.max(0, Math.min(last, k));
     board.innerHTML = boardHtml(frames[current], layers ? layers[current] : "");
     if (windows && windows.checked) board.insertAdjacentHTML("beforeend", windowsHtml(frames[current]));
+    if (canvas) draw(frames[current], layers ? layers[current] : "");
     $("move").textContent = String(current);
     $("turn").textContent = String(numbers[current][0]);
     for (var s = 0; s < data.seats; s++) {
@@ -186,7 +272,18 @@
     playButton.setAttribute("aria-label", "Pause");
   }
 
+  // A link to a position: #move=N (the address follows the board, so it can be copied).
+  function fromAddress() {
+    var found = /^#move=([0-9]+)$/.exec(window.location.hash);
+    return found ? Math.min(last, Number(found[1])) : null;
+  }
+
+  function remember() {
+    if (window.history.replaceState) window.history.replaceState(null, "", "#move=" + current);
+  }
+
   function pause() {
+    if (timer !== null) remember();
     if (timer !== null) clearInterval(timer);
     timer = null;
     playButton.textContent = "Play";
@@ -194,7 +291,7 @@
   }
 
   function toggle() { if (timer === null) play(); else pause(); }
-  function go(k) { pause(); show(k); }
+  function go(k) { pause(); show(k); remember(); }
 
   function download() {
     var log = frames.join("\n\n") + "\n";
@@ -253,6 +350,31 @@
     e.preventDefault();
   });
 
+  if (data.graphic && board.parentNode.insertBefore) {
+    canvas = document.createElement("canvas");
+    canvas.id = "picture";
+    canvas.className = "picture " + data.graphic;
+    canvas.setAttribute("role", "img");
+    canvas.setAttribute("aria-label", "the board (the text board shows the same position)");
+    paint = canvas.getContext("2d");
+    board.parentNode.insertBefore(canvas, board);
+    board.hidden = true;
+    whole.hidden = true;  // the picture fits the window by itself
+    var text = $("text");
+    text.hidden = false;
+    text.addEventListener("click", function () {
+      var showText = board.hidden;
+      board.hidden = !showText;
+      canvas.hidden = showText;
+      text.setAttribute("aria-pressed", showText ? "true" : "false");
+      whole.hidden = !showText || board.getBoundingClientRect().height <= window.innerHeight * 0.8;
+    });
+  }
   $("player").hidden = false;
-  show(0);
+  var linked = fromAddress();
+  show(linked === null ? 0 : linked);
+  window.addEventListener("hashchange", function () {
+    var k = fromAddress();
+    if (k !== null) go(k);
+  });
 })();

@@ -1,0 +1,92 @@
+"""The build stage builds entries side by side on ``jobs`` threads (runner/check.py build_all):
+the compilers of two entries run at the same time, and the verdicts are the same, in the same
+order, as one build at a time."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_season import BOTS, BROKEN, add_bot
+
+from runner import check, workers
+from runner.build import Sandbox
+from runner.config import Config, load_config
+from runner.sandbox.local import Compiled
+
+
+class MeetingSandbox:
+    """The local sandbox, but two compilers must be running at once for either to go on."""
+
+    def __init__(self, inner: Sandbox) -> None:
+        self.inner, self.name = inner, inner.name
+        self.spawns_in_parallel = getattr(inner, "spawns_in_parallel", False)
+        self.meeting = threading.Barrier(2, timeout=60)
+        self.met = 0
+
+    def compile(self, source: Path, out: Path, wall_s: float, recipe: str = "c-function") -> Any:
+        if self.met < 2:
+            self.meeting.wait()  # raises BrokenBarrierError if no second build ever comes
+            self.met += 1
+        compiled: Compiled = self.inner.compile(source, out, wall_s, recipe)
+        return compiled
+
+    def spawn(self, *args: Any, **kwargs: Any) -> Any:
+        return self.inner.spawn(*args, **kwargs)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def config_with(tmp_path: Path, build: str) -> Config:
+    (tmp_path / "tournament.yaml").write_text(
+        f"entries: entries\nrounds: 1\njobs: 2\noutput:\n  build: {build}\n"
+    )
+    return load_config(tmp_path / "tournament.yaml")
+
+
+@pytest.fixture
+def entries(tmp_path: Path) -> Path:
+    for name, source in BOTS.items():
+        add_bot(tmp_path / "entries", name, source)
+    add_bot(tmp_path / "entries", "broken", BROKEN)
+    return tmp_path
+
+
+def summary(builds: list[Any]) -> list[tuple[str, bool, str, str]]:
+    return [(b.entry, b.ok, b.stage, b.display_name) for b in builds]
+
+
+def test_entries_build_side_by_side_with_the_same_verdicts(entries: Path) -> None:
+    sandbox = workers.new_sandbox("local")
+    try:
+        meeting = MeetingSandbox(sandbox)
+        together = check.build_all(config_with(entries, "build-2"), meeting, jobs=2)
+        alone = check.build_all(config_with(entries, "build-1"), sandbox, jobs=1)
+    finally:
+        sandbox.close()
+    assert meeting.met == 2, "two entries' compilers should have run at the same time"
+    assert summary(together) == summary(alone), (
+        "building two at a time should give the verdicts of one at a time, in entry order"
+    )
+    assert [b.entry for b in together] == ["broken", "diver", "edger", "still"]
+    assert [b.ok for b in together] == [False, True, True, True], (
+        f"the broken entry fails and the others build: {summary(together)}"
+    )
+
+
+def test_docker_builds_side_by_side_and_loads_each_entry_in_its_own_container(
+    entries: Path, docker_sandbox: Sandbox, local_sandbox: Sandbox
+) -> None:
+    """Under Docker each entry's bot is loaded in the entry's own container, so loads run side
+    by side too (``spawns_in_parallel``); the verdicts are still the local sandbox's."""
+    meeting = MeetingSandbox(docker_sandbox)
+    assert meeting.spawns_in_parallel, "the Docker sandbox should load entries side by side"
+    together = check.build_all(config_with(entries, "build-docker"), meeting, jobs=2)
+    alone = check.build_all(config_with(entries, "build-local"), local_sandbox, jobs=1)
+    assert meeting.met == 2, "two entries' builds should have run at the same time"
+    assert [(e, ok, stage) for e, ok, stage, _ in summary(together)] == [
+        (e, ok, stage) for e, ok, stage, _ in summary(alone)
+    ], "Docker's builds two at a time should give the local sandbox's verdicts"
