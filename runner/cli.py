@@ -854,6 +854,13 @@ def cmd_restore(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_restore_history(args: argparse.Namespace) -> int:
+    from runner import publish
+
+    publish.restore_history(args.site or "", args.out, _say)
+    return 0
+
+
 def cmd_ci(args: argparse.Namespace) -> int:
     from runner import pr
 
@@ -971,6 +978,20 @@ def add_ci_commands(commands: Any) -> None:
         "--out", type=Path, default=Path("results/games.jsonl"), help="the results file"
     )
     restore.set_defaults(func=cmd_restore)
+
+    seasons = add(
+        "restore-history",
+        "add the seasons published with a results site to the history file",
+        "Fetch SITE/seasons.jsonl (the history of seasons `koth site` publishes when "
+        "tournament.yaml sets `site: history:`) and add its seasons to OUT, keeping those "
+        "already there. Every line is checked as a season's; a bad one is left out and said. "
+        "Nothing published, or a site that cannot be reached, restores nothing and says so. "
+        "OUT exists afterwards. The season workflow runs this when its history cache is gone. "
+        "Exits 0 either way.",
+    )
+    seasons.add_argument("--site", help="the site's address, e.g. https://org.github.io/koth/")
+    seasons.add_argument("--out", type=Path, required=True, help="the history file")
+    seasons.set_defaults(func=cmd_restore_history)
 
     ci = add(
         "ci",
