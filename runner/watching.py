@@ -3,14 +3,17 @@
 - ``Screen`` draws one frame at a time. On a terminal it redraws in place: a status line on
   top (the players' names and scores, the turn, paused or not, the keys), then the board,
   cropped to the terminal's rows and columns, so a frame taller than the terminal (Cluster's
-  ~50 rows on 30) never pushes the status away (a last line says how many rows are hidden).
+  ~50 rows on 30) never pushes the status away: the frame's lines above its board stay, the
+  board's window follows the rows the last move changed (or ↑/↓ scroll it), and a last line
+  says how many rows are hidden above and below.
   Elsewhere (a pipe, CI, a test) it writes each frame after the last, plain, whole.
 - Colour only on a terminal and when NO_COLOR is not set (https://no-color.org): each seat's
   pieces in that seat's colour, picked from the game's ``Presentation`` (the CSS classes the
   site colours with: a symbol's class, or its layer's class, names a seat's class or starts
   with it; a winning line or a head is bold).
 - ``Controls`` reads the watcher's keys between frames, never while the game waits for a bot:
-  space pauses and resumes, → or n steps one move while paused, q quits. It waits on the
+  space pauses and resumes, → or n steps one move while paused, ↑/↓ scroll a cropped board,
+  q quits. It waits on the
   keyboard for the frame's delay instead of sleeping, so the game's own pace is unchanged.
 """
 
@@ -33,7 +36,8 @@ OTHER = "33"  # a class no seat owns (a bomb, an egg): yellow
 # Classes named for what they are rather than for a seat: whose they are.
 SEAT_OF = {"dom-h": 0, "dom-v": 1, "dead": -1}
 RESET = "\x1b[0m"
-KEYS = "space pause · → or n step · q quit"
+KEYS = "space pause · → or n step · ↑/↓ scroll · q quit"
+SCROLL = 4  # rows a key scrolls a board taller than the terminal
 
 
 class Quit(Exception):
@@ -130,6 +134,8 @@ class Screen:
         self.live = out.isatty() if live is None else live
         self.colour = colour_wanted(out) if colour is None else colour
         self.size = size or (lambda: terminal_size(out))
+        self.previous: list[str] = []  # the last frame drawn, by line
+        self.offset = 0  # the first board row in view, when the board is cropped
 
     def draw(self, status: Sequence[str], frame: str, layer: str = "") -> None:
         """One frame under its status lines (the first is the names and scores)."""
@@ -140,19 +146,44 @@ class Screen:
             return
         columns, rows = self.size()
         room = max(rows - len(status), 1)
-        hidden = 0
-        if len(lines) > room:
-            hidden = len(lines) - (room - 1)
-            lines = lines[: room - 1]
+        rows_shown, note = self._window(lines, room)
         codes = paint(lines, self.show, layer) if self.colour else [[] for _ in lines]
         shown = [_crop(s, columns) for s in status]
-        shown += [
-            paint_line(line[:columns], c[:columns]) for line, c in zip(lines, codes, strict=False)
-        ]
-        if hidden:
-            shown.append(_crop(f"… {hidden} more row(s) below: the terminal is too short", columns))
+        shown += [paint_line(lines[y][:columns], codes[y][:columns]) for y in rows_shown]
+        if note:
+            shown.append(_crop(note, columns))
         self.out.write("\x1b[H" + "\x1b[K\n".join(shown[:rows]) + "\x1b[K\x1b[J")
         self.out.flush()
+
+    def _window(self, lines: list[str], room: int) -> tuple[list[int], str]:
+        """Which of the frame's lines fit in ``room`` rows, and the note saying what is hidden:
+        the lines above the board stay; the board's window follows the rows that changed since
+        the last frame, unless scrolled (``scroll``)."""
+        previous, self.previous = self.previous, lines
+        if len(lines) <= room:
+            return list(range(len(lines))), ""
+        top = self.show.lines[0] or 0
+        pinned = max(0, min(top if top >= 0 else 0, room - 2))
+        visible = max(room - 1 - pinned, 1)
+        body = len(lines) - pinned
+        changed = [
+            y - pinned
+            for y in range(pinned, len(lines))
+            if y >= len(previous) or previous[y] != lines[y]
+        ]
+        if changed and changed[-1] >= self.offset + visible:
+            self.offset = changed[-1] - visible + 1
+        if changed and changed[0] < self.offset:
+            self.offset = changed[0]
+        self.offset = max(0, min(self.offset, body - visible))
+        above, below = self.offset, body - visible - self.offset
+        note = f"… {above} more row(s) above, {below} below (↑/↓ scroll)"
+        start = pinned + self.offset
+        return [*range(pinned), *range(start, start + visible)], note
+
+    def scroll(self, by: int) -> None:
+        """Move the board's window ``by`` rows (down when positive) for the next draw."""
+        self.offset = max(0, self.offset + by)  # kept in range by the next draw
 
     def status(self, names: Sequence[str], scores: Sequence[Any], turn: int, state: str) -> str:
         """The status line: each seat's name and score (in its colour), the turn, ``state``."""
@@ -202,6 +233,7 @@ class Controls:
         self.paused = False
         self.decoder = KeyDecoder()
         self.pending: list[str] = []  # keys read, not yet acted on
+        self.scroll: Callable[[int], None] | None = None  # ↑/↓: move the board's window
 
     def wait(self, delay: float, redraw: Callable[[], None]) -> None:
         """Let ``delay`` seconds pass (or, paused, until a step or a resume), acting on keys;
@@ -241,11 +273,16 @@ class Controls:
             self.paused = not self.paused
             redraw()
             return not self.paused
+        if key in ("up", "down") and self.scroll is not None:
+            self.scroll(-SCROLL if key == "up" else SCROLL)
+            redraw()
         return key in ("right", "n") and self.paused
 
     @property
     def state(self) -> str:
-        return "PAUSED: space resumes · → or n steps · q quits" if self.paused else KEYS
+        if self.paused:
+            return "PAUSED: space resumes · → or n steps · ↑/↓ scroll · q quits"
+        return KEYS
 
 
 def keyboard() -> int | None:
@@ -278,6 +315,7 @@ def watcher(
     and scores (and ``note``, or the keys), then wait ``delay`` seconds (acting on keys)."""
     screen = Screen(out or sys.stdout, spec.presentation)
     keys = controls or Controls(None)
+    keys.scroll = screen.scroll
 
     def draw(state: Any) -> None:
         scores = spec.rules.scores(state)

@@ -12,6 +12,7 @@ import json
 import os
 import pty
 import random
+import re
 import select
 import shutil
 import struct
@@ -126,7 +127,7 @@ def test_the_watch_shows_names_scores_in_colour_pauses_steps_and_quits(
     term = watched
     term.until(
         "the names on the top row over a cropped board",
-        lambda d: "Blue blocker" in d[0] and "more row(s) below" in d[-1],
+        lambda d: "Blue blocker" in d[0] and "more row(s) above" in d[-1],
     )
     top = term.screen.display[0]
     assert "Blue blocker longest line: " in top and "Red greedy longest line: " in top, top
@@ -134,7 +135,7 @@ def test_the_watch_shows_names_scores_in_colour_pauses_steps_and_quits(
     assert term.colour_of(0, "Red greedy") == "red", "Red's name is in red"
     assert "space pause" in term.screen.display[1], "the keys are on screen"
     last = term.screen.display[-1]
-    assert "more row(s) below" in last, f"a 48-row board on 30 rows says it is cropped: {last!r}"
+    assert "more row(s) above" in last, f"a 48-row board on 30 rows says it is cropped: {last!r}"
 
     term.send(b" ")
     term.until("the paused state", lambda d: "PAUSED" in d[1])
@@ -153,6 +154,16 @@ def test_the_watch_shows_names_scores_in_colour_pauses_steps_and_quits(
     before = frame_line(term.screen.display)
     term.send(b"\x1b[C")  # → steps too
     term.until("another step", lambda d: frame_line(d) != before)
+
+    # ↑/↓ move the board's window; the frame's own lines above its board stay.
+    hidden = re.search(r"(\d+) more row\(s\) above, (\d+) below", term.screen.display[-1])
+    assert hidden, term.screen.display[-1]
+    above, below = int(hidden[1]), int(hidden[2])
+    key, then = (b"\x1b[A", max(above - 4, 0)) if above else (b"\x1b[B", min(4, below))
+    term.send(key)
+    term.until("the board scrolled", lambda d: f" {then} more row(s) above" in d[-1])
+    assert "gravity" in term.screen.display[2] and "to move" in term.screen.display[3]
+    assert "PAUSED" in term.screen.display[1], "scrolling does not resume the game"
 
     term.send(b" ")  # resume: the game plays on
     term.until("the game going on", lambda d: "PAUSED" not in d[1])

@@ -187,6 +187,7 @@ def _animate(game: Game, options: Options, out: TextIO, top: list[str]) -> bool:
 
     screen = Screen(out, Presentation())  # the text around the board is not the board's
     controls = Controls(keyboard() if screen.live else None)
+    controls.scroll = screen.scroll
     keys, shown = controls.fd is not None, False
     with cbreak(controls.fd) if controls.fd is not None else contextlib.nullcontext():
         try:
