@@ -12,7 +12,6 @@ import functools
 import json
 import os
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,11 +37,6 @@ def _config(args: argparse.Namespace) -> Config:
         if value is not None:
             overrides[key] = value
     return load_config(path, overrides)
-
-
-def _print_frame(text: str, header: str) -> None:
-    sys.stdout.write("\x1b[H\x1b[2J" + header + "\n" + text + "\n")
-    sys.stdout.flush()
 
 
 def _players(
@@ -88,19 +82,21 @@ def _players(
     return players
 
 
-def _watcher(game: Any, delay: float, last: list[Any], note: str = "") -> Any:
+def _watcher(game: Any, delay: float, last: list[Any], names: list[str], note: str = "") -> Any:
     """What ``koth play`` does with each state: keep it, and with --watch draw it (under
-    ``note``, if any)."""
+    the players' names and scores, and ``note``, if any) and read the watcher's keys."""
+    from runner import watching
+
+    shown = None
+    if delay >= 0:
+        # A person's seat reads the keyboard itself: the watcher's keys are off then.
+        controls = watching.Controls(None if note else watching.keyboard())
+        shown = watching.watcher(game, delay, names, note, controls)
 
     def seen(state: Any) -> None:
         last[:] = [state]
-        if delay < 0:
-            return
-        names = (game.seat_name(s) for s in range(len(game.rules.scores(state))))
-        scores = "  ".join(f"{n} {v}" for n, v in zip(names, game.rules.scores(state), strict=True))
-        header = f"turn {game.rules.turn(state)}   {scores}"
-        _print_frame(game.rules.render_text(state), note + header)
-        time.sleep(delay)
+        if shown is not None:
+            shown(state)
 
     return seen
 
@@ -192,6 +188,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from runner.games import find_game
     from runner.referee import play_game
     from runner.terminal import cbreak
+    from runner.watching import Quit
     from runner.workers import bot_limits, new_sandbox
 
     config = _config(args)
@@ -202,14 +199,21 @@ def cmd_play(args: argparse.Namespace) -> int:
     setup = _play_setup(args, config, game, len(args.entries))
     last: list[Any] = []
     sandbox = new_sandbox(config.sandbox)
+    names = [f"{game.seat_name(s)} {e}" for s, e in enumerate(args.entries)]
+    keys = note or (watch and _terminal_input())
     try:
         players = _players(config, args.entries, sandbox, game, args.pace)
-        seen = _watcher(game, args.delay if watch else -1.0, last, note)
+        seen = _watcher(game, args.delay if watch else -1.0, last, names, note)
         limits = bot_limits(config)
-        with cbreak(sys.stdin.fileno()) if note else contextlib.nullcontext():
+        with cbreak(sys.stdin.fileno()) if keys else contextlib.nullcontext():
             result = play_game(game, players, sandbox, limits, seed, on_state=seen, setup=setup)
+    except Quit:
+        print("\nkoth: the game was stopped (q) before its end", file=sys.stderr)
+        return 130
     finally:
         sandbox.close()
+    if watch and sys.stdout.isatty():
+        print()  # the last frame was drawn in place: the rest goes under it
     if args.json:
         print(json.dumps(result.to_dict(), indent=None if args.compact else 2))
         return 0
@@ -854,6 +858,13 @@ def cmd_restore(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_restore_history(args: argparse.Namespace) -> int:
+    from runner import publish
+
+    publish.restore_history(args.site or "", args.out, _say)
+    return 0
+
+
 def cmd_ci(args: argparse.Namespace) -> int:
     from runner import pr
 
@@ -971,6 +982,20 @@ def add_ci_commands(commands: Any) -> None:
         "--out", type=Path, default=Path("results/games.jsonl"), help="the results file"
     )
     restore.set_defaults(func=cmd_restore)
+
+    seasons = add(
+        "restore-history",
+        "add the seasons published with a results site to the history file",
+        "Fetch SITE/seasons.jsonl (the history of seasons `koth site` publishes when "
+        "tournament.yaml sets `site: history:`) and add its seasons to OUT, keeping those "
+        "already there. Every line is checked as a season's; a bad one is left out and said. "
+        "Nothing published, or a site that cannot be reached, restores nothing and says so. "
+        "OUT exists afterwards. The season workflow runs this when its history cache is gone. "
+        "Exits 0 either way.",
+    )
+    seasons.add_argument("--site", help="the site's address, e.g. https://org.github.io/koth/")
+    seasons.add_argument("--out", type=Path, required=True, help="the history file")
+    seasons.set_defaults(func=cmd_restore_history)
 
     ci = add(
         "ci",

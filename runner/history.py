@@ -58,6 +58,11 @@ def _problem(season: Any) -> str | None:
     for field, kind in (("game", str), ("date", str), ("games", int), ("entries", list)):
         if not isinstance(season.get(field), kind):
             return f"its `{field}` is missing or not a {kind.__name__}"
+    if isinstance(season["games"], bool) or season["games"] < 0:
+        return "its `games` is not a count of games"
+    seed = season.get("season_seed", [])
+    if not (seed is None or isinstance(seed, int | str)) or isinstance(seed, bool):
+        return "its `season_seed` is missing or not a number or text"
     for entry in season["entries"]:
         if not isinstance(entry, dict) or not all(
             isinstance(entry.get(f), str) for f in ("entry", "name", "hash")
@@ -74,9 +79,15 @@ def _problem(season: Any) -> str | None:
 def read(path: Path, warn: Callable[[str], None]) -> list[Season]:
     """The seasons in ``path`` (none if it does not exist), malformed lines left out."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8", errors="replace")
     except FileNotFoundError:
         return []
+    return parse(text, str(path), warn)
+
+
+def parse(text: str, where: str, warn: Callable[[str], None]) -> list[Season]:
+    """The seasons in a history file's ``text`` (named ``where`` in warnings), malformed lines
+    left out with a warning."""
     seasons: list[Season] = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -89,7 +100,7 @@ def read(path: Path, warn: Callable[[str], None]) -> list[Season]:
         else:
             problem = _problem(season)
         if problem is not None:
-            warn(f"{path}:{number}: not a season's line ({problem}); it is left out")
+            warn(f"{where}:{number}: not a season's line ({problem}); it is left out")
             continue
         seasons.append(season)
     return seasons

@@ -194,7 +194,20 @@ def plan_outputs(config: Config, shards: int, host: str = "") -> dict[str, str]:
         "seed": str(config.seed),
         "rounds": str(config.rounds),
         "results_key": results_key(config, host),
+        "history": _history_path(config),
     }
+
+
+def _history_path(config: Config) -> str:
+    """The history file (``site: history:``) as the workflow names it: relative to the working
+    folder when inside it; empty when no history is kept."""
+    path = config.site.history
+    if path is None:
+        return ""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 # -- koth image ------------------------------------------------------------------------------------

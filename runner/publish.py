@@ -16,6 +16,11 @@ another host version may differ in outcome and are never reused. A site that is 
 unreachable or does not match restores nothing: the run then plays every game, which is slower
 but right, and says so. The records are read like any results file (runner/results.py:
 malformed lines skipped), after their sha256 is checked against published.json.
+
+``koth restore-history --site URL --out FILE`` does the same for the history of seasons
+(``site: history:``, published as ``seasons.jsonl``; runner/history.py) when its cache is gone.
+Past seasons do not depend on the host code, so no key is asked; every line is checked as a
+season's (a bad one is left out, and said) and the seasons already in FILE are kept.
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ from typing import Any
 from runner import results
 
 GAMES = "games.jsonl"
+SEASONS = "seasons.jsonl"
+SEASONS_CAP = 16 << 20
 STANDINGS = "standings.json"
 MANIFEST = "published.json"
 FORMAT = "koth-published"
@@ -161,6 +168,35 @@ def _published(site: str, key: str, say: Say, fetch: Fetch) -> list[dict[str, An
     return records
 
 
+def restore_history(site: str, out: Path, say: Say, fetch: Fetch = fetch_url) -> int:
+    """Add the seasons published at ``site`` (its ``seasons.jsonl``) to the history file
+    ``out``; returns how many lines were read from the site. ``out`` exists afterwards."""
+    from runner import history
+
+    kept = history.read(out, lambda problem: say(f"warning: {problem}"))
+    base = site.strip().rstrip("/") + "/"
+    found: list[history.Season] = []
+    if not site.strip():
+        say("no published site is known (is GitHub Pages enabled?): no past seasons restored")
+    else:
+        try:
+            data = fetch(base + SEASONS, SEASONS_CAP)
+        except (OSError, ValueError) as exc:
+            say(f"warning: the published seasons could not be fetched: {exc}")
+            data = None
+        if data is None:
+            say(f"no past seasons restored: {base}{SEASONS} is not there or not reachable")
+        else:
+            text = data.decode("utf-8", errors="replace")
+            found = history.parse(text, base + SEASONS, lambda p: say(f"warning: {p}"))
+            say(f"restored {len(found)} season(s) published at {base}")
+    seasons = kept
+    for season in found:
+        seasons = history.merged(seasons, season)
+    history.write(out, seasons)
+    return len(found)
+
+
 def _parse(data: bytes) -> tuple[list[dict[str, Any]], list[str]]:
     """Records from JSONL bytes, read as a results file is (malformed lines skipped, said)."""
     import tempfile
@@ -172,4 +208,13 @@ def _parse(data: bytes) -> tuple[list[dict[str, Any]], list[str]]:
     return records, [p.replace(str(path), GAMES) for p in problems]
 
 
-__all__ = ["GAMES", "MANIFEST", "STANDINGS", "fetch_url", "publish", "restore"]
+__all__ = [
+    "GAMES",
+    "MANIFEST",
+    "SEASONS",
+    "STANDINGS",
+    "fetch_url",
+    "publish",
+    "restore",
+    "restore_history",
+]

@@ -120,3 +120,37 @@ def test_the_rating_chart_escapes_what_it_shows() -> None:
     svg = history.chart([("<b>", 1500.0), ("2025", 1600.0)])
     assert "<b>" not in svg and "&lt;b&gt;" in svg
     assert svg.count("<circle") == 2 and history.chart([]) == ""
+
+
+def test_restoring_the_history_from_a_site_checks_every_line(tmp_path: Path) -> None:
+    from runner import publish
+
+    kept = season(1, {"x": "1", "y": "2"}, "2025-01-01T00:00:00Z")
+    newer = season(1, {"x": "1", "y": "3"}, "2025-02-01T00:00:00Z")
+    path = tmp_path / "seasons.jsonl"
+    history.write(path, [kept])
+    no_seed = {k: v for k, v in newer.items() if k != "season_seed"}
+    published = "\n".join(
+        [json.dumps(newer), "{not json", json.dumps(no_seed), json.dumps(dict(kept, games=True))]
+    )
+    asked: list[str] = []
+
+    def fetch(url: str, cap: int) -> bytes | None:
+        asked.append(url)
+        return published.encode()
+
+    said: list[str] = []
+    assert publish.restore_history("https://example.invalid/s", path, said.append, fetch) == 1
+    assert asked == ["https://example.invalid/s/seasons.jsonl"]
+    assert lines(path) == [kept, newer], "the kept season and the published one, oldest first"
+    bad = [s for s in said if "not a season's line" in s]
+    assert len(bad) == 3, f"each bad published line is left out with a message: {said}"
+    assert any("season_seed" in s for s in bad), bad
+
+    said.clear()
+    gone = tmp_path / "gone.jsonl"
+    assert (
+        publish.restore_history("https://example.invalid/s", gone, said.append, lambda u, c: None)
+        == 0
+    )
+    assert gone.read_text() == "" and any("no past seasons restored" in s for s in said), said

@@ -277,7 +277,13 @@ def test_plan_fills_in_the_defaults(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     outputs = read_lines(done.stdout)
     key = outputs.pop("results_key")
-    assert outputs == {"matrix": '{"shard":[1,2,3,4]}', "shards": "4", "seed": "5", "rounds": "1"}
+    assert outputs == {
+        "matrix": '{"shard":[1,2,3,4]}',
+        "shards": "4",
+        "seed": "5",
+        "rounds": "1",
+        "history": "",
+    }
     game = yaml.safe_load((tmp_path / "tournament.yaml").read_text())["game"]
     assert re.fullmatch(rf"results-{re.escape(game)}-[0-9a-f]{{24}}", key), key
     done = koth("plan", "--seed", "9", "--rounds", "2", "--shards", "2", cwd=tmp_path)
@@ -906,15 +912,21 @@ class Rehearsal:
 # -- the repositories the rehearsals check out -----------------------------------------------------
 
 
-def make_repo(folder: Path, entries: list[str], seed: int = 1, host: bool = False) -> Path:
-    """tournament.yaml (the repository's, with ``seed``) and some of the example entries; with
-    ``host``, a copy of runner/ too (the season workflow hashes it; what runs is installed)."""
+def make_repo(
+    folder: Path, entries: list[str], seed: int = 1, host: bool = False, history: str = ""
+) -> Path:
+    """tournament.yaml (the repository's, with ``seed``, and ``history`` as its history file if
+    given) and some of the example entries; with ``host``, a copy of runner/ too (the season
+    workflow hashes it; what runs is installed)."""
     (folder / "entries").mkdir(parents=True)
     if host:
         shutil.copytree(ROOT / "runner", folder / "runner", ignore=shutil.ignore_patterns("__py*"))
     text = (ROOT / "tournament.yaml").read_text()
     text = re.sub(r"(?m)^seed: \d+", f"seed: {seed}", text)
     text = re.sub(r"(?m)^rounds: \d+", "rounds: 1", text)
+    if history:
+        text, found = re.subn(r"(?m)^  history: null\b", f"  history: {history}", text)
+        assert found == 1, "tournament.yaml has no `  history: null` line to replace"
     (folder / "tournament.yaml").write_text(text)
     for name in entries:
         shutil.copytree(EXAMPLES / name, folder / "entries" / name)
@@ -1053,7 +1065,9 @@ def logs(runs: Mapping[str, list[JobRun]]) -> dict[str, str]:
 @pytest.mark.docker
 @pytest.mark.slow
 def test_season_rehearsal(tmp_path: Path, sandbox_base: SandboxBase) -> None:
-    repo = make_repo(tmp_path / "repo", ["greedy", "random", "turtle"], host=True)
+    repo = make_repo(
+        tmp_path / "repo", ["greedy", "random", "turtle"], host=True, history="seasons.jsonl"
+    )
     store = tmp_path / "store"
     (store / "pages").mkdir(parents=True)  # GitHub Pages: enabled, nothing published yet
     with serve(store / "pages") as url:
@@ -1074,7 +1088,16 @@ def test_season_rehearsal(tmp_path: Path, sandbox_base: SandboxBase) -> None:
         ), "only the new entry's games are played"
         season = canonical_records(second["merge"][0].workspace / "results" / "games.jsonl")
         assert len(season) == 12 and all(r in season for r in merged)
-        assert sorted(p.name for p in (store / "caches").iterdir()) == [f"{key}-1-1", f"{key}-2-1"]
+        assert sorted(p.name for p in (store / "caches").iterdir()) == [
+            SEASONS_CACHE + "1-1",
+            SEASONS_CACHE + "2-1",
+            f"{key}-1-1",
+            f"{key}-2-1",
+        ]
+        # Two runs in a row (an entry added in between): two seasons in the history.
+        restored = second["plan"][0].step("Restore the history of seasons").log
+        assert restored == f"restored {SEASONS_CACHE}1-1", restored
+        check_history(store, second, [3, 4])
 
         # GitHub evicts the cache: the records come back from the published site, none is played.
         shutil.rmtree(store / "caches")
@@ -1091,6 +1114,9 @@ def test_season_rehearsal(tmp_path: Path, sandbox_base: SandboxBase) -> None:
         again = canonical_records(third["merge"][0].workspace / "results" / "games.jsonl")
         assert again == season
         assert canonical_records(store / "pages" / "site" / "games.jsonl") == season
+        step = "Restore the history of seasons from the published site (the cache is gone)"
+        assert f"restored 2 season(s) published at {url}site/" in plan.step(step).log
+        check_history(store, third, [3, 4])  # the same season again: its line is replaced
 
         # A change to the host code re-keys: neither the cache nor the site is reused.
         referee = repo / "runner" / "referee.py"
@@ -1106,6 +1132,24 @@ def test_season_rehearsal(tmp_path: Path, sandbox_base: SandboxBase) -> None:
             ).log
         )
         assert len(played(store, 4)) == 12, "a host change replays every game"
+        restored = plan.step("Restore the history of seasons").log
+        assert restored == f"restored {SEASONS_CACHE}3-1", "a host change keeps past seasons"
+        check_history(store, fourth, [3, 4])
+
+
+SEASONS_CACHE = "koth-seasons-"
+
+
+def check_history(store: Path, runs: Mapping[str, list[JobRun]], sizes: list[int]) -> None:
+    """The published history and the one the merge job saved hold one season per field of
+    ``sizes`` entries, oldest first, and the Seasons page lists them."""
+    published = store / "pages" / "site" / "seasons.jsonl"
+    lines = published.read_text().splitlines()
+    assert [len(json.loads(line)["entries"]) for line in lines] == sizes, lines
+    saved = runs["merge"][0].workspace / "seasons.jsonl"
+    assert saved.read_text().splitlines() == lines, "the cached history is the published one"
+    page = (store / "pages" / "site" / "seasons.html").read_text()
+    assert page.count("<tr") == len(sizes) + 1, "the Seasons page lists every season once"
 
 
 def check_the_first_run(
@@ -1120,7 +1164,13 @@ def check_the_first_run(
     assert "nothing is published at" in plan.step(restore).log
     assert len(merged) == 6  # three entries, each pair in both seatings
     assert len(played(store, 1)) == 6
-    assert sorted(p.name for p in (store / "caches").iterdir()) == [f"{key}-1-1"]
+    assert sorted(p.name for p in (store / "caches").iterdir()) == [
+        SEASONS_CACHE + "1-1",
+        f"{key}-1-1",
+    ]
+    restore = "Restore the history of seasons from the published site (the cache is gone)"
+    assert "no past seasons restored" in plan.step(restore).log
+    check_history(store, runs, [3])
 
     # The image is built once, in the plan job; every other job loads it (and has no other:
     # the rehearsal removes it between jobs).

@@ -7,6 +7,7 @@ Exit codes: 0 when the game was shown, or the bot reproduced the record (to the 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import shutil
@@ -177,6 +178,34 @@ def moment_lines(game: Game, moment: Moment) -> list[str]:
     return lines
 
 
+def _animate(game: Game, options: Options, out: TextIO, top: list[str]) -> bool:
+    """``--watch``: a step a frame, drawn in place under the game's header (runner/watching.py:
+    cropped to the terminal; space pauses, → or n steps, q stops). False if none was shown."""
+    from runner.games.spec import Presentation
+    from runner.terminal import cbreak
+    from runner.watching import Controls, Quit, Screen, keyboard
+
+    screen = Screen(out, Presentation())  # the text around the board is not the board's
+    controls = Controls(keyboard() if screen.live else None)
+    controls.scroll = screen.scroll
+    keys, shown = controls.fd is not None, False
+    with cbreak(controls.fd) if controls.fd is not None else contextlib.nullcontext():
+        try:
+            for moment in _shown(game, options):
+                block = "\n".join(moment_lines(game, moment))
+
+                def draw(block: str = block) -> None:
+                    screen.draw([*top, controls.state if keys else ""], block)
+
+                draw()
+                shown = True
+                controls.wait(options.delay, draw)
+        except Quit:
+            pass
+    screen.finish()
+    return shown
+
+
 def _shown(game: Game, options: Options) -> Iterator[Moment]:
     """The moments to show: those of the turns asked for, with the seat asked about in them."""
     for moment in game.moments():
@@ -191,15 +220,12 @@ def _shown(game: Game, options: Options) -> Iterator[Moment]:
 def show(game: Game, options: Options, out: TextIO) -> None:
     """The game step by step (``--watch``: one step a frame, animated)."""
     top = header(game)
+    if options.watch and _animate(game, options, out, top):
+        return
     last: Moment | None = None
     for moment in _shown(game, options):
         block = moment_lines(game, moment)
-        if options.watch:
-            out.write("\x1b[H\x1b[2J" + "\n".join([*top, "", *block]) + "\n")
-            out.flush()
-            time.sleep(options.delay)
-        else:
-            out.write("\n".join(block if last is not None else [*top, "", *block]) + "\n")
+        out.write("\n".join(block if last is not None else [*top, "", *block]) + "\n")
         last = moment
     if last is None:
         out.write("\n".join([*top, "(no step of the game matches the turns asked for)"]) + "\n")
