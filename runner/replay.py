@@ -340,6 +340,20 @@ def page_data(rep: Replay, show: Presentation, log_name: str) -> dict[str, Any]:
         "log": log_name,
         "layer": _layer_data(rep, show, digits),
         "graphic": show.graphic,
+        "picture": _picture_data(show, len(rep.seat_names)),
+    }
+
+
+def _picture_data(show: Presentation, seats: int) -> dict[str, Any] | None:
+    """How replay.js draws the picture (``Presentation.graphic``'s options); None for none."""
+    if not show.graphic:
+        return None
+    lines = show.picture_lines(seats) if show.picture_lines else show.lines
+    return {
+        "lines": list(lines),
+        "grid": list(show.grid),
+        "joins": dict(show.joins),
+        "marks": dict(show.marks),
     }
 
 

@@ -149,42 +149,94 @@
     return colours[cls];
   }
 
-  function places(frame, layer) {  // every place of the board's lines: [x, y, symbol, class]
+  var picture = data.picture || { lines: data.lines, grid: [0, 1], joins: {}, marks: {} };
+
+  // Every cell of the picture's lines: [x, y, symbol, class, layer class]. "grid": only the
+  // characters at the grid's columns, x counting cells; otherwise every character.
+  function places(frame, layer) {
     var lines = frame.split("\n");
     var over = layer ? layer.split("\n") : [];
-    var from = bound(data.lines[0], lines.length, 0);
-    var to = bound(data.lines[1], lines.length, lines.length);
+    var from = bound(picture.lines[0], lines.length, 0);
+    var to = bound(picture.lines[1], lines.length, lines.length);
+    var grid = data.graphic === "grid";
+    var first = grid ? picture.grid[0] : 0, pitch = grid ? picture.grid[1] : 1;
     var overClasses = data.layer ? data.layer.classes : {};
-    var found = [];
+    var found = [], width = 0;
     for (var y = from; y < to; y++) {
-      for (var x = 0; x < lines[y].length; x++) {
+      for (var x = first; x < lines[y].length; x += pitch) {
         var symbol = lines[y][x];
         if (symbol === " ") continue;
         var o = (over[y] || "")[x];
-        var cls = o && has(overClasses, o) ? overClasses[o]
-                                           : has(data.classes, symbol) ? data.classes[symbol] : "";
-        found.push([x, y - from, symbol, cls]);
+        var layered = o && has(overClasses, o) ? overClasses[o] : "";
+        var cls = layered || (has(data.classes, symbol) ? data.classes[symbol] : "");
+        var at = (x - first) / pitch;
+        found.push([at, y - from, symbol, cls, layered]);
+        width = Math.max(width, at + 1);
       }
     }
-    return { places: found, width: Math.max.apply(null, lines.slice(from, to).map(
-      function (l) { return l.length; })), height: to - from };
+    return { places: found, width: width, height: to - from };
   }
 
   var UNIT = 12;  // canvas pixels per character column (scaled to the page by CSS)
+  var CELL = 24, GAP = 2;  // "grid": canvas pixels from one cell to the next, and around each
+
+  function mark(p, c, x, y, size) {  // what picture.marks draws over a cell, in its ink
+    var kind = has(picture.marks, p[2]) ? picture.marks[p[2]] : "";
+    if (!kind) return;
+    paint.fillStyle = c[1];
+    if (kind === "dot") {
+      paint.fillRect(x + size / 3, y + size / 3, size / 3, size / 3);
+    } else {
+      paint.font = "bold " + Math.round(size * 0.8) + "px sans-serif";
+      paint.textAlign = "center";
+      paint.textBaseline = "middle";
+      paint.fillText(p[2], x + size / 2, y + size / 2 + 1);
+    }
+  }
+
+  function drawGrid(board_, ink) {  // a square per cell; a piece's cells fill the gap between
+    var at = {};
+    board_.places.forEach(function (p) { at[p[0] + "," + p[1]] = p; });
+    function joined(p, dx, dy) {
+      var next = at[(p[0] + dx) + "," + (p[1] + dy)];
+      if (!next) return false;
+      if (p[4] && next[4] === p[4]) return true;  // one layer block (a bombed square)
+      return has(picture.joins, p[2]) && picture.joins[p[2]] === (dx ? "e" : "s");
+    }
+    board_.places.forEach(function (p) {
+      var c = colourOf(p[3]);
+      var fill = p[3] ? c[0] || c[1] : "";
+      var x = p[0] * CELL + GAP, y = p[1] * CELL + GAP, size = CELL - 2 * GAP;
+      if (!fill) {  // an empty cell: a faint square, so the grid reads
+        paint.strokeStyle = ink;
+        paint.globalAlpha = 0.3;
+        paint.strokeRect(x + 0.5, y + 0.5, size - 1, size - 1);
+        paint.globalAlpha = 1;
+      } else {
+        paint.fillStyle = fill;
+        paint.fillRect(x, y, size + (joined(p, 1, 0) ? 2 * GAP : 0),
+                       size + (joined(p, 0, 1) ? 2 * GAP : 0));
+      }
+      mark(p, c, x, y, size);
+    });
+  }
 
   function draw(frame, layer) {
     var board_ = places(frame, layer);
-    var hex = data.graphic === "hex";
-    var w = UNIT, h = hex ? UNIT * Math.sqrt(3) : UNIT;  // hex: neighbours 2h apart, as columns
+    var hex = data.graphic === "hex", grid = data.graphic === "grid";
+    var w = grid ? CELL : UNIT, h = hex ? UNIT * Math.sqrt(3) : w;  // hex: neighbours 2h apart
     var pad = hex ? h : 0;
-    canvas.width = Math.ceil(board_.width * w + (hex ? 2 * pad : 0));
-    canvas.height = Math.ceil(board_.height * h + (hex ? 2 * pad : 0));
+    canvas.width = Math.ceil(board_.width * w + 2 * pad);
+    canvas.height = Math.ceil(board_.height * h + 2 * pad);
     paint.fillStyle = colourOf("")[0] || window.getComputedStyle(board).backgroundColor;
     paint.fillRect(0, 0, canvas.width, canvas.height);
     var ink = window.getComputedStyle(board).color;
+    if (grid) { drawGrid(board_, ink); return; }
+    var dots = board_.width * board_.height <= 2500;  // on a large map, specks: left out
     board_.places.forEach(function (p) {
       var c = colourOf(p[3]);
-      var fill = p[3] ? c[0] || c[1] : p[2] === "." ? "" : ink;
+      var marked = has(picture.marks, p[2]);
+      var fill = p[3] ? c[0] || c[1] : p[2] === "." || marked ? "" : ink;
       if (hex) {
         paint.beginPath();
         paint.arc(pad + p[0] * w, pad + p[1] * h, h * 0.85, 0, 2 * Math.PI);
@@ -193,7 +245,7 @@
       } else if (fill) {
         paint.fillStyle = fill;
         paint.fillRect(p[0] * w, p[1] * h, w, h);
-      } else {  // an empty square: a faint dot, so the grid reads
+      } else if (!marked && dots) {  // an empty square: a faint dot, so the grid reads
         paint.fillStyle = ink;
         paint.globalAlpha = 0.25;
         paint.fillRect(p[0] * w + w / 2 - 1, p[1] * h + h / 2 - 1, 2, 2);
@@ -207,10 +259,7 @@
         paint.stroke();
         paint.lineWidth = 1;
       }
-      if (!hex && c[0] && /[^A-Za-z0-9.]/.test(p[2])) {
-        paint.fillStyle = c[1];  // a head (a symbol that is no letter): a dot of its ink
-        paint.fillRect(p[0] * w + w / 3, p[1] * h + h / 3, w / 3, h / 3);
-      }
+      if (!hex) mark(p, p[3] ? c : [fill, ink], p[0] * w, p[1] * h, w);
     });
   }
 
