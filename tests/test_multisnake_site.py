@@ -293,12 +293,17 @@ def test_the_150_map_is_a_picture_of_coloured_snakes_that_follows_the_replay(
             f"frame {step}: {len(wrong)} tiles in the wrong colour, the first at "
             f"({wrong[0] % 150}, {wrong[0] // 150}) if any"
         )
+        said = SPEC.rules.render_text(played[step]).split("\n")[:2]
+        assert page.locator("#status").inner_text() == "\n".join(x.rstrip() for x in said)
         seen_dead = seen_dead or any(s.died is not None for s in played[step].snakes)
         if step:
             now = picture.evaluate("c => c.toDataURL()")
             assert now != before, f"frame {step}: stepping redraws the picture"
             before = now
     assert seen_dead, "the frames checked include dead (grey) snakes"
+    assert page.locator("#status span.dead").count() > 0, "the status greys the dead's letters"
+    winner = record["outcome"]["placement"].index(1)
+    assert page.locator(f"#status span.snake{winner}").count() == 1, "the winner's, coloured"
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "multisnake-150-picture.png"))
     page.get_by_role("button", name="Text board").click()

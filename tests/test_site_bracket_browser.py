@@ -201,6 +201,9 @@ def test_domineerings_picture_draws_each_domino_as_one_piece_and_the_bomb_on_its
     assert len({tuple(left), tuple(right), tuple(bomb), tuple(ground)}) == 4, "four colours"
     page.locator("#slider").fill(str(bomb_at))
     start = picture.evaluate("c => c.toDataURL()")
+    said = [line.rstrip() for line in engine_frame(record, bomb_at).split("\n")[:2]]
+    assert page.locator("#status").inner_text() == "\n".join(said), "the status over it"
+    assert "a bomb cleared" in said[1]
     frame = cells(engine_frame(record, bomb_at))
     assert sum(symbol == "*" for symbol in frame.values()) == 25, "the bomb's 5 x 5 square"
     drawn_as_one_piece_each(page, frame, [left, right, bomb, ground])

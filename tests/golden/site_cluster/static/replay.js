@@ -132,7 +132,7 @@
   // The picture of the board (data.graphic): drawn on a canvas from the same frame and classes
   // as the text, each place in the colours its class has in site.css (so dark mode and the
   // seats' colours come from one place). The text board stays one click away ("Text board").
-  var canvas = null, paint = null, colours = {};
+  var canvas = null, paint = null, colours = {}, status = null;
 
   function colourOf(cls) {  // [fill, ink] of a class, read from the page's own CSS
     if (!has(colours, cls)) {
@@ -175,6 +175,19 @@
       }
     }
     return { places: found, width: width, height: to - from };
+  }
+
+  // The frame's lines above the picture's that say something (a status: who moves, who lives;
+  // not a ruler of digits), as text over it, coloured by the layer (Multisnake: each letter).
+  function statusHtml(frame, layer) {
+    var lines = frame.split("\n");
+    var over = layer ? layer.split("\n") : [];
+    var from = bound(picture.lines[0], lines.length, 0);
+    var shown = [];
+    for (var y = 0; y < from; y++) {
+      if (/[A-Za-z]/.test(lines[y])) shown.push(lineHtml(lines[y].replace(/\s+$/, ""), {}, over[y] || ""));
+    }
+    return shown.join("\n");
   }
 
   var UNIT = 12;  // canvas pixels per character column (scaled to the page by CSS)
@@ -271,7 +284,10 @@
   function show(k) {
     current = Math.max(0, Math.min(last, k));
     board.innerHTML = boardHtml(frames[current], layers ? layers[current] : "");
-    if (canvas) draw(frames[current], layers ? layers[current] : "");
+    if (canvas) {
+      draw(frames[current], layers ? layers[current] : "");
+      status.innerHTML = statusHtml(frames[current], layers ? layers[current] : "");
+    }
     $("move").textContent = String(current);
     $("turn").textContent = String(numbers[current][0]);
     for (var s = 0; s < data.seats; s++) {
@@ -385,6 +401,10 @@
     canvas.setAttribute("aria-label", "the board (the text board shows the same position)");
     paint = canvas.getContext("2d");
     board.parentNode.insertBefore(canvas, board);
+    status = document.createElement("pre");
+    status.id = "status";
+    status.className = "status";
+    board.parentNode.insertBefore(status, canvas);
     board.hidden = true;
     whole.hidden = true;  // the picture fits the window by itself
     var text = $("text");
@@ -393,6 +413,7 @@
       var showText = board.hidden;
       board.hidden = !showText;
       canvas.hidden = showText;
+      status.hidden = showText;
       text.setAttribute("aria-pressed", showText ? "true" : "false");
       whole.hidden = !showText || board.getBoundingClientRect().height <= window.innerHeight * 0.8;
     });
