@@ -324,3 +324,22 @@ def test_without_javascript_the_map_is_the_text_board(
         assert board.text_content() == SPEC.rules.render_text(states(record)[-1]), "the end"
     finally:
         context.close()
+
+
+def test_on_a_phone_the_picture_and_its_status_fit_the_screen(
+    browser: Any, base_url: str, found: list[dict[str, Any]]
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        opened = context.new_page()
+        record = big(found)
+        opened.goto(f"{base_url}/games/{record['key'][:12]}.html")
+        assert opened.locator("#picture").is_visible() and opened.locator("#status").is_visible()
+        wide = opened.evaluate("document.documentElement.scrollWidth")
+        assert wide <= 390, f"the page scrolls sideways on a phone: {wide} px wide"
+        shown = opened.locator("#picture").bounding_box()
+        assert shown["width"] <= 390 - 20, "the 150 x 150 map scaled to the screen's width"
+        ARTIFACTS.mkdir(exist_ok=True)
+        opened.screenshot(path=str(ARTIFACTS / "phone-multisnake-150.png"), full_page=True)
+    finally:
+        context.close()

@@ -214,8 +214,9 @@ class Presentation:
     # "grid": a symbol whose cell is one piece with the next cell east ("e") or south ("s"): the
     # gap between them is filled (Domineering's dominoes). Cells of one layer class join too.
     joins: Mapping[str, str] = field(default_factory=dict)
-    # What the picture draws over a symbol's cell: "dot", a dot of its class's ink (a head);
-    # "letter", the symbol itself in that ink (a snake's letter, a sign, a bombed cell's ``*``).
+    # What the picture draws over the cells of some symbols, by kind → those symbols: "dot", a
+    # dot of its class's ink (a head); "letter", the symbol itself in that ink (a snake's letter,
+    # a sign, a bombed cell's ``*``).
     marks: Mapping[str, str] = field(default_factory=dict)
 
     def seat_class(self, seat: int) -> str:

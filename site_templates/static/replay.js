@@ -193,8 +193,15 @@
   var UNIT = 12;  // canvas pixels per character column (scaled to the page by CSS)
   var CELL = 24, GAP = 2;  // "grid": canvas pixels from one cell to the next, and around each
 
+  function markOf(symbol) {  // the kind of picture.marks (kind → symbols) a symbol has, or ""
+    for (var kind in picture.marks) {
+      if (has(picture.marks, kind) && picture.marks[kind].indexOf(symbol) >= 0) return kind;
+    }
+    return "";
+  }
+
   function mark(p, c, x, y, size) {  // what picture.marks draws over a cell, in its ink
-    var kind = has(picture.marks, p[2]) ? picture.marks[p[2]] : "";
+    var kind = markOf(p[2]);
     if (!kind) return;
     paint.fillStyle = c[1];
     if (kind === "dot") {
@@ -248,7 +255,7 @@
     var dots = board_.width * board_.height <= 2500;  // on a large map, specks: left out
     board_.places.forEach(function (p) {
       var c = colourOf(p[3]);
-      var marked = has(picture.marks, p[2]);
+      var marked = markOf(p[2]) !== "";
       var fill = p[3] ? c[0] || c[1] : p[2] === "." || marked ? "" : ink;
       if (hex) {
         paint.beginPath();

@@ -82,7 +82,7 @@ SPEC = GameSpec(
         graphic="grid",
         grid=(BOARD_LEFT, 2),
         joins={"<": "e", "^": "s"},
-        marks={"*": "letter"},
+        marks={"letter": "*"},
     ),
     builtins=(Builtin("first-legal", HERE / "builtin" / "first-legal", "python"),),
     rules_doc="domineering",

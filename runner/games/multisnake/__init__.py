@@ -161,7 +161,7 @@ SPEC = GameSpec(
         # seat's colour (the dead grey), a head with its letter, a sign with its + or -.
         graphic="cells",
         picture_lines=_map_lines,
-        marks=dict.fromkeys(START_LETTERS + START_LETTERS.lower() + "+-", "letter"),
+        marks={"letter": START_LETTERS + START_LETTERS.lower() + "+-"},
     ),
     builtins=(Builtin("first-free", HERE / "builtin" / "first-free", "python"),),
     rules_doc="multisnake",
