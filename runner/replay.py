@@ -327,7 +327,7 @@ def backward(rep: Replay) -> list[list[Edit]]:
 def page_data(rep: Replay, show: Presentation, log_name: str) -> dict[str, Any]:
     """What a game page embeds for replay.js (JSON); the final frame is the page's board."""
     digits = digits_for(rep.longest)
-    return {
+    data: dict[str, Any] = {
         "finalLength": len(rep.final),
         "digits": digits,
         "changes": encode_edits(backward(rep), digits),
@@ -340,14 +340,14 @@ def page_data(rep: Replay, show: Presentation, log_name: str) -> dict[str, Any]:
         "log": log_name,
         "layer": _layer_data(rep, show, digits),
         "graphic": show.graphic,
-        "picture": _picture_data(show, len(rep.seat_names)),
     }
+    if show.graphic:  # a game without a picture: its pages as they were
+        data["picture"] = _picture_data(show, len(rep.seat_names))
+    return data
 
 
-def _picture_data(show: Presentation, seats: int) -> dict[str, Any] | None:
-    """How replay.js draws the picture (``Presentation.graphic``'s options); None for none."""
-    if not show.graphic:
-        return None
+def _picture_data(show: Presentation, seats: int) -> dict[str, Any]:
+    """How replay.js draws the picture (``Presentation.graphic``'s options)."""
     lines = show.picture_lines(seats) if show.picture_lines else show.lines
     return {
         "lines": list(lines),

@@ -21,6 +21,7 @@ import pytest
 from serving import serve
 
 from runner.games.multisnake import SPEC, tile_owners
+from runner.games.spec import Presentation
 from runner.playback import playback
 from runner.replay import apply_edits, backward, page_data, presentation, replay
 
@@ -102,6 +103,9 @@ def test_the_page_data_rebuilds_every_frame_and_layer_backwards_from_the_board(
     assert show.layer is not None
     data = page_data(rep, show, "log.txt")
     assert "initial" not in data and data["finalLength"] == len(rep.final)
+    picture = data["picture"]
+    assert data["graphic"] == "cells" and picture["lines"] == [2, None], "the map below 2 lines"
+    assert "picture" not in page_data(rep, Presentation(), "log.txt"), "none without a graphic"
     frame, rebuilt = rep.final, [rep.final]
     for edits in reversed(backward(rep)):
         frame = apply_edits(frame, edits)
