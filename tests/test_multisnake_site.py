@@ -313,6 +313,10 @@ def test_the_150_map_is_a_picture_of_coloured_snakes_that_follows_the_replay(
     page.get_by_role("button", name="Text board").click()
     assert page.locator("#board").is_visible() and not picture.is_visible(), "one click away"
     assert page.locator("#board").text_content() == SPEC.rules.render_text(played[last])
+    page.locator("body").press("Home")
+    page.get_by_role("button", name="Text board").click()
+    width, height, tiles = page.evaluate(TILE_COLOURS, 12)
+    assert tiles == expected_tiles(page, played[0])[2], "shown again: the picture of frame 0"
 
 
 def test_without_javascript_the_map_is_the_text_board(

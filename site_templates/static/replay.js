@@ -291,7 +291,7 @@
   function show(k) {
     current = Math.max(0, Math.min(last, k));
     board.innerHTML = boardHtml(frames[current], layers ? layers[current] : "");
-    if (canvas) {
+    if (canvas && !canvas.hidden) {  // hidden behind the text board: drawn when shown again
       draw(frames[current], layers ? layers[current] : "");
       status.innerHTML = statusHtml(frames[current], layers ? layers[current] : "");
     }
@@ -421,6 +421,7 @@
       board.hidden = !showText;
       canvas.hidden = showText;
       status.hidden = showText;
+      if (!showText) show(current);
       text.setAttribute("aria-pressed", showText ? "true" : "false");
       whole.hidden = !showText || board.getBoundingClientRect().height <= window.innerHeight * 0.8;
     });
