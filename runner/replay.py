@@ -327,7 +327,7 @@ def backward(rep: Replay) -> list[list[Edit]]:
 def page_data(rep: Replay, show: Presentation, log_name: str) -> dict[str, Any]:
     """What a game page embeds for replay.js (JSON); the final frame is the page's board."""
     digits = digits_for(rep.longest)
-    return {
+    data: dict[str, Any] = {
         "finalLength": len(rep.final),
         "digits": digits,
         "changes": encode_edits(backward(rep), digits),
@@ -341,6 +341,20 @@ def page_data(rep: Replay, show: Presentation, log_name: str) -> dict[str, Any]:
         "layer": _layer_data(rep, show, digits),
         "graphic": show.graphic,
         **({"window": show.window, "windowSymbols": show.window_symbols} if show.window else {}),
+    }
+    if show.graphic:  # a game without a picture: its pages as they were
+        data["picture"] = _picture_data(show, len(rep.seat_names))
+    return data
+
+
+def _picture_data(show: Presentation, seats: int) -> dict[str, Any]:
+    """How replay.js draws the picture (``Presentation.graphic``'s options)."""
+    lines = show.picture_lines(seats) if show.picture_lines else show.lines
+    return {
+        "lines": list(lines),
+        "grid": list(show.grid),
+        "joins": dict(show.joins),
+        "marks": dict(show.marks),
     }
 
 

@@ -206,9 +206,22 @@ class Presentation:
     # What the board's symbols mean, shown under it: (symbol, its CSS class, the words).
     legend: tuple[tuple[str, str, str], ...] = ()
     # How the site's player draws the board (the text frame stays one click away): "cells", a
-    # square per character of the board's lines; "hex", a disc per character in Cluster's
-    # layout (columns 3 characters apart, neighbours a line apart); "": the text only.
+    # square per character of the board's lines; "grid", a square per cell of a board whose
+    # cells are ``grid`` apart, with a gap between them; "hex", a disc per character in
+    # Cluster's layout (columns 3 characters apart, neighbours a line apart); "": the text only.
     graphic: str = ""
+    # The picture's lines of a frame, for a number of seats (a status as long as the seats are
+    # many); None: ``lines``.
+    picture_lines: Callable[[int], tuple[int | None, int | None]] | None = None
+    # "grid": the character of the first cell on a line, and the characters from one to the next.
+    grid: tuple[int, int] = (0, 1)
+    # "grid": a symbol whose cell is one piece with the next cell east ("e") or south ("s"): the
+    # gap between them is filled (Domineering's dominoes). Cells of one layer class join too.
+    joins: Mapping[str, str] = field(default_factory=dict)
+    # What the picture draws over the cells of some symbols, by kind → those symbols: "dot", a
+    # dot of its class's ink (a head); "letter", the symbol itself in that ink (a snake's letter,
+    # a sign, a bombed cell's ``*``).
+    marks: Mapping[str, str] = field(default_factory=dict)
 
     def seat_class(self, seat: int) -> str:
         return self.seat_classes[seat] if seat < len(self.seat_classes) else ""

@@ -77,6 +77,12 @@ SPEC = GameSpec(
         score_prefix="dominoes: ",
         layer=bomb_layer,
         layer_classes={"B": "dom-bomb"},
+        # The picture: a square per cell, a domino's two filling the gap between them, the bomb's
+        # square one block (its cells share the layer's class) with a * on each cell.
+        graphic="grid",
+        grid=(BOARD_LEFT, 2),
+        joins={"<": "e", "^": "s"},
+        marks={"letter": "*"},
     ),
     builtins=(Builtin("first-legal", HERE / "builtin" / "first-legal", "python"),),
     rules_doc="domineering",

@@ -18,7 +18,13 @@ from typing import Final
 
 from runner.games.base import Setup
 from runner.games.multisnake.codec import MultisnakeStdio
-from runner.games.multisnake.maps import GameMap, load_map, parse_map, seat_letter
+from runner.games.multisnake.maps import (
+    START_LETTERS,
+    GameMap,
+    load_map,
+    parse_map,
+    seat_letter,
+)
 from runner.games.multisnake.rules import (
     FREE,
     MAX_TURNS,
@@ -85,6 +91,11 @@ def _owners(state: MultisnakeState) -> str:
     return "".join("".join(line) + "\n" for line in status) + "".join(marks)
 
 
+def _map_lines(seats: int) -> tuple[int | None, int | None]:
+    """The map's lines of a frame of ``seats`` snakes: all below the status."""
+    return (-(-seats // STATUS_SEATS), None)
+
+
 SETTINGS: Final = ("map", "period")
 
 
@@ -146,6 +157,11 @@ SPEC = GameSpec(
         layer=_owners,
         layer_classes=LAYER_CLASSES,
         seat_classes=tuple(f"snake{s}" for s in range(8)),
+        # The picture: a square per tile of the map (below the status), each snake's in its
+        # seat's colour (the dead grey), a head with its letter, a sign with its + or -.
+        graphic="cells",
+        picture_lines=_map_lines,
+        marks={"letter": START_LETTERS + START_LETTERS.lower() + "+-"},
     ),
     builtins=(Builtin("first-free", HERE / "builtin" / "first-free", "python"),),
     rules_doc="multisnake",

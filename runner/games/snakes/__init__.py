@@ -34,6 +34,7 @@ SPEC = GameSpec(
         score_suffix=" cells",
         by_turn=True,
         graphic="cells",
+        marks={"dot": "*@"},  # the heads
     ),
     builtins=(Builtin("steady", HERE / "builtin" / "steady", "c"),),
     rules_doc="snakes",

@@ -150,7 +150,7 @@
   // The picture of the board (data.graphic): drawn on a canvas from the same frame and classes
   // as the text, each place in the colours its class has in site.css (so dark mode and the
   // seats' colours come from one place). The text board stays one click away ("Text board").
-  var canvas = null, paint = null, colours = {};
+  var canvas = null, paint = null, colours = {}, status = null;
 
   function colourOf(cls) {  // [fill, ink] of a class, read from the page's own CSS
     if (!has(colours, cls)) {
@@ -167,42 +167,114 @@
     return colours[cls];
   }
 
-  function places(frame, layer) {  // every place of the board's lines: [x, y, symbol, class]
+  var picture = data.picture || { lines: data.lines, grid: [0, 1], joins: {}, marks: {} };
+
+  // Every cell of the picture's lines: [x, y, symbol, class, layer class]. "grid": only the
+  // characters at the grid's columns, x counting cells; otherwise every character.
+  function places(frame, layer) {
     var lines = frame.split("\n");
     var over = layer ? layer.split("\n") : [];
-    var from = bound(data.lines[0], lines.length, 0);
-    var to = bound(data.lines[1], lines.length, lines.length);
+    var from = bound(picture.lines[0], lines.length, 0);
+    var to = bound(picture.lines[1], lines.length, lines.length);
+    var grid = data.graphic === "grid";
+    var first = grid ? picture.grid[0] : 0, pitch = grid ? picture.grid[1] : 1;
     var overClasses = data.layer ? data.layer.classes : {};
-    var found = [];
+    var found = [], width = 0;
     for (var y = from; y < to; y++) {
-      for (var x = 0; x < lines[y].length; x++) {
+      for (var x = first; x < lines[y].length; x += pitch) {
         var symbol = lines[y][x];
         if (symbol === " ") continue;
         var o = (over[y] || "")[x];
-        var cls = o && has(overClasses, o) ? overClasses[o]
-                                           : has(data.classes, symbol) ? data.classes[symbol] : "";
-        found.push([x, y - from, symbol, cls]);
+        var layered = o && has(overClasses, o) ? overClasses[o] : "";
+        var cls = layered || (has(data.classes, symbol) ? data.classes[symbol] : "");
+        var at = (x - first) / pitch;
+        found.push([at, y - from, symbol, cls, layered]);
+        width = Math.max(width, at + 1);
       }
     }
-    return { places: found, width: Math.max.apply(null, lines.slice(from, to).map(
-      function (l) { return l.length; })), height: to - from };
+    return { places: found, width: width, height: to - from };
+  }
+
+  // The frame's lines above the picture's that say something (a status: who moves, who lives;
+  // not a ruler of digits), as text over it, coloured by the layer (Multisnake: each letter).
+  function statusHtml(frame, layer) {
+    var lines = frame.split("\n");
+    var over = layer ? layer.split("\n") : [];
+    var from = bound(picture.lines[0], lines.length, 0);
+    var shown = [];
+    for (var y = 0; y < from; y++) {
+      if (/[A-Za-z]/.test(lines[y])) shown.push(lineHtml(lines[y].replace(/\s+$/, ""), {}, over[y] || ""));
+    }
+    return shown.join("\n");
   }
 
   var UNIT = 12;  // canvas pixels per character column (scaled to the page by CSS)
+  var CELL = 24, GAP = 2;  // "grid": canvas pixels from one cell to the next, and around each
+
+  function markOf(symbol) {  // the kind of picture.marks (kind → symbols) a symbol has, or ""
+    for (var kind in picture.marks) {
+      if (has(picture.marks, kind) && picture.marks[kind].indexOf(symbol) >= 0) return kind;
+    }
+    return "";
+  }
+
+  function mark(p, c, x, y, size) {  // what picture.marks draws over a cell, in its ink
+    var kind = markOf(p[2]);
+    if (!kind) return;
+    paint.fillStyle = c[1];
+    if (kind === "dot") {
+      paint.fillRect(x + size / 3, y + size / 3, size / 3, size / 3);
+    } else {
+      paint.font = "bold " + Math.round(size * 0.8) + "px sans-serif";
+      paint.textAlign = "center";
+      paint.textBaseline = "middle";
+      paint.fillText(p[2], x + size / 2, y + size / 2 + 1);
+    }
+  }
+
+  function drawGrid(board_, ink) {  // a square per cell; a piece's cells fill the gap between
+    var at = {};
+    board_.places.forEach(function (p) { at[p[0] + "," + p[1]] = p; });
+    function joined(p, dx, dy) {
+      var next = at[(p[0] + dx) + "," + (p[1] + dy)];
+      if (!next) return false;
+      if (p[4] && next[4] === p[4]) return true;  // one layer block (a bombed square)
+      return has(picture.joins, p[2]) && picture.joins[p[2]] === (dx ? "e" : "s");
+    }
+    board_.places.forEach(function (p) {
+      var c = colourOf(p[3]);
+      var fill = p[3] ? c[0] || c[1] : "";
+      var x = p[0] * CELL + GAP, y = p[1] * CELL + GAP, size = CELL - 2 * GAP;
+      if (!fill) {  // an empty cell: a faint square, so the grid reads
+        paint.strokeStyle = ink;
+        paint.globalAlpha = 0.3;
+        paint.strokeRect(x + 0.5, y + 0.5, size - 1, size - 1);
+        paint.globalAlpha = 1;
+      } else {
+        paint.fillStyle = fill;
+        paint.fillRect(x, y, size + (joined(p, 1, 0) ? 2 * GAP : 0),
+                       size + (joined(p, 0, 1) ? 2 * GAP : 0));
+      }
+      mark(p, c, x, y, size);
+    });
+  }
 
   function draw(frame, layer) {
     var board_ = places(frame, layer);
-    var hex = data.graphic === "hex";
-    var w = UNIT, h = hex ? UNIT * Math.sqrt(3) : UNIT;  // hex: neighbours 2h apart, as columns
+    var hex = data.graphic === "hex", grid = data.graphic === "grid";
+    var w = grid ? CELL : UNIT, h = hex ? UNIT * Math.sqrt(3) : w;  // hex: neighbours 2h apart
     var pad = hex ? h : 0;
-    canvas.width = Math.ceil(board_.width * w + (hex ? 2 * pad : 0));
-    canvas.height = Math.ceil(board_.height * h + (hex ? 2 * pad : 0));
+    canvas.width = Math.ceil(board_.width * w + 2 * pad);
+    canvas.height = Math.ceil(board_.height * h + 2 * pad);
     paint.fillStyle = colourOf("")[0] || window.getComputedStyle(board).backgroundColor;
     paint.fillRect(0, 0, canvas.width, canvas.height);
     var ink = window.getComputedStyle(board).color;
+    if (grid) { drawGrid(board_, ink); return; }
+    var dots = board_.width * board_.height <= 2500;  // on a large map, specks: left out
     board_.places.forEach(function (p) {
       var c = colourOf(p[3]);
-      var fill = p[3] ? c[0] || c[1] : p[2] === "." ? "" : ink;
+      var marked = markOf(p[2]) !== "";
+      var fill = p[3] ? c[0] || c[1] : p[2] === "." || marked ? "" : ink;
       if (hex) {
         paint.beginPath();
         paint.arc(pad + p[0] * w, pad + p[1] * h, h * 0.85, 0, 2 * Math.PI);
@@ -211,7 +283,7 @@
       } else if (fill) {
         paint.fillStyle = fill;
         paint.fillRect(p[0] * w, p[1] * h, w, h);
-      } else {  // an empty square: a faint dot, so the grid reads
+      } else if (!marked && dots) {  // an empty square: a faint dot, so the grid reads
         paint.fillStyle = ink;
         paint.globalAlpha = 0.25;
         paint.fillRect(p[0] * w + w / 2 - 1, p[1] * h + h / 2 - 1, 2, 2);
@@ -225,10 +297,7 @@
         paint.stroke();
         paint.lineWidth = 1;
       }
-      if (!hex && c[0] && /[^A-Za-z0-9.]/.test(p[2])) {
-        paint.fillStyle = c[1];  // a head (a symbol that is no letter): a dot of its ink
-        paint.fillRect(p[0] * w + w / 3, p[1] * h + h / 3, w / 3, h / 3);
-      }
+      if (!hex) mark(p, p[3] ? c : [fill, ink], p[0] * w, p[1] * h, w);
     });
   }
 
@@ -242,7 +311,10 @@
     current = Math.max(0, Math.min(last, k));
     board.innerHTML = boardHtml(frames[current], layers ? layers[current] : "");
     if (windows && windows.checked) board.insertAdjacentHTML("beforeend", windowsHtml(frames[current]));
-    if (canvas) draw(frames[current], layers ? layers[current] : "");
+    if (canvas && !canvas.hidden) {  // hidden behind the text board: drawn when shown again
+      draw(frames[current], layers ? layers[current] : "");
+      status.innerHTML = statusHtml(frames[current], layers ? layers[current] : "");
+    }
     $("move").textContent = String(current);
     $("turn").textContent = String(numbers[current][0]);
     for (var s = 0; s < data.seats; s++) {
@@ -358,6 +430,10 @@
     canvas.setAttribute("aria-label", "the board (the text board shows the same position)");
     paint = canvas.getContext("2d");
     board.parentNode.insertBefore(canvas, board);
+    status = document.createElement("pre");
+    status.id = "status";
+    status.className = "status";
+    board.parentNode.insertBefore(status, canvas);
     board.hidden = true;
     whole.hidden = true;  // the picture fits the window by itself
     var text = $("text");
@@ -366,6 +442,8 @@
       var showText = board.hidden;
       board.hidden = !showText;
       canvas.hidden = showText;
+      status.hidden = showText;
+      if (!showText) show(current);
       text.setAttribute("aria-pressed", showText ? "true" : "false");
       whole.hidden = !showText || board.getBoundingClientRect().height <= window.innerHeight * 0.8;
     });
