@@ -6,13 +6,15 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 import regen_golden_site as regen
 
-from runner import site_pages
+from runner import results, site_pages
+from runner.replay import Edit, Replay, Step, backward, diff, frames, replay
 from runner.site import MARKER, EntryInfo, SiteReport, render_site
 from runner.site_pages import KEYS
 
@@ -165,3 +167,35 @@ def test_an_entry_info_change_reaches_its_entry_page(tmp_path: Path) -> None:
     infos = {**infos, name: EntryInfo(name, author="someone else")}
     render_site(records, doc, infos, site)
     assert "someone else" in (site / "entries" / f"{name}.html").read_text()
+
+
+# -- the replay data's backward edits ---------------------------------------------------------
+
+
+def diffs_backward(rep: Replay) -> list[list[Edit]]:
+    """What backward() must equal: each frame compared with the one before it."""
+    shown = frames(rep)
+    return [diff(after, before) for before, after in zip(shown, shown[1:], strict=False)]
+
+
+def test_backward_edits_are_the_frames_compared_again_for_every_fixture_game() -> None:
+    records = [*regen.load_fixture()[0], *regen.load_cluster_fixture()[0]]
+    for path in sorted((Path(__file__).parent / "golden" / "records").glob("*.jsonl")):
+        records += results.read_records(path)[0]
+    for record in records:
+        rep = replay(record)
+        assert backward(rep) == diffs_backward(rep), (
+            f"the undo edits of game {record.get('key')} differ from comparing its frames"
+        )
+
+
+def test_backward_edits_undo_frames_of_changing_length() -> None:
+    rng = random.Random(19)
+    shown = ["".join(rng.choice("ab\n") for _ in range(rng.randrange(0, 40))) for _ in range(300)]
+    shown += ["same", "same", "", "x", "", "abcabc", "abc", "abcabc"]
+    edits = tuple(tuple(diff(a, b)) for a, b in zip(shown, shown[1:], strict=False))
+    steps = tuple(Step((), turn) for turn in range(1, len(shown)))
+    turns, scores = tuple(range(len(shown))), tuple(() for _ in shown)
+    rep = Replay("toy", (), shown[0], steps, edits, turns, scores, shown[-1], 40)
+    assert frames(rep) == shown, "the synthetic replay does not rebuild its frames"
+    assert backward(rep) == diffs_backward(rep), "an undo edit differs from comparing the frames"
