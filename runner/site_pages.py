@@ -104,7 +104,8 @@ def read_keys(site: Path) -> Keys:
 
 
 def write_keys(site: Path, keys: Mapping[str, tuple[str, str]]) -> None:
-    pages = {name: list(pair) for name, pair in sorted(keys.items())}
+    # a name read_keys would refuse is left out: it would make it refuse every key
+    pages = {name: list(pair) for name, pair in sorted(keys.items()) if PAGE_NAME.fullmatch(name)}
     (site / KEYS).write_text(json.dumps({"version": 1, "pages": pages}, indent=0) + "\n")
 
 

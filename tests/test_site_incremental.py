@@ -107,6 +107,18 @@ def test_a_page_edited_replaced_or_linked_in_the_old_site_is_rendered_again(
     assert again.reused == again.pages - 3, "other pages than the three tampered with changed"
 
 
+def test_pages_under_a_folder_that_became_a_link_are_rendered_again(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    render(site)
+    (site / "games").rename(tmp_path / "games")
+    (site / "games").symlink_to(tmp_path / "games")
+    again = render(site)
+    assert again.reused == again.pages - again.game_pages, "a game page was read through a link"
+    assert not (site / "games").is_symlink(), "the new site kept the link"
+    render(tmp_path / "full")
+    same_trees(site, tmp_path / "full")
+
+
 @pytest.mark.parametrize(
     "keys",
     [
