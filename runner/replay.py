@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -279,6 +280,7 @@ def digits_for(length: int) -> int:
     return digits
 
 
+@cache  # a page asks for the same few hundred offsets again and again
 def _number(n: int, digits: int) -> str:
     return "".join(ALPHABET[(n >> (6 * k)) & 63] for k in reversed(range(digits)))
 
