@@ -7,6 +7,7 @@ import dataclasses
 import json
 import os
 import random
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 import regen_golden_site as regen
 
 from runner import results, site_pages
+from runner.cli import main
 from runner.replay import Edit, Replay, Step, backward, diff, frames, replay
 from runner.site import MARKER, EntryInfo, SiteReport, render_site
 from runner.site_pages import KEYS
@@ -211,3 +213,16 @@ def test_backward_edits_undo_frames_of_changing_length() -> None:
     rep = Replay("toy", (), shown[0], steps, edits, turns, scores, shown[-1], 40)
     assert frames(rep) == shown, "the synthetic replay does not rebuild its frames"
     assert backward(rep) == diffs_backward(rep), "an undo edit differs from comparing the frames"
+
+
+def test_koth_site_says_how_many_pages_it_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copytree(regen.FIXTURE, tmp_path, dirs_exist_ok=True)
+    (tmp_path / "tournament.yaml").write_text("entries: entries\n")
+    command = ["site", "--config", str(tmp_path / "tournament.yaml"), "--jobs", "2"]
+    assert main(command) == 0
+    assert "kept" not in capsys.readouterr().out, "a first render said it kept pages"
+    assert main(command) == 0
+    out = capsys.readouterr().out
+    assert "16 pages" in out and "16 unchanged, kept" in out, f"the summary was: {out}"
