@@ -26,7 +26,7 @@ import hashlib
 import json
 import multiprocessing
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 from pathlib import Path
@@ -43,6 +43,7 @@ HEX = re.compile(r"[0-9a-f]{64}")
 ROOT = Path(__file__).resolve().parent.parent
 SERIAL_BELOW = 8  # fewer pages than this are rendered here: starting processes costs more
 T = TypeVar("T")
+R = TypeVar("R")
 Keys = dict[str, tuple[str, str]]
 
 
@@ -122,19 +123,27 @@ def reusable(site: Path, keys: Keys, name: str, page_key: str) -> bytes | None:
     return data if digest(data) == recorded[1] else None
 
 
-def render_pages(
-    render: Callable[[T], bytes | str], work: Sequence[T], jobs: int
-) -> Iterator[bytes | str]:
-    """``render`` of each of ``work``, in order, on up to ``jobs`` processes (a module-level
-    function and picklable work: each process imports the renderer afresh)."""
+def render_pages(render: Callable[[T], R], work: Sequence[T], jobs: int) -> list[R]:
+    """``render`` of each of ``work``, in order, on ``jobs`` processes: this one and ``jobs - 1``
+    started afresh (``render`` must be a module-level function and ``work`` picklable).
+
+    The work is cut into chunks; the started processes take them from the front and this one
+    from the back, until they meet, so a process slow to start costs no more than it does."""
     if jobs <= 1 or len(work) < SERIAL_BELOW:
-        return map(render, work)
-    return _pooled(render, work, min(jobs, len(work)))
-
-
-def _pooled(render: Callable[[T], bytes | str], work: Sequence[T], jobs: int) -> Iterator[Any]:
-    chunk = max(1, len(work) // (jobs * 4))
+        return [render(w) for w in work]
+    size = max(1, len(work) // (jobs * 8))
+    chunks = [work[i : i + size] for i in range(0, len(work), size)]
+    here: dict[int, list[R]] = {}
     # spawn: the host may hold threads (a fork would copy their locks mid-use)
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-        yield from pool.map(render, work, chunksize=chunk)
+    with ProcessPoolExecutor(jobs - 1, mp_context=context) as pool:
+        futures = [pool.submit(_render_all, render, chunk) for chunk in chunks]
+        for i in reversed(range(len(chunks))):
+            if not futures[i].cancel():  # a started process has it (or had it) already
+                break
+            here[i] = _render_all(render, chunks[i])
+        return [page for i, f in enumerate(futures) for page in here.get(i) or f.result()]
+
+
+def _render_all(render: Callable[[T], R], chunk: Sequence[T]) -> list[R]:
+    return [render(w) for w in chunk]

@@ -8,6 +8,7 @@ import json
 import os
 import random
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -86,8 +87,30 @@ def test_game_pages_rendered_in_processes_are_those_rendered_serially(
     same_trees(tmp_path / "parallel", tmp_path / "serial")
 
 
-def first_game(site: Path) -> Path:
-    return sorted((site / "games").glob("*.html"))[0]
+def whose(job: tuple[int, int, str]) -> str:
+    """The process that rendered ``job`` (number, the test's pid, a marker file): the test's
+    own process waits until another one has rendered something, so both take part."""
+    number, test, marker = job
+    if os.getpid() != test:
+        Path(marker).touch()
+        return f"{number} elsewhere"
+    for _ in range(600):  # at most a minute: then the pool never took a chunk
+        if Path(marker).exists():
+            break
+        time.sleep(0.1)
+    return f"{number} here"
+
+
+def test_the_pool_takes_chunks_from_the_front_and_this_process_from_the_back(
+    tmp_path: Path,
+) -> None:
+    work = [(n, os.getpid(), str(tmp_path / "marker")) for n in range(40)]
+    made = site_pages.render_pages(whose, work, 2)
+    assert [int(m.split()[0]) for m in made] == list(range(40)), "pages came back out of order"
+    where = [m.split()[1] for m in made]
+    assert "elsewhere" in where and "here" in where, f"one process rendered everything: {where}"
+    first_here = where.index("here")
+    assert all(w == "here" for w in where[first_here:]), f"the chunks interleave: {where}"
 
 
 def test_a_page_edited_replaced_or_linked_in_the_old_site_is_rendered_again(
