@@ -5,8 +5,8 @@
 Plays compare_baseline.py's season once (``--entries`` greedy Snakes bots, a double round-robin:
 240 games for 16; local sandbox), then times ``render_from_config`` on its results:
 
-- cold: into a new folder, on each of ``--jobs`` (wall and this process's CPU time; the CPU of
-  the processes rendering game pages is not in it);
+- cold: into a new folder, on each of ``--jobs`` in turn (wall and this process's CPU time; the
+  CPU of the processes it starts to render game pages is not in it);
 - again with nothing changed: every page kept (the keys match);
 - again after one game's record is gone: the pages that show it or its neighbours, and every
   page drawn from the whole season, are rendered again.
@@ -77,12 +77,13 @@ def main() -> None:
         site = scratch / "site"
         render_from_config(config, out=site, warn=lambda _: None)
         full = files(site)
-        for jobs in args.jobs:
-            runs = []
-            for _ in range(args.runs):
+        cold: dict[int, list[tuple[float, float, int]]] = {jobs: [] for jobs in args.jobs}
+        for _ in range(args.runs):  # interleaved: a busy spell falls on each alike
+            for jobs in args.jobs:
                 shutil.rmtree(site)
-                runs.append(timed(replace(config, jobs=jobs), site))
+                cold[jobs].append(timed(replace(config, jobs=jobs), site))
                 assert files(site) == full, f"a cold render on {jobs} jobs wrote other files"
+        for jobs, runs in cold.items():
             show(f"cold, {jobs} job(s)", runs)
         show("again, nothing changed", [timed(config, site) for _ in range(args.runs)])
         assert files(site) == full, "a render with nothing changed wrote other files"

@@ -17,6 +17,8 @@
     enter.html            how to add a bot: the entry folder, its files, the pull request
     static/               site.css, replay.js
     games.jsonl           the records shown, standings.json the standings (runner/publish.py)
+    .koth-pages.json      each page's key and its bytes' hash: the next render keeps a page
+                          whose inputs did not change (runner/site_pages.py)
 
 Replays are rebuilt from the move lists by the pure game engine, whatever the game
 (runner/replay.py): a game page shows the final text frame and embeds, per move, the characters
