@@ -650,7 +650,7 @@ def render_site(
     season["downloads"] = {"standings": standings is not None}
     season["history"] = _history(season, history) if history is not None else None
     season["infos"] = {r.entry: entries_info.get(r.entry, EntryInfo(r.entry)) for r in rows}
-    env = _environment()
+    env = _cached_environment()
     tmp = out_dir.with_name(f".{out_dir.name}.tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     sizes: dict[str, int] = {}
