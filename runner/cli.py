@@ -548,7 +548,10 @@ def _options(parser: argparse.ArgumentParser, *names: str) -> None:
         )
     if "jobs" in names:
         parser.add_argument(
-            "--jobs", type=int, help="games played in parallel (default: the config's, or cores)"
+            "--jobs",
+            type=int,
+            help="games played (`koth site`: game pages rendered) in parallel "
+            "(default: the config's, or cores)",
         )
     if "play" in names:
         parser.add_argument(
@@ -685,9 +688,11 @@ def add_season_commands(commands: Any) -> None:
         "page per game with a text replay. Pages are static HTML (ready for GitHub "
         "Pages) and work without JavaScript. Beside them: games.jsonl (the records shown), "
         "standings.json and published.json (what they are), for readers to download and for "
-        "`koth restore`.",
+        "`koth restore`. A page whose inputs did not change since the last render is kept "
+        "(checked against the keys the last render wrote); the others are rendered on --jobs "
+        "processes.",
     )
-    _options(site)
+    _options(site, "jobs")
     site.add_argument(
         "--results", type=Path, help="a results folder or .jsonl file (default: output.results)"
     )

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -279,6 +280,7 @@ def digits_for(length: int) -> int:
     return digits
 
 
+@cache  # a page asks for the same few hundred offsets again and again
 def _number(n: int, digits: int) -> str:
     return "".join(ALPHABET[(n >> (6 * k)) & 63] for k in reversed(range(digits)))
 
@@ -319,9 +321,17 @@ def encode_numbers(rows: Sequence[Sequence[int]]) -> str:
 
 
 def backward(rep: Replay) -> list[list[Edit]]:
-    """Per step, the edits that turn the frame after it back into the frame before it."""
-    shown = frames(rep)
-    return [diff(after, before) for before, after in zip(shown, shown[1:], strict=False)]
+    """Per step, the edits that turn the frame after it back into the frame before it.
+
+    ``diff`` finds the same places either way round (the same common prefix and suffix, the
+    same differing characters), so each forward edit is undone by one at its offset putting
+    back what it removed: ``diff(after, before)`` without comparing the frames again."""
+    undo: list[list[Edit]] = []
+    frame = rep.initial
+    for edits in rep.edits:
+        undo.append([(offset, len(text), frame[offset : offset + n]) for offset, n, text in edits])
+        frame = apply_edits(frame, edits)
+    return undo
 
 
 def page_data(rep: Replay, show: Presentation, log_name: str) -> dict[str, Any]:

@@ -17,6 +17,8 @@
     enter.html            how to add a bot: the entry folder, its files, the pull request
     static/               site.css, replay.js
     games.jsonl           the records shown, standings.json the standings (runner/publish.py)
+    .koth-pages.json      each page's key and its bytes' hash: the next render keeps a page
+                          whose inputs did not change (runner/site_pages.py)
 
 Replays are rebuilt from the move lists by the pure game engine, whatever the game
 (runner/replay.py): a game page shows the final text frame and embeds, per move, the characters
@@ -49,6 +51,7 @@ import shutil
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +61,7 @@ from markupsafe import Markup
 
 from runner import history as seasons_file
 from runner import ratings, results
+from runner import site_pages as pages
 from runner import standings as ranking
 from runner.bracket import bracket_problem, bracket_view
 from runner.config import LINEAR_POINTS, Config, ConfigError, Points
@@ -357,6 +361,9 @@ def _environment() -> Environment:
     return env
 
 
+_cached_environment = cache(_environment)  # one per process: templates compiled once
+
+
 def percent(p: float) -> str:
     """A likelihood as a whole percentage; never 0% or 100%, which the games cannot show."""
     if p > 0.995:
@@ -373,6 +380,7 @@ class SiteReport:
     game_pages: int
     game_bytes: int  # all game pages together
     seasons: tuple[dict[str, Any], ...] = ()  # the history with this season in (site.history)
+    reused: int = 0  # pages taken from the site rendered before: their inputs had not changed
 
     @property
     def average_game_page(self) -> float:
@@ -382,6 +390,7 @@ class SiteReport:
         return (
             f"site: {self.pages} pages in {self.out_dir}; {self.game_pages} game pages, "
             f"{self.average_game_page / 1024:.1f} KiB on average"
+            + (f"; {self.reused} unchanged, kept" if self.reused else "")
         )
 
 
@@ -600,9 +609,9 @@ def _setup_of(record: results.RecordView, setups: Setups) -> Setup:
     return content
 
 
-def _game_page(game: dict[str, Any], setups: Setups) -> dict[str, Any]:
+def _game_page(game: dict[str, Any], setup: Setup) -> dict[str, Any]:
     """A game's replay (compact, for replay.js), its final frame and its move list."""
-    rep = replay(game["record"], _setup_of(game["record"], setups))
+    rep = replay(game["record"], setup)
     show = presentation(rep.game)
     lines = rep.final.split("\n")
     return {
@@ -632,6 +641,7 @@ def render_site(
     repository: str | None = None,
     config_file: str | None = None,
     history: Sequence[dict[str, Any]] | None = None,
+    jobs: int = 1,
 ) -> SiteReport:
     """Render the site into ``out_dir``, replacing a site rendered there before.
 
@@ -643,6 +653,8 @@ def render_site(
     command that plays a game again (None: the default, ./tournament.yaml).
     ``history``: the seasons before (runner/history.py), for rank changes, each entry's rating
     across seasons and the seasons page; None: no history is kept.
+    ``jobs``: processes rendering game pages. A page whose inputs are those it was rendered
+    from last time is taken from the old site instead (runner/site_pages.py).
     """
     out_dir = Path(out_dir).resolve()
     if out_dir.exists() and any(out_dir.iterdir()) and not (out_dir / MARKER).exists():
@@ -656,64 +668,175 @@ def render_site(
     season["downloads"] = {"standings": standings is not None}
     season["history"] = _history(season, history) if history is not None else None
     season["infos"] = {r.entry: entries_info.get(r.entry, EntryInfo(r.entry)) for r in rows}
-    env = _environment()
+    env = _cached_environment()
     tmp = out_dir.with_name(f".{out_dir.name}.tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     sizes: dict[str, int] = {}
+    old = pages.read_keys(out_dir) if (out_dir / MARKER).is_file() else {}
+    keys: dict[str, tuple[str, str]] = {}
+    season_key = pages.key(
+        "season",
+        meta,
+        rows,
+        records,
+        season["infos"],
+        points,
+        sorted((setups or {}).items()),
+        repository,
+        config_file,
+        history,
+        season["rules"].read_text(encoding="utf-8") if season["rules"] is not None else None,
+    )
 
-    def write(name: str, template: str, **context: Any) -> None:
-        root = "../" * name.count("/")
-        html = env.get_template(template).render(root=root, **season, **context)
-        data = html.encode("utf-8")
+    kept: set[str] = set()  # pages taken from the old site
+
+    def keep(name: str, page_key: str, data: bytes, old_page: bool) -> None:
+        if old_page:
+            kept.add(name)
         (tmp / name).write_bytes(data)
         sizes[name] = len(data)
+        keys[name] = (page_key, pages.digest(data))
+
+    def write(name: str, template: str, **context: Any) -> None:
+        data = pages.reusable(out_dir, old, name, season_key)
+        if data is not None:
+            keep(name, season_key, data, True)
+            return
+        root = "../" * name.count("/")
+        html = env.get_template(template).render(root=root, **season, **context)
+        keep(name, season_key, html.encode("utf-8"), False)
 
     try:
         (tmp / "entries").mkdir(parents=True)
         (tmp / "games").mkdir()
         shutil.copytree(TEMPLATES / "static", tmp / "static")
         (tmp / MARKER).write_text("made by `koth site`; it replaces this folder on every run\n")
-        for page in ("index", "crosstable", "games", "los"):
-            write(f"{page}.html", f"{page}.html", page=page)
-        if season["bracket"] is not None:
-            write("bracket.html", "bracket.html", page="bracket")
-        write("enter.html", "enter.html", page="enter", files=entry_files(season["facts"]["game"]))
-        if season["rules"] is not None:
-            text = season["rules"].read_text(encoding="utf-8")
-            write("rules.html", "rules.html", page="rules", document=rules_html(text))
-        for row in rows:
-            write(
-                f"entries/{slug(row.entry)}.html",
-                "entry.html",
-                page="entry",
-                **_entry_page(row, season),
-            )
-        games = season["games"]
-        for number, game in enumerate(games):
-            neighbours = {
-                "previous": games[number - 1] if number > 0 else None,
-                "next": games[number + 1] if number + 1 < len(games) else None,
-                # only a game whose every seat is an entrant of the season can be played again
-                "play": play_command(game["record"], config_file)
-                if all(s["entry"] in season["names"] for s in game["seats"])
-                else "",
-            }
-            try:  # a record from a cache may be well formed and still not replay
-                shown = _game_page(game, setups or {})
-            except ReplayError as exc:
-                warn(f"game {game['record'].get('key', game['number'])}: {exc}; no page for it")
-                continue
-            write(f"games/{game['page']}.html", "game.html", page="game", **shown, **neighbours)
+        _season_pages(season, rows, write)
+        _game_pages(season, setups or {}, config_file, old, out_dir, jobs, warn, keep)
         if season["history"] is not None:
             write("seasons.html", "seasons.html", page="seasons")
             seasons_file.write(tmp / "seasons.jsonl", season["history"]["seasons"])
         publish(tmp, records, standings, None)  # the data the pages link; `koth site` adds the key
+        pages.write_keys(tmp, keys)
         _swap(tmp, out_dir)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     game_sizes = [n for name, n in sizes.items() if name.startswith("games/")]
-    kept = tuple(season["history"]["seasons"]) if season["history"] else ()
-    return SiteReport(out_dir, len(sizes), len(game_sizes), sum(game_sizes), kept)
+    seasons = tuple(season["history"]["seasons"]) if season["history"] else ()
+    return SiteReport(out_dir, len(sizes), len(game_sizes), sum(game_sizes), seasons, len(kept))
+
+
+def _season_pages(
+    season: Mapping[str, Any], rows: Sequence[Row], write: Callable[..., None]
+) -> None:
+    """The pages shown from the whole season (all but the game pages and the seasons page)."""
+    for page in ("index", "crosstable", "games", "los"):
+        write(f"{page}.html", f"{page}.html", page=page)
+    if season["bracket"] is not None:
+        write("bracket.html", "bracket.html", page="bracket")
+    write("enter.html", "enter.html", page="enter", files=entry_files(season["facts"]["game"]))
+    if season["rules"] is not None:
+        text = season["rules"].read_text(encoding="utf-8")
+        write("rules.html", "rules.html", page="rules", document=rules_html(text))
+    for row in rows:
+        write(
+            f"entries/{slug(row.entry)}.html",
+            "entry.html",
+            page="entry",
+            **_entry_page(row, season),
+        )
+
+
+GameJob = tuple[str, dict[str, Any]]  # a game page's name and everything it is rendered from
+
+
+def _game_jobs(
+    season: Mapping[str, Any], setups: Setups, config_file: str | None
+) -> list[GameJob | str]:
+    """Per game, in order: its page's name and inputs, or why it has no page."""
+    games = season["games"]
+    frame = {  # what the header and footer of a game page show of the season
+        "facts": {k: season["facts"][k] for k in ("game", "title", "versions")},
+        "downloads": season["downloads"],
+        "bracket": season["bracket"] is not None,
+        "history": season["history"] is not None,
+        "rules": season["rules"] is not None,
+        "repository": season["repository"],
+    }
+    jobs: list[GameJob | str] = []
+    for number, game in enumerate(games):
+        record = game["record"]
+        try:  # a record from a cache may be well formed and still not replay
+            setup = dict(_setup_of(record, setups))
+        except ReplayError as exc:
+            jobs.append(f"game {record.get('key', game['number'])}: {exc}; no page for it")
+            continue
+        around = [games[n] if 0 <= n < len(games) else None for n in (number - 1, number + 1)]
+        match = season["match_of"].get(record.get("key", ""))
+        inputs = {
+            **frame,
+            "game": game,
+            "setup": setup,
+            "previous": around[0] and {k: around[0][k] for k in ("number", "page")},
+            "next": around[1] and {k: around[1][k] for k in ("number", "page")},
+            # only a game whose every seat is an entrant of the season can be played again
+            "play": play_command(record, config_file)
+            if all(s["entry"] in season["names"] for s in game["seats"])
+            else "",
+            "match_of": {record.get("key", ""): match} if match is not None else {},
+        }
+        jobs.append((f"games/{game['page']}.html", inputs))
+    return jobs
+
+
+def _game_pages(
+    season: Mapping[str, Any],
+    setups: Setups,
+    config_file: str | None,
+    old: pages.Keys,
+    out_dir: Path,
+    jobs: int,
+    warn: Callable[[str], None],
+    keep: Callable[[str, str, bytes, bool], None],
+) -> None:
+    """Every game's page: the old one where its inputs are the same, else rendered on ``jobs``
+    processes; a game that does not replay is warned about, in the games' order."""
+    made: dict[str, bytes | str] = {}
+    page_keys: dict[str, str] = {}
+    old_pages: set[str] = set()
+    todo: list[GameJob] = []
+    work = _game_jobs(season, setups, config_file)
+    for job in work:
+        if isinstance(job, tuple):
+            page_keys[job[0]] = pages.key("game", job[1])
+            data = pages.reusable(out_dir, old, job[0], page_keys[job[0]])
+            if data is None:
+                todo.append(job)
+            else:
+                made[job[0]] = data
+                old_pages.add(job[0])
+    made.update(zip((n for n, _ in todo), pages.render_pages(render_game, todo, jobs), strict=True))
+    for job in work:
+        if isinstance(job, str):
+            warn(job)
+            continue
+        shown = made[job[0]]
+        if isinstance(shown, str):
+            warn(shown)
+        else:
+            keep(job[0], page_keys[job[0]], shown, job[0] in old_pages)
+
+
+def render_game(job: GameJob) -> bytes | str:
+    """A game page's bytes, from its inputs alone (in any process), or why it has none."""
+    name, inputs = job
+    game = inputs["game"]
+    try:
+        shown = _game_page(game, inputs["setup"])
+    except ReplayError as exc:
+        return f"game {game['record'].get('key', game['number'])}: {exc}; no page for it"
+    context = {**inputs, **shown, "root": "../", "page": "game", "slug": slug}
+    return _cached_environment().get_template("game.html").render(context).encode("utf-8")
 
 
 def _swap(new: Path, out_dir: Path) -> None:
@@ -829,6 +952,7 @@ def render_from_config(
             config.site.repository,
             _config_file(config),
             seasons_file.read(config.site.history, warn) if config.site.history else None,
+            config.jobs,
         )
     except SiteError:
         raise ConfigError(

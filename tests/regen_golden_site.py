@@ -36,6 +36,7 @@ from runner.games.cluster import Cluster, ClusterState, Place, Rotate, valid_col
 from runner.games.snakes import MOVES, Snakes, SnakesState  # noqa: E402
 from runner.schedule import make_schedule  # noqa: E402
 from runner.site import EntryInfo, SiteReport, entries_info_from, render_site  # noqa: E402
+from runner.site_pages import KEYS  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "fixtures" / "site"
@@ -317,6 +318,7 @@ def main(argv: list[str]) -> None:
     for golden, render in ((GOLDEN, render_fixture), (CLUSTER_GOLDEN, render_cluster_fixture)):
         shutil.rmtree(golden, ignore_errors=True)
         print(render(golden).summary())
+        (golden / KEYS).unlink()  # the keys name this checkout's sources: no golden content
 
 
 if __name__ == "__main__":
