@@ -130,7 +130,8 @@ class Replay:
     initial: str  # the first frame
     steps: tuple[Step, ...]
     edits: tuple[tuple[Edit, ...], ...]  # per step: the edits from the frame before to its own
-    turns: tuple[int, ...]  # per frame: the turn of its step (0 for the first frame)
+    turns: tuple[int, ...]  # per frame: the turn of its step (0 for the first frame), or the
+    # turn to be played if its frame names that (Presentation.frame_turn_to_play)
     scores: tuple[tuple[int, ...], ...]  # per frame: each seat's score
     final: str  # the last frame
     longest: int  # the length of the longest frame
@@ -153,6 +154,7 @@ def replay(record: RecordView, setup: Setup = EMPTY) -> Replay:
     longest = 0
     layers: list[str] = []
     layer = spec.presentation.layer
+    to_play = spec.presentation.frame_turn_to_play
     try:
         for step, state in playback(spec, record, setup):
             if layer is not None:
@@ -160,11 +162,11 @@ def replay(record: RecordView, setup: Setup = EMPTY) -> Replay:
             after = _checked(rules.render_text(state))
             if step is None:
                 first = frame = after
-                turns.append(0)
+                turns.append(rules.turn(state) if to_play else 0)
             else:
                 steps.append(Step(step.moves, step.turn))
                 edits.append(tuple(diff(frame, after)))
-                turns.append(step.turn)
+                turns.append(rules.turn(state) if to_play else step.turn)
                 frame = after
             scores.append(tuple(int(s) for s in rules.scores(state)))
             longest = max(longest, len(after))

@@ -248,6 +248,18 @@ def test_a_cluster_game_page_shows_the_final_frame_and_numbered_moves(cluster_si
         assert f'max="{len(record["moves"])}"' in text
 
 
+def test_a_cluster_game_pages_status_names_the_turn_its_board_names() -> None:
+    """Cluster's frame names the turn to be played ("turn 2: Blue to move", "turn 9: game
+    over"): the status line above it says the same turn, at every step and at the end."""
+    records, _, _ = regen.load_cluster_fixture()
+    for record in records:
+        rep = replay(record)
+        for frame, turn in zip(frames(rep), rep.turns, strict=True):
+            shown = re.search(r"turn +(\d+):", frame)
+            assert shown is not None, "every Cluster frame names a turn"
+            assert turn == int(shown.group(1)), f"status turn {turn}, board {shown.group(0)}"
+
+
 def test_a_cluster_game_page_outlines_the_winning_line_and_explains_the_symbols(
     cluster_site: Path,
 ) -> None:

@@ -194,6 +194,9 @@ class Presentation:
     score_prefix: str = "score: "  # the status line: prefix, "seat score" per seat, suffix
     score_suffix: str = ""
     by_turn: bool = False  # move list: one line per turn (moves only), or a line per move
+    # The frame names the turn to be played ("turn 2: Blue to move", ``Rules.turn`` of its state,
+    # "game over" at the last): the status line shows that number too, not the last move's turn.
+    frame_turn_to_play: bool = False
     # A layer over the board: for a state, a text the shape of its frame whose characters name
     # the class of the frame's character at the same place (``layer_classes``; a character not
     # listed there leaves the symbol's own class). Multisnake: which snake a tile is.

@@ -78,6 +78,7 @@ SPEC = GameSpec(
         lines=(2, -2),  # the board: not the status lines above it nor the ruler below
         seat_classes=("blue", "red"),
         board_class="dim",
+        frame_turn_to_play=True,  # "turn 2: Blue to move": the status line says turn 2 too
         score_header="Longest line",
         score_prefix="longest line: ",
         layer=winning_layer,

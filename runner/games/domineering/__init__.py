@@ -73,6 +73,7 @@ SPEC = GameSpec(
         lines=(BOARD_TOP, None),  # the board only: the status lines keep their plain letters
         seat_classes=("x", "o"),
         board_class="domineering",
+        frame_turn_to_play=True,  # "turn 2: Blue to move": the status line says turn 2 too
         score_header="Dominoes",
         score_prefix="dominoes: ",
         layer=bomb_layer,
