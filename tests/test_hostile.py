@@ -26,7 +26,7 @@ from runner.games import find_game
 from runner.games.base import Termination
 from runner.games.snakes import SPEC as SNAKES
 from runner.referee import GameResult, Player, play_game
-from runner.sandbox.local import LocalSandbox
+from runner.sandbox.local import LocalSandbox, blanks_of_every_zygote
 from runner.sandbox.zygote import BotLimits
 
 HOSTILE = Path(__file__).parent / "hostile"
@@ -107,18 +107,18 @@ def play(
     return play_game(find_game("snakes-v2"), players, sandbox, limits, seed=1)
 
 
-def bot_processes(sandbox: LocalSandbox) -> list[int]:
+def bot_processes() -> list[int]:
     """Live processes under any sandbox uid (root only: otherwise bots keep the host's uid) but
-    the local sandbox's blanks (a blank primed for a bot that keeps coming back already has its
-    uid; no bot code has run in it) and processes in a container (tests/test_docker.py counts a
-    container's own).
+    the blanks of this process's zygotes (a blank primed for a bot that keeps coming back
+    already has its uid; no bot code has run in it) and processes in a container
+    (tests/test_docker.py counts a container's own).
 
     Machine-wide on purpose: a child that escaped a bot keeps the bot's uid but is re-parented
     away from the zygote, so only the uid finds it (and a local bot cannot move itself into a
     container's control group). So the suite assumes it is the only one running bots on this
     machine, as in CI."""
     found = []
-    blanks = set(sandbox.blanks())
+    blanks = set(blanks_of_every_zygote())
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit() or int(entry.name) in blanks:
             continue
@@ -176,9 +176,9 @@ def test_hostile_bot_loses_or_is_harmless(
     assert again.outcome.termination is Termination.NORMAL, again.outcome.detail
     if ROOT and sandbox.name == "local":  # Docker: tests/test_docker.py counts a container's
         deadline = time.monotonic() + 5
-        while bot_processes(sandbox) and time.monotonic() < deadline:
+        while bot_processes() and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert bot_processes(sandbox) == [], "a bot process outlived its game"
+        assert bot_processes() == [], "a bot process outlived its game"
 
 
 def test_flood_output_is_capped(sandbox: LocalSandbox, tmp_path: Path) -> None:

@@ -247,22 +247,21 @@ def test_a_malformed_zygote_message_is_refused(message: bytes) -> None:
 
 
 def test_the_zygote_names_its_blanks_and_no_bot_among_them(tmp_path: Path) -> None:
-    """A search for bot processes left behind leaves out the zygote's blanks (primed ones
-    already run under a bot's uid): the zygote names exactly the processes it holds ready."""
-    from runner.sandbox.local import LocalSandbox, start_local_zygote
+    """A search for bot processes left behind leaves out the zygotes' blanks (primed ones
+    already run under a bot's uid): a zygote names exactly the processes it holds ready, and a
+    closed one is no longer asked."""
+    from runner.sandbox.local import blanks_of_every_zygote, start_local_zygote
 
     zygote = start_local_zygote()
     try:
         blanks = zygote.blanks()
         assert blanks, "a zygote keeps blanks ready"
-        children = {
-            int(p)
-            for p in Path(f"/proc/{zygote.pid}/task/{zygote.pid}/children").read_text().split()
-        }
-        assert set(blanks) <= children, "every blank named is a child of the zygote"
+        children = Path(f"/proc/{zygote.pid}/task/{zygote.pid}/children").read_text().split()
+        assert set(blanks) <= {int(pid) for pid in children}, "every blank is the zygote's child"
+        assert set(blanks) <= set(blanks_of_every_zygote()), "the search asks every zygote"
     finally:
         zygote.close()
-    assert LocalSandbox().blanks() == [], "a sandbox that has started no zygote holds none"
+    assert not set(blanks) & set(blanks_of_every_zygote()), "a closed zygote is not asked"
 
 
 @pytest.fixture
