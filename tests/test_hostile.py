@@ -125,7 +125,7 @@ def bot_processes() -> list[int]:
         try:
             if os.stat(entry.path).st_uid >= worker.UID_BASE and not _in_a_container(entry.path):
                 found.append(int(entry.name))
-        except FileNotFoundError:
+        except (FileNotFoundError, ProcessLookupError):  # it ended while being looked at
             pass
     return found
 

@@ -569,8 +569,12 @@ class _Blank:
         # (but ``zygote``'s, which knows).
         self.pid = os.fork()
         if self.pid == 0:
-            _HELD.discard(control)
-            control.close()
+            # Let go of every socket of the zygote's (its control, the other blanks' channels):
+            # a blank the zygote lets go of ends when its channel closes, which it never does
+            # while another blank holds a copy.
+            for held in [control, *_HELD]:
+                held.close()
+            _HELD.clear()
             parent_end.close()
             _become_bot(child_end, group)
         child_end.close()
