@@ -608,7 +608,10 @@ def test_the_compact_replay_rebuilds_every_frame_the_engine_played() -> None:
         assert shown == expected, "the page's data rebuilds every frame"
         assert [tuple(r[1:]) for r in rows] == scores, "and every frame's scores"
         turns = [r[0] for r in rows]
-        assert turns == [0] + [(k + 1) // 2 for k in range(1, len(expected))]
+        if find_game(record["game"]).presentation.frame_turn_to_play:  # Cluster: the board's
+            assert turns == [int(re.findall(r"turn +(\d+):", f)[0]) for f in expected]
+        else:  # Snakes: the turn of the last move
+            assert turns == [0] + [(k + 1) // 2 for k in range(1, len(expected))]
         assert data["steps"] == len(record["moves"])
 
 

@@ -270,7 +270,7 @@ def test_a_cluster_game_plays_and_its_end_is_the_engines_final_frame(
     assert [page.locator(f"#score{s}").inner_text() for s in (0, 1)] == [
         str(n) for n in game.scores(state)
     ]
-    assert page.locator("#turn").inner_text() == str((paused + 1) // 2)
+    assert page.locator("#turn").inner_text() == str(game.turn(state)), "the board's turn"
 
     page.locator("body").press("ArrowRight")
     assert page.locator("#board").text_content() == engine_frame(record, paused + 1)
