@@ -7,9 +7,12 @@ GameSpec that bundles them. A changed rule set is a new game id, so old replays 
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import TypeVar
+
+M = TypeVar("M")
 
 
 class InvalidMoveError(ValueError):
@@ -18,6 +21,22 @@ class InvalidMoveError(ValueError):
 
 class IllegalMoveError(ValueError):
     """A bot's reply is a well-formed move that the rules forbid in this position."""
+
+
+def move_of_the_mover(moves: Mapping[int, M], seat: int, name: str) -> M:
+    """The move of ``seat`` (called ``name``), the one seat to move in a game where seats take
+    turns; IllegalMoveError if ``moves`` holds anything else."""
+    if len(moves) != 1 or seat not in moves:
+        raise IllegalMoveError(f"it is {name}'s move, but moves came for seats {sorted(moves)}")
+    return moves[seat]
+
+
+def check_movers(moves: Mapping[int, object], moving: Sequence[int]) -> None:
+    """IllegalMoveError unless ``moves`` names exactly the seats ``moving`` (in seat order)."""
+    if sorted(moves) != list(moving):
+        raise IllegalMoveError(
+            f"moves came for seats {sorted(moves)}, but seats {list(moving)} move now"
+        )
 
 
 # Each ending in words, as readers see it (the CLI, the site); records keep the enum's values.

@@ -51,6 +51,7 @@ from runner.games.base import (
     Outcome,
     Setup,
     Termination,
+    move_of_the_mover,
 )
 
 RADIUS: Final = 11  # a side of 12 cells
@@ -359,11 +360,7 @@ class Cluster:
 
     def apply(self, state: ClusterState, moves: Mapping[int, Move]) -> ClusterState:
         seat = state.mover
-        if len(moves) != 1 or seat not in moves:
-            raise IllegalMoveError(
-                f"it is {SEAT_NAMES[seat]}'s move, but moves came for seats {sorted(moves)}"
-            )
-        move = moves[seat]
+        move = move_of_the_mover(moves, seat, SEAT_NAMES[seat])
         self.check_move(state, seat, move)
         t = state.moves_played
         bags = list(state.bags)

@@ -40,7 +40,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
-from runner.games.base import GameInfo, IllegalMoveError, InvalidMoveError, Outcome, Termination
+from runner.games.base import (
+    GameInfo,
+    IllegalMoveError,
+    InvalidMoveError,
+    Outcome,
+    Termination,
+    move_of_the_mover,
+)
 from runner.games.spec import Setup, ranked_outcome
 
 SIZE: Final = 13
@@ -382,11 +389,7 @@ class Domineering:
 
     def apply(self, state: DomineeringState, moves: Mapping[int, Move]) -> DomineeringState:
         seat = state.mover
-        if len(moves) != 1 or seat not in moves:
-            raise IllegalMoveError(
-                f"it is {SEAT_NAMES[seat]}'s move, but moves came for seats {sorted(moves)}"
-            )
-        move = moves[seat]
+        move = move_of_the_mover(moves, seat, SEAT_NAMES[seat])
         self.check_move(state, seat, move)
         board = bytearray(state.board)
         bombs = state.bombs

@@ -64,7 +64,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Final, Literal, TypeAlias, cast
 
-from runner.games.base import GameInfo, IllegalMoveError, InvalidMoveError, Outcome, Termination
+from runner.games.base import (
+    GameInfo,
+    IllegalMoveError,
+    InvalidMoveError,
+    Outcome,
+    Termination,
+    check_movers,
+)
 from runner.games.spec import Setup, ranked_outcome
 
 MIN_PLAYERS: Final = 7
@@ -486,11 +493,7 @@ class EggHunt:
             )
 
     def apply(self, state: EggHuntState, moves: Mapping[int, Move]) -> EggHuntState:
-        expected = self.to_move(state)
-        if tuple(sorted(moves)) != expected:
-            raise IllegalMoveError(
-                f"moves came for seats {sorted(moves)}, but seats {list(expected)} move now"
-            )
+        check_movers(moves, self.to_move(state))
         for seat, move in moves.items():
             self.check_move(state, seat, move)
         return resolve(state, moves)

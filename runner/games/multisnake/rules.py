@@ -38,7 +38,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar, Final
 
-from runner.games.base import GameInfo, IllegalMoveError, InvalidMoveError, Outcome, Termination
+from runner.games.base import (
+    GameInfo,
+    IllegalMoveError,
+    InvalidMoveError,
+    Outcome,
+    Termination,
+    check_movers,
+)
 from runner.games.multisnake.maps import START_LETTERS, TILES, parse_map, read_grid, seat_letter
 from runner.games.spec import Setup, placement_from_order, ranked_outcome
 
@@ -363,11 +370,7 @@ class Multisnake:
     def _check_moves(self, state: MultisnakeState, moves: Mapping[int, Direction]) -> None:
         """IllegalMoveError unless ``moves`` names exactly the seats that move now; then each
         move must pass ``check_move``, in the order of ``moves``."""
-        moving = self.to_move(state)
-        if sorted(moves) != list(moving):
-            raise IllegalMoveError(
-                f"moves came for seats {sorted(moves)}, but seats {list(moving)} move now"
-            )
+        check_movers(moves, self.to_move(state))
         for seat, move in moves.items():
             self.check_move(state, seat, move)
 

@@ -39,6 +39,7 @@ from runner.games.base import (
     Outcome,
     Setup,
     Termination,
+    move_of_the_mover,
 )
 
 WIDTH: Final = 32
@@ -309,11 +310,7 @@ class Snakes:
         if state.over:
             raise IllegalMoveError("the game is over; no more moves")
         seat = state.moves_played % 2
-        if len(moves) != 1 or seat not in moves:
-            raise IllegalMoveError(
-                f"it is {SEAT_NAMES[seat]}'s move, but moves came for seats {sorted(moves)}"
-            )
-        move = moves[seat]
+        move = move_of_the_mover(moves, seat, SEAT_NAMES[seat])
         if move not in _STEP:
             raise InvalidMoveError(f"{move!r} is {_EXPECTED}")
         enemy = 1 - seat
