@@ -126,22 +126,25 @@ def knows_round(config: Config, line: check.Lineup, round_: int) -> Callable[[],
     return known
 
 
-def kill_when(folder: Path, ready: Callable[[], bool]) -> None:
-    """Run `koth play-season` in a subprocess and SIGKILL its whole group once ``ready()``."""
+def kill_when(
+    folder: Path, ready: Callable[[], bool], options: tuple[str, ...] = (), wait_s: float = 120
+) -> None:
+    """Run `koth play-season` (with ``options``) in a subprocess and SIGKILL its whole group
+    once ``ready()``, which must come within ``wait_s``."""
     process = subprocess.Popen(
         [sys.executable, "-m", "runner.cli", "play-season", "--config", "tournament.yaml"]
-        + ["--no-progress"],
+        + ["--no-progress", *options],
         cwd=folder,
         env={**os.environ, "PYTHONPATH": str(REPO)},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + wait_s
     try:
         while not ready():
             assert process.poll() is None, "the season ended before it could be killed"
-            assert time.monotonic() < deadline, "nothing to kill at within 120 s"
+            assert time.monotonic() < deadline, f"nothing to kill at within {wait_s:g} s"
             time.sleep(0.02)
     finally:
         os.killpg(process.pid, signal.SIGKILL)

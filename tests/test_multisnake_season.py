@@ -12,13 +12,8 @@ move into a timeout that changes it. Builds are shared between the tests.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import signal
-import subprocess
-import sys
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -26,6 +21,7 @@ from typing import Any
 import example_seasons as examples
 import pytest
 from example_seasons import outputs, recorded, stable
+from test_format_seasons import kill_when
 
 from runner import check, results, workers
 from runner.cli import main
@@ -200,23 +196,11 @@ def test_the_first_round_resumes_after_kill_9(
 ) -> None:
     config = example_copy(tmp_path, build_dir, rounds="1")
     out = tmp_path / "results" / results.MAIN_FILE
-    argv = [sys.executable, "-m", "runner.cli", "play-season", "--config", str(config)]
-    process = subprocess.Popen(
-        [*argv, "--jobs", "2", "--no-progress"],
-        cwd=REPO,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 300
-    try:
-        while not (out.is_file() and out.read_bytes().count(b"\n") >= 2):
-            assert process.poll() is None, "the season ended before it could be killed"
-            assert time.monotonic() < deadline, "nothing recorded to kill at within 300 s"
-            time.sleep(0.01)
-    finally:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+
+    def two_recorded() -> bool:
+        return out.is_file() and out.read_bytes().count(b"\n") >= 2
+
+    kill_when(config.parent, two_recorded, ("--jobs", "2"), wait_s=300)
     killed_at = len(results.read_records(out)[0])
     assert 2 <= killed_at < ROUND_ONE, "killed mid-season"
     assert main(["play-season", "--config", str(config), "--no-progress"]) == 0
