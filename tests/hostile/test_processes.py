@@ -254,7 +254,9 @@ def test_the_zygote_names_its_blanks_and_no_bot_among_them(tmp_path: Path) -> No
 
     zygote = start_local_zygote()
     try:
-        blanks = zygote.blanks()
+        deadline = time.monotonic() + 10  # it forks its blanks once it has said it is ready
+        while not (blanks := zygote.blanks()) and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert blanks, "a zygote keeps blanks ready"
         children = Path(f"/proc/{zygote.pid}/task/{zygote.pid}/children").read_text().split()
         assert set(blanks) <= {int(pid) for pid in children}, "every blank is the zygote's child"
