@@ -252,17 +252,29 @@ def text_log(rep: Replay) -> str:
     return "\n\n".join(frames(rep)) + "\n"
 
 
+MOVE_SHOWN = 24  # characters of a move the move list shows (a bot's memory line can be 1 KiB)
+
+
+def shown_move(text: str) -> str:
+    """A move as the move list shows it: whole, or its first ``MOVE_SHOWN`` characters and "…"
+    (the record, the downloads and ``koth replay`` keep every character)."""
+    return text if len(text) <= MOVE_SHOWN else text[: MOVE_SHOWN - 1] + "…"
+
+
 def move_items(rep: Replay, by_turn: bool) -> list[str]:
     """The move list: a line per turn (its moves in order), or per step (each seat, its move).
 
     A new line per turn starts where the turn number changes, as replay.js counts them.
     """
     if not by_turn:
-        return [" ".join(f"{rep.seat_names[s]} {text}" for s, text in st.moves) for st in rep.steps]
+        return [
+            " ".join(f"{rep.seat_names[s]} {shown_move(text)}" for s, text in st.moves)
+            for st in rep.steps
+        ]
     items: list[str] = []
     previous: int | None = None
     for st in rep.steps:
-        texts = " ".join(text for _, text in st.moves)
+        texts = " ".join(shown_move(text) for _, text in st.moves)
         if st.turn == previous:
             items[-1] += " " + texts
         else:

@@ -194,18 +194,22 @@ def season() -> list[Any]:
     ]
 
 
-def render_season(out: Path, found: Sequence[Any]) -> SiteReport:
-    setups = example_setups()
-    entrants = [Entrant(n, n.title(), entry_hash(n)) for n in NAMES]
-    meta = {
-        "game": SPEC.id,
+def season_meta(game: str, games: int) -> dict[str, Any]:
+    """The standings' facts of a one-round free-for-all season of ``games`` games, all played."""
+    return {
+        "game": game,
         "format": "free-for-all",
         "rounds": 1,
         "season_seed": 1,
-        "games_scheduled": len(found),
-        "games_played": len(found),
+        "games_scheduled": games,
+        "games_played": games,
         "points": "linear",
     }
-    doc = document(rank(entrants, found), meta)
+
+
+def render_season(out: Path, found: Sequence[Any]) -> SiteReport:
+    setups = example_setups()
+    entrants = [Entrant(n, n.title(), entry_hash(n)) for n in NAMES]
+    doc = document(rank(entrants, found), season_meta(SPEC.id, len(found)))
     known = {(s.name, s.hash): s.as_dict() for s in setups.values()}
     return render_site(found, doc, {}, out, setups=known)

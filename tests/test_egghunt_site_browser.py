@@ -5,8 +5,10 @@ played by `koth season` in the local sandbox.
 The page replays the run: at every frame the board is the engine's frame (every player's
 letter where the engine has it, the eggs left), the status line says each seat's eggs at that
 turn, a fight is marked on the tile where it happened in the frame of its turn (and only then),
-each player's 5 × 5 window is outlined on demand around its letter; without JavaScript the page
-shows the final text frame, coloured, and no control that needs a script.
+each player's 5 × 5 window is outlined on demand around its letter — on the text board and on the
+picture the page draws of it (a square per tile: walls grey, eggs as dots, each player's letter on
+its seat's colour, fights framed in red); without JavaScript the page shows the final text frame,
+coloured, and no control that needs a script.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 import pytest
 import test_site_browser as on_site
 from serving import serve
-from test_site_browser import Watched
+from test_site_browser import Watched, css_colour, pixel
 
 from runner.cli import main
 from runner.games import find_game
@@ -145,6 +147,7 @@ def test_each_players_window_is_outlined_on_demand_around_its_letter(
 ) -> None:
     page = watched.page
     page.goto(run_page(base_url, record))
+    page.get_by_role("button", name="Text board").click()  # the picture's own: the next test
     go_to(page, 1)
     assert page.locator("#board .window").count() == 0, "no outline until asked"
     page.locator("#windows").check()
@@ -167,6 +170,59 @@ def test_each_players_window_is_outlined_on_demand_around_its_letter(
     assert around[0]["height"] == pytest.approx(5 * tile["height"], rel=0.15), "five lines high"
     page.keyboard.press("w")
     assert outlines.count() == 0, "the key w hides them again"
+
+
+UNIT = 12  # canvas pixels per tile (replay.js UNIT)
+RED = [213, 0, 0]  # a fight's frame (replay.js)
+PINK = [194, 24, 91]  # a window's dashes (replay.js, as .window in site.css)
+
+
+def tiles_of(state: EggHuntState, rules: Any) -> list[tuple[int, int, str]]:
+    """Every tile of the frame's board (its lines under the status line): x, y, symbol."""
+    board = rules.render_text(state).split("\n")[1:-2]
+    return [(x, y, c) for y, line in enumerate(board) for x, c in enumerate(line)]
+
+
+def test_the_run_is_drawn_as_a_picture_with_fights_and_windows_on_it(
+    watched: Watched, base_url: str, record: dict[str, Any], states: list[EggHuntState]
+) -> None:
+    page = watched.page
+    page.goto(run_page(base_url, record))
+    rules = find_game("egghunt-v1").rules
+    picture = page.locator("#picture")
+    assert picture.is_visible() and not page.locator("#board").is_visible(), "the picture shows"
+    go_to(page, 0)
+    wall, seen = css_colour(page, "eh-wall"), 0
+    for x, y, symbol in tiles_of(states[0], rules):
+        at = pixel(page, x * UNIT + 1, y * UNIT + 1)
+        if symbol == "#":
+            assert at == wall, f"the wall at ({x}, {y}) is grey"
+        elif symbol in SEAT_SYMBOLS:
+            seat = SEAT_SYMBOLS.index(symbol)
+            assert at == css_colour(page, f"snake{seat}"), f"{symbol} on its seat's colour"
+            seen += 1
+    assert seen == len(record["seats"]), "every player on the picture"
+    frame = fight_frame(states)
+    go_to(page, frame)
+    size = states[frame].size
+    for tile in fought(states[frame]):
+        x, y = tile % size, tile // size
+        assert pixel(page, x * UNIT + 1, y * UNIT + UNIT // 2) == RED, f"the fight at ({x}, {y})"
+    events = page.locator("#events").inner_text()
+    assert re.search(r"fights: .*(beat|tied)", events), "the fight's line under the picture"
+    go_to(page, frame - 1)
+    before = picture.evaluate("c => c.toDataURL()")
+    page.locator("#windows").check()
+    assert picture.evaluate("c => c.toDataURL()") != before, "the box draws the windows"
+    sides = 0
+    for x, y, symbol in tiles_of(states[frame - 1], rules):
+        if symbol in SEAT_SYMBOLS[: len(record["seats"])] and x >= 2:  # (else off the picture)
+            left = [pixel(page, (x - 2) * UNIT + 1, (y - 2) * UNIT + k) for k in range(5 * UNIT)]
+            assert PINK in left, f"{symbol}'s window: a dashed side two tiles to its left"
+            sides += 1
+    assert sides > 0, "a window's side was looked at"
+    page.locator("#windows").uncheck()
+    assert picture.evaluate("c => c.toDataURL()") == before, "and takes them away"
 
 
 def test_without_javascript_the_page_shows_the_final_frame_as_text(

@@ -29,6 +29,7 @@ from runner.games.snakes import MOVES, Snakes
 from runner.ratings import results_from_records, superiority
 from runner.replay import (
     ALPHABET,
+    MOVE_SHOWN,
     Replay,
     board_html,
     diff,
@@ -39,6 +40,7 @@ from runner.replay import (
     page_data,
     presentation,
     replay,
+    shown_move,
     text_log,
 )
 from runner.site import (
@@ -842,3 +844,10 @@ def test_the_koth_site_command(tmp_path: Path, capsys: pytest.CaptureFixture[str
 def test_results_jsonl_is_read_with_the_results_module() -> None:
     records, problems = results.read_records(regen.FIXTURE / "results" / "games.jsonl")
     assert not problems and len(records) == 6
+
+
+def test_the_move_list_shows_a_long_move_clipped_and_a_short_one_whole() -> None:
+    memory = "4 A " + "x" * 1020  # an Easter Egg Hunt move with a memory line of 1 KiB
+    shown = shown_move(memory)
+    assert len(shown) == MOVE_SHOWN and shown.endswith("…") and memory.startswith(shown[:-1])
+    assert shown_move("4 A went 4") == "4 A went 4"

@@ -4,8 +4,10 @@ than the screen (a wide table scrolls in its own box, a board scales to the widt
 wraps), every page has the header (the game's name, its rules, "Add your bot" and the
 repository when one is configured), and the colours follow the reader's light or dark
 preference. The sites: the Snakes and Cluster fixtures (tests/regen_golden_site.py; Cluster's
-with a repository configured), a season of four-seat games (tests/podium.py) and a Domineering
-knockout with its bracket page (tests/domineering_knockout.py).
+with a repository configured), a season of four-seat games (tests/podium.py), a Domineering
+knockout with its bracket page (tests/domineering_knockout.py), Multisnake games of eight snakes
+(tests/multisnake_games.py) and Easter Egg Hunt runs whose bots keep 1 KiB memory lines
+(tests/egghunt_games.py).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import domineering_knockout as dk
+import egghunt_games
+import multisnake_games
 import podium
 import pytest
 import test_site_browser as on_site
@@ -33,6 +37,8 @@ TITLES = {
     "podium": "podium-v1",
     "knockout": "Domineering with a bomb",
     "history": "Snakes (round 1)",
+    "multisnake": "Multisnake",
+    "egghunt": "Easter Egg Hunt",
 }
 
 
@@ -62,6 +68,8 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
     dk.render(out / "knockout")
     records, doc, infos = regen.load_fixture()
     render_site(records, doc, infos, out / "history", history=[earlier(doc)])
+    multisnake_games.render_season(out / "multisnake", multisnake_games.season())
+    egghunt_games.render_season(out / "egghunt")
     return out
 
 
@@ -137,7 +145,7 @@ def test_no_page_is_wider_than_the_screen_and_every_page_has_the_header(
             if width == 390 and name.startswith("games/"):
                 ARTIFACTS.mkdir(exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / f"phone-{site}-game.png"), full_page=True)
-        assert seen == sum(map(len, served.values())) == 42, "every kind of page"
+        assert seen == sum(map(len, served.values())) == 58, "every kind of page"
         assert "bracket.html" in served["knockout"] and "seasons.html" in served["history"]
     finally:
         context.close()

@@ -8,7 +8,10 @@ scoreboard of that turn), the board, and two lines of the last turn's events. On
   so a fight shows on the board in the frame of the turn it happened, beside its line of text —
   and colours each seat's letter in the status line (the scoreboard doubles as the legend);
 - each player's 5 × 5 window, outlined on demand (``Presentation.window``: the page's player
-  draws a square around each seat's letter when asked; the text frames stand without it).
+  draws a square around each seat's letter when asked; the text frames stand without it);
+- a picture of the board (``graphic``): a square per tile, walls grey, an egg a dot, each
+  player's letter on its seat's colour, the last turn's fights framed in red, the windows
+  dashed; the status line above it, the turn's events below, the text frame one click away.
 """
 
 from __future__ import annotations
@@ -74,4 +77,8 @@ PRESENTATION: Final = Presentation(
     layer_classes=LAYER_CLASSES,
     window=WINDOW,
     window_symbols=SEAT_SYMBOLS,
+    # The picture: a square per tile, walls grey, an egg a dot, each player its letter on its
+    # seat's colour; the last turn's fights framed in red, the windows dashed on demand.
+    graphic="cells",
+    marks={"letter": SEAT_SYMBOLS, "dot": EGG},
 )

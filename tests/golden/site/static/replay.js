@@ -150,7 +150,7 @@
   // The picture of the board (data.graphic): drawn on a canvas from the same frame and classes
   // as the text, each place in the colours its class has in site.css (so dark mode and the
   // seats' colours come from one place). The text board stays one click away ("Text board").
-  var canvas = null, paint = null, colours = {}, status = null;
+  var canvas = null, paint = null, colours = {}, status = null, events = null;
 
   function colourOf(cls) {  // [fill, ink] of a class, read from the page's own CSS
     if (!has(colours, cls)) {
@@ -197,12 +197,14 @@
 
   // The frame's lines above the picture's that say something (a status: who moves, who lives;
   // not a ruler of digits), as text over it, coloured by the layer (Multisnake: each letter).
-  function statusHtml(frame, layer) {
+  // Below it, those under the picture's (the Easter Egg Hunt: the turn's fights and returns).
+  function statusHtml(frame, layer, below) {
     var lines = frame.split("\n");
     var over = layer ? layer.split("\n") : [];
     var from = bound(picture.lines[0], lines.length, 0);
+    var to = bound(picture.lines[1], lines.length, lines.length);
     var shown = [];
-    for (var y = 0; y < from; y++) {
+    for (var y = below ? to : 0; y < (below ? lines.length : from); y++) {
       if (/[A-Za-z]/.test(lines[y])) shown.push(lineHtml(lines[y].replace(/\s+$/, ""), {}, over[y] || ""));
     }
     return shown.join("\n");
@@ -274,7 +276,8 @@
     board_.places.forEach(function (p) {
       var c = colourOf(p[3]);
       var marked = markOf(p[2]) !== "";
-      var fill = p[3] ? c[0] || c[1] : p[2] === "." || marked ? "" : ink;
+      var dot = markOf(p[2]) === "dot" && !c[0];  // a dot without a fill of its own (an egg)
+      var fill = p[3] ? c[0] || (dot ? "" : c[1]) : p[2] === "." || marked ? "" : ink;
       if (hex) {
         paint.beginPath();
         paint.arc(pad + p[0] * w, pad + p[1] * h, h * 0.85, 0, 2 * Math.PI);
@@ -298,7 +301,28 @@
         paint.lineWidth = 1;
       }
       if (!hex) mark(p, p[3] ? c : [fill, ink], p[0] * w, p[1] * h, w);
+      if (!hex && p[4].split(" ").indexOf("fight") >= 0) {  // the last turn's fight: a red frame
+        paint.lineWidth = 2;
+        paint.strokeStyle = "#d50000";
+        paint.strokeRect(p[0] * w + 1, p[1] * h + 1, w - 2, h - 2);
+        paint.lineWidth = 1;
+      }
     });
+    if (windows && windows.checked) drawWindows(board_, w, h);
+  }
+
+  function drawWindows(board_, w, h) {  // each seat's window (data.window), a dashed square
+    var half = (data.window - 1) / 2;
+    paint.setLineDash([4, 3]);
+    paint.lineWidth = 2;
+    paint.strokeStyle = "#c2185b";
+    board_.places.forEach(function (p) {
+      if (data.windowSymbols.indexOf(p[2]) < 0) return;
+      paint.strokeRect((p[0] - half) * w + 1, (p[1] - half) * h + 1, data.window * w - 2,
+                       data.window * h - 2);
+    });
+    paint.setLineDash([]);
+    paint.lineWidth = 1;
   }
 
   var $ = function (id) { return document.getElementById(id); };
@@ -313,7 +337,8 @@
     if (windows && windows.checked) board.insertAdjacentHTML("beforeend", windowsHtml(frames[current]));
     if (canvas && !canvas.hidden) {  // hidden behind the text board: drawn when shown again
       draw(frames[current], layers ? layers[current] : "");
-      status.innerHTML = statusHtml(frames[current], layers ? layers[current] : "");
+      status.innerHTML = statusHtml(frames[current], layers ? layers[current] : "", false);
+      events.innerHTML = statusHtml(frames[current], layers ? layers[current] : "", true);
     }
     $("move").textContent = String(current);
     $("turn").textContent = String(numbers[current][0]);
@@ -434,6 +459,10 @@
     status.id = "status";
     status.className = "status";
     board.parentNode.insertBefore(status, canvas);
+    events = document.createElement("pre");
+    events.id = "events";
+    events.className = "status";
+    board.parentNode.insertBefore(events, board);
     board.hidden = true;
     whole.hidden = true;  // the picture fits the window by itself
     var text = $("text");
@@ -443,6 +472,7 @@
       board.hidden = !showText;
       canvas.hidden = showText;
       status.hidden = showText;
+      events.hidden = showText;
       if (!showText) show(current);
       text.setAttribute("aria-pressed", showText ? "true" : "false");
       whole.hidden = !showText || board.getBoundingClientRect().height <= window.innerHeight * 0.8;
