@@ -618,7 +618,10 @@ def _game_page(game: dict[str, Any], setup: Setup) -> dict[str, Any]:
         "speeds": SPEEDS,
         "speed": default_speed(len(rep.steps)),
         "game": game,
-        "shape": (max(map(len, lines)), len(lines)),  # the board's columns and lines (css)
+        "shape": (columns := max(map(len, lines)), len(lines)),  # the board's (css)
+        # A board taller than wide (a character ~.6em wide, a line 1.15em): on a wide screen the
+        # seats' table stands beside it, so the board and its controls fit one screen.
+        "tall": len(lines) * 1.15 > columns * 0.6,
         "replay": page_data(rep, show, f"{game['page']}.txt"),
         "board": board_html(rep.final, show, rep.layers[-1] if rep.layers else ""),
         "items": (items := move_items(rep, show.by_turn)),

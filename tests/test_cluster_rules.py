@@ -44,7 +44,7 @@ GAME = Cluster()
 WIRE = ClusterStdio()
 GOLDEN = Path(__file__).parent / "golden"
 DIRECTIONS = [(0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0)]  # S SW NW N NE SE, as the rules
-WIDTH, HEIGHT = 67, 49  # render_text's frame
+WIDTH, HEIGHT = 67, 48  # render_text's frame
 
 
 def load_regen() -> ModuleType:
@@ -757,8 +757,9 @@ def test_frame_layout() -> None:
     frame = GAME.render_text(state)
     lines = frame.split("\n")
     assert len(lines) == HEIGHT and {len(line) for line in lines} == {WIDTH}
-    assert frame.count(".") == CELLS and lines[2].strip() == "." and lines[-3].strip() == "."
-    assert lines[-1].split() == [str(i % 10) for i in range(23)], "the units of the ruler"
+    assert frame.count(".") == CELLS and lines[2].strip() == "." and lines[-2].strip() == "."
+    assert lines[-1].split() == [str(i) for i in range(23)], "the ruler numbers every column"
+    assert all(lines[-1][3 * i] == str(i % 10) for i in range(23)), "its last digit under it"
     assert lines[0].startswith("gravity S  (0)") and "Blue to move" in lines[1]
     state = play(state, Place(4, 0))
     frame = GAME.render_text(state)
@@ -769,7 +770,7 @@ def test_frame_layout() -> None:
     assert frame.split("\n")[0].startswith("gravity NW (2)")
     (cell,) = state.cells
     assert frame_cell(frame, 2, cell) == "B"
-    board = frame.split("\n")[2:-2]
+    board = frame.split("\n")[2:-1]
     assert "".join(board).count("B") == 1 and "Blue to move, hand" in frame.split("\n")[1]
 
 

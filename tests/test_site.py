@@ -231,7 +231,7 @@ def test_a_cluster_game_page_shows_the_final_frame_and_numbered_moves(cluster_si
         assert board is not None
         assert plain(board.group(1)) == final_frame(record), "the server-side final frame"
         lines = board.group(1).split("\n")
-        assert len(lines) == 49 and "<span" not in lines[0] + lines[1] + lines[-1]
+        assert len(lines) == 48 and "<span" not in lines[0] + lines[1] + lines[-1]
         assert re.search(r'<span class="(blue|blue2|red|red2)">[BbRr]+</span>', board.group(1))
         seats = ("Blue", "Red")
         items = [html.unescape(m) for m in re.findall(r"<li>([^<]*)</li>", text)]
@@ -669,11 +669,11 @@ def test_board_html_keeps_the_text_and_marks_owners() -> None:
     assert plain(markup) == frame
     assert '<span class="x">X</span><span class="xh">*</span>..' in markup
     assert '<span class="o">O</span><span class="oh">@</span><span class="o">O</span>' in markup
-    cluster = "Blue b\nRed r\nBb.r\nb 1\nR 0"  # only the board: not the status nor the ruler
+    cluster = "Blue b\nRed r\nBb.r\nRb 1"  # only the board: not the status nor the ruler
     markup = str(board_html(cluster, presentation("cluster-v2")))
     assert markup == (
         'Blue b\nRed r\n<span class="blue">B</span><span class="blue2">b</span>.'
-        '<span class="red2">r</span>\nb 1\nR 0'
+        '<span class="red2">r</span>\nRb 1'
     )
     assert str(board_html("<&>", presentation("unknown-v1"))) == "&lt;&amp;&gt;"
 

@@ -529,7 +529,7 @@ def test_clusters_picture_is_hexagons_in_the_pellets_colours(
     record = cluster_longest()
     page.goto(f"{cluster_url(base_url)}/games/{record['key'][:12]}.html")
     page.locator("body").press("End")
-    frame = engine_frame(record, len(record["moves"])).split("\n")[2:-2]  # the board's lines
+    frame = engine_frame(record, len(record["moves"])).split("\n")[2:-1]  # the board's lines
     unit, line = 12, 12 * 3**0.5  # replay.js: a column 12 pixels, a line √3 times that
     named = {"B": "blue", "b": "blue2", "R": "red", "r": "red2"}
     seen = 0
@@ -542,3 +542,19 @@ def test_clusters_picture_is_hexagons_in_the_pellets_colours(
     assert seen == len(record["moves"]) - sum("ROTATE" in m for m in record["moves"])
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "cluster-picture.png"), full_page=True)
+
+
+def test_a_tall_board_and_its_controls_fit_one_desktop_screen(
+    watched: Watched, base_url: str
+) -> None:
+    page = watched.page  # 1280 × 900
+    record = cluster_longest()
+    page.goto(f"{cluster_url(base_url)}/games/{record['key'][:12]}.html")
+    picture = page.locator("#picture").bounding_box()
+    seats = page.locator("table.seats").bounding_box()
+    assert picture is not None and seats is not None
+    assert seats["x"] >= picture["x"] + picture["width"], "the seats' table stands beside it"
+    for control in ("#first", "#play", "#last"):
+        box = page.locator(control).bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 900, f"{control} is on screen"
+    assert page.locator(".legend").is_visible()

@@ -447,15 +447,15 @@ class Cluster:
         return state.moves_played // 2 + 1
 
     def render_text(self, state: ClusterState) -> str:
-        """49 lines of 67 characters: two status lines, the board, and a two-line column ruler.
+        """48 lines of 67 characters: two status lines, the board, and a column ruler.
 
         The board is drawn turned so that gravity points down, as the original game shows it:
         column i under the current gravity is character column 3 * i, its top cell highest, and
         cells one step apart along it are two lines apart (neighbouring columns are offset by
         one line, as hexagons are). ``.`` is an empty cell, ``B`` BLUE0, ``R`` RED0, ``b`` BLUE1,
-        ``r`` RED1. The ruler gives each column's number, tens above units. The status lines
-        give the gravity, each seat's score and bag, the turn, and who moves with which hand
-        (or the result). Lines are padded with spaces to the full width.
+        ``r`` RED1. The ruler gives each column's number, its last digit under the column. The
+        status lines give the gravity, each seat's score and bag, the turn, and who moves with
+        which hand (or the result). Lines are padded with spaces to the full width.
         """
         width = 3 * (COLUMNS - 1) + 1
         blue, red = state.scores
@@ -476,11 +476,10 @@ class Cluster:
         for cell, (q, r) in enumerate(COORDS):
             q, r = _rotated(q, r, -state.gravity)
             rows[2 * r + q + 2 * RADIUS][3 * (q + RADIUS)] = SYMBOLS[state.board[cell]]
-        tens = "  ".join(str(i // 10) if i >= 10 else " " for i in range(COLUMNS))
-        units = "  ".join(str(i % 10) for i in range(COLUMNS))
+        ruler = "".join(f"{i:>3}" for i in range(COLUMNS))[2:]  # column i's last digit at 3 * i
         lines = [status, f"turn {self.turn(state):>3}: {doing}"]
         lines += ["".join(row) for row in rows]
-        lines += [tens, units]
+        lines.append(ruler)
         return "\n".join(line.ljust(width) for line in lines)
 
 

@@ -211,6 +211,21 @@
   }
 
   var UNIT = 12;  // canvas pixels per character column (scaled to the page by CSS)
+  var RULER = 22;  // canvas pixels of the line of column numbers under a picture
+
+  // A ruler under the picture's lines (Cluster's column numbers): [x of a number's last
+  // digit, the number] for each number of the first line below made of digits and spaces.
+  function rulerOf(frame) {
+    var lines = frame.split("\n"), found = [];
+    var to = bound(picture.lines[1], lines.length, lines.length);
+    var ruler = lines.slice(to).filter(function (l) { return /^[0-9 ]*[0-9][0-9 ]*$/.test(l); })[0];
+    if (!ruler) return found;
+    ruler.replace(/[0-9]+/g, function (number, at) {
+      found.push([at + number.length - 1, number]);
+      return number;
+    });
+    return found;
+  }
   var CELL = 24, GAP = 2;  // "grid": canvas pixels from one cell to the next, and around each
 
   function markOf(symbol) {  // the kind of picture.marks (kind → symbols) a symbol has, or ""
@@ -266,12 +281,20 @@
     var hex = data.graphic === "hex", grid = data.graphic === "grid";
     var w = grid ? CELL : UNIT, h = hex ? UNIT * Math.sqrt(3) : w;  // hex: neighbours 2h apart
     var pad = hex ? h : 0;
+    var numbers = grid ? [] : rulerOf(frame);
     canvas.width = Math.ceil(board_.width * w + 2 * pad);
-    canvas.height = Math.ceil(board_.height * h + 2 * pad);
+    canvas.height = Math.ceil(board_.height * h + 2 * pad + (numbers.length ? RULER : 0));
     paint.fillStyle = colourOf("")[0] || window.getComputedStyle(board).backgroundColor;
     paint.fillRect(0, 0, canvas.width, canvas.height);
     var ink = window.getComputedStyle(board).color;
     if (grid) { drawGrid(board_, ink); return; }
+    paint.fillStyle = ink;
+    paint.font = Math.round(RULER * 0.8) + "px sans-serif";
+    paint.textAlign = "center";
+    paint.textBaseline = "bottom";
+    numbers.forEach(function (n) {  // each column's number under it
+      paint.fillText(n[1], pad + n[0] * w + (hex ? 0 : w / 2), canvas.height - 2);
+    });
     var dots = board_.width * board_.height <= 2500;  // on a large map, specks: left out
     board_.places.forEach(function (p) {
       var c = colourOf(p[3]);
