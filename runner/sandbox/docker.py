@@ -362,6 +362,16 @@ def _unpack(stream: bytes) -> tuple[dict[str, bytes], int] | str:
     return files, int(status)
 
 
+def _same_cpu() -> dict[str, str]:
+    """The container options that keep its bots on the one CPU this process keeps to, if it
+    keeps to one (runner/workers.py ``pin_to_one_cpu``: a job slot's host and bots share one)."""
+    try:
+        cpus = os.sched_getaffinity(0)
+    except (AttributeError, OSError):
+        return {}
+    return {"cpuset_cpus": str(min(cpus))} if len(cpus) == 1 else {}
+
+
 class _PlayContainer:
     """One entry's container for one job slot, with its zygote."""
 
@@ -396,6 +406,7 @@ class _PlayContainer:
                     capabilities=ZYGOTE_CAPABILITIES,
                 ),
                 "environment": dict(worker.PROGRAM_ENV),  # constants, nothing of the host's
+                **_same_cpu(),
             },
         )
         try:
