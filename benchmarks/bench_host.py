@@ -21,7 +21,7 @@ from runner.games import find_game
 from runner.games.snakes import SnakesCall
 from runner.referee import Player, play_game
 from runner.sandbox.zygote import BotLimits
-from runner.workers import new_sandbox
+from runner.workers import new_sandbox, pin_to_one_cpu
 
 WALKER = r"""
 #include <stdlib.h>
@@ -36,7 +36,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--starts", type=int, default=200)
     parser.add_argument("--sandbox", choices=["local", "docker"], default="local")
+    parser.add_argument(
+        "--one-cpu",
+        action="store_true",
+        help="keep to one CPU, as a season's job slot does (runner/workers.py pin_to_one_cpu)",
+    )
     args = parser.parse_args()
+    if args.one_cpu:
+        print(f"kept to CPU {pin_to_one_cpu(0)}")
     games, starts = args.games, args.starts
     game = find_game("snakes-v2")
     sandbox = new_sandbox(args.sandbox)

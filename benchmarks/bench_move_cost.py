@@ -1,12 +1,15 @@
 """Where the host's time per bot move goes (run by hand; not a test).
 
-    python benchmarks/bench_move_cost.py [--games 10] [--profile] [--strace]
+    python benchmarks/bench_move_cost.py [--games 10] [--profile] [--strace] [--one-cpu]
 
 Plays ``--games`` Snakes games in this process (local sandbox) between two copies of a greedy bot
 from benchmarks/snakes_baseline.py, and prints per bot move: the wall time, the CPU the kernel
 charged the bots, the host's CPU (this process: the referee, the engine, the watchdogs), and the
-rest (waiting on the bot's wake-up). ``--profile``: the Python functions the host spends the most
-time in, per move (cProfile: its own overhead inflates the figures, the shares are what count).
+rest (the wake-ups, and each game's start and end: the bots' processes forked, walled in,
+loaded, then ended and reaped, by the zygote and the kernel). ``--one-cpu``: keep this process
+(and so its zygote and bots) to one CPU, as each job slot of a season does. ``--profile``: the
+Python functions the host spends the most time in, per move (cProfile: its own overhead inflates
+the figures, the shares are what count).
 ``--strace``: the system calls this process makes per move (strace -c on this process only, not
 the zygote or the bots), counted on a second run of the same games, and what one of each costs
 from Python when it wakes nobody (timeit, best of 3).
@@ -42,6 +45,7 @@ from runner.games import find_game  # noqa: E402
 from runner.referee import Player, play_game  # noqa: E402
 from runner.sandbox.local import LocalSandbox  # noqa: E402
 from runner.sandbox.zygote import BotLimits  # noqa: E402
+from runner.workers import pin_to_one_cpu  # noqa: E402
 
 LIMITS = BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20)
 
@@ -75,7 +79,14 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--strace", action="store_true")
     parser.add_argument("--plain", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--one-cpu",
+        action="store_true",
+        help="keep to one CPU, as a season's job slot does (runner/workers.py pin_to_one_cpu)",
+    )
     args = parser.parse_args()
+    if args.one_cpu:
+        print(f"kept to CPU {pin_to_one_cpu(0)}")
     sandbox = LocalSandbox()
     with tempfile.TemporaryDirectory(prefix="bench-move-") as tmp:
         seats = players(Path(tmp), sandbox)
@@ -102,20 +113,22 @@ def main() -> None:
         f"host CPU per move       {host_cpu * per:7.1f} µs "
         f"(user {user * per:.1f}, system {system * per:.1f})"
     )
-    print(f"the rest (wake-ups)     {(elapsed - host_cpu - bots) * per:7.1f} µs")
+    rest = elapsed - host_cpu - bots
+    print(f"the rest (wake-ups)     {rest * per:7.1f} µs ({rest / args.games * 1e3:.1f} ms a game)")
     if profile:
         stats = pstats.Stats(profile)
         stats.sort_stats("tottime").print_stats(18)
     if args.strace and not args.plain:
-        trace(args.games, moves)
+        trace(args.games, moves, args.one_cpu)
 
 
-def trace(games: int, moves: int) -> None:
+def trace(games: int, moves: int, one_cpu: bool) -> None:
     if shutil.which("strace") is None:
         print("strace is not installed")
         return
     with tempfile.NamedTemporaryFile(suffix=".strace") as out:
         command = [sys.executable, __file__, "--games", str(games), "--plain"]
+        command += ["--one-cpu"] if one_cpu else []
         subprocess.run(["strace", "-c", "-o", out.name, *command], check=True)
         lines = Path(out.name).read_text().splitlines()
     # The traced run plays 2 warm-up games first, the same pairing as games 0 and 1 (both

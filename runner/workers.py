@@ -130,6 +130,26 @@ def pin_to_one_cpu(slot: int) -> int | None:
     return cpu
 
 
+@contextmanager
+def _one_cpu_here(state: dict[str, Any]) -> Iterator[None]:
+    """Games played in this process keep to one CPU while they play, as a worker's do: this
+    process and its sandbox's zygotes (``keep_to``; one started meanwhile inherits it). Then
+    this process gets back the CPUs it had (its zygotes keep to the one: they only play)."""
+    try:
+        before = os.sched_getaffinity(0)
+    except (AttributeError, OSError):
+        before = None
+    cpu = pin_to_one_cpu(0) if before is not None and len(before) > 1 else None
+    keep_to = getattr(state.get("sandbox"), "keep_to", None)
+    if cpu is not None and keep_to is not None:
+        keep_to({cpu})
+    try:
+        yield
+    finally:
+        if cpu is not None and before is not None:
+            os.sched_setaffinity(0, before)
+
+
 def _take_slot(counter: Any) -> int:
     with counter.get_lock():
         slot = int(counter.value)
@@ -200,8 +220,9 @@ class GamePool:
         jails = tuple(sorted({p.jail for task in tasks for p in task.players}))
         tasks = [replace(task, warm=jails) for task in tasks]
         if self.parallel(len(tasks)) == 1:
-            for task in tasks:
-                yield _play(task, self._local)
+            with _one_cpu_here(self._local):
+                for task in tasks:
+                    yield _play(task, self._local)
             return
         if self._executor is None:
             context = multiprocessing.get_context("spawn")

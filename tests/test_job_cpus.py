@@ -1,7 +1,9 @@
 """Each job slot keeps to one CPU (runner/workers.py ``pin_to_one_cpu``): a worker of the pool
 takes the next slot's CPU as it starts, and what it starts afterwards (its sandbox's zygote, the
 bots forked from it) keeps to that CPU too, so a bot and the host waiting on its reply never wake
-each other across CPUs. Real processes: spawned workers and a child each reports its CPUs."""
+each other across CPUs; games played in this process (one job) keep to one CPU while they play,
+with the sandbox's zygote and its blanks, and this process gets its CPUs back afterwards. Real
+processes: spawned workers, a child, a zygote, its blanks and a game of the built-in bot."""
 
 from __future__ import annotations
 
@@ -9,10 +11,16 @@ import multiprocessing
 import os
 import subprocess
 import sys
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
-from runner import workers
+from runner import check, workers
+from runner.config import load_config
+from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits
+
+REPO = Path(__file__).resolve().parents[1]
 
 LIMITS = BotLimits(
     move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20, first_move_wall_s=2.0
@@ -62,3 +70,34 @@ def test_slots_past_the_cpus_go_round_them_again() -> None:
     ]
     assert [int(cpu) for cpu, _ in shown] == [*CPUS, CPUS[0]]
     assert all(rest.strip() == f"[{cpu}]" for cpu, rest in shown), "and it is the one it keeps to"
+
+
+def cpus_of(pid: int) -> str:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("Cpus_allowed_list:"):
+            return line.split(":", 1)[1].strip()
+    raise AssertionError(f"no Cpus_allowed_list for {pid}")
+
+
+def test_games_played_in_this_process_keep_to_one_cpu_and_give_it_back(tmp_path: Path) -> None:
+    config = replace(
+        load_config(REPO / "tournament.yaml", {"jobs": 1}),
+        output=replace(load_config(REPO / "tournament.yaml").output, build=tmp_path / "build"),
+    )
+    sandbox = LocalSandbox()
+    try:
+        player = check.builtin_player(config, sandbox)  # loads it once: the zygote is started
+        zygote = sandbox.zygote
+        assert cpus_of(zygote.pid) == cpus_of(os.getpid()), "before: the CPUs this process has"
+        before = os.sched_getaffinity(0)
+        with workers.GamePool(config.game, workers.bot_limits(config), 1, sandbox) as pool:
+            done = list(pool.play([workers.Task(0, (player, player), 7)]))
+        assert done[0][1] is not None and done[0][2] is None, "the game was played"
+        assert os.sched_getaffinity(0) == before, "this process has its CPUs back"
+        kept = cpus_of(zygote.pid)
+        assert kept == str(CPUS[0]), f"the zygote keeps to one CPU, not {kept}"
+        blanks = zygote.blanks()
+        assert blanks, "it holds blanks for the next games"
+        assert {cpus_of(pid) for pid in blanks} == {kept}, "and so do its blanks"
+    finally:
+        sandbox.close()

@@ -835,7 +835,21 @@ class _Zygote:
             os.kill(request["pid"], signal.SIGKILL)
         elif request["op"] == "blanks":  # which of its processes wait, never given a bot
             _send(self.control, {"event": "blanks", "pids": sorted(b.pid for b in self.waiting())})
+        elif request["op"] == "keep_to":
+            self.keep_to(request.get("cpus"))
         return True
+
+    def keep_to(self, cpus: Any) -> None:
+        """From now on this process and the blanks it holds (so every bot forked from them) keep
+        to these CPUs: the CPU of the host's job slot (runner/workers.py). Its own children
+        only, none reaped: no pid here can be another's."""
+        if not isinstance(cpus, list) or not cpus or not all(isinstance(c, int) for c in cpus):
+            return
+        for pid in [0, *(b.pid for b in self.waiting())]:
+            try:
+                os.sched_setaffinity(pid, cpus)
+            except OSError:
+                pass  # a CPU this machine lacks, or a blank that has just ended
 
     def close(self) -> None:
         if os.getpid() != _Abilities.zygote:

@@ -148,6 +148,13 @@ class LocalSandbox:
             zygote = self._zygotes[python] = start_local_zygote(python)
         return zygote
 
+    def keep_to(self, cpus: set[int]) -> None:
+        """Every zygote started so far, its blanks and the bots it forks from now on keep to
+        ``cpus`` (a zygote started later inherits the starting process's CPUs)."""
+        for zygote in self._zygotes.values():
+            if not zygote.dead:
+                zygote.keep_to(cpus)
+
     @property
     def zygote(self) -> Zygote:
         """The zygote of C-function bots and compiled programs."""

@@ -230,6 +230,10 @@ class Zygote:
             self._file(news)
         return self._blanks
 
+    def keep_to(self, cpus: set[int]) -> None:
+        """The zygote, its blanks and every bot forked from now on keep to ``cpus``."""
+        self._send({"op": "keep_to", "cpus": sorted(cpus)})
+
     def forget(self, pid: int) -> None:
         """The host is done with the bot ``pid``: drop its news, and whatever still comes."""
         news = self._events.pop(pid, [])
