@@ -15,8 +15,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from runner import check, workers
 from runner.config import load_config
+from runner.sandbox.docker import DockerSandbox
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits
 
@@ -99,5 +102,34 @@ def test_games_played_in_this_process_keep_to_one_cpu_and_give_it_back(tmp_path:
         blanks = zygote.blanks()
         assert blanks, "it holds blanks for the next games"
         assert {cpus_of(pid) for pid in blanks} == {kept}, "and so do its blanks"
+    finally:
+        sandbox.close()
+
+
+@pytest.mark.docker
+def test_a_play_container_keeps_to_its_slots_cpu(tmp_path: Path) -> None:
+    sandbox = DockerSandbox(say=lambda text: None)
+    jails = [tmp_path / "one", tmp_path / "two"]
+    for jail in jails:
+        jail.mkdir()
+        jail.chmod(0o755)
+    before = os.sched_getaffinity(0)
+    try:
+        os.sched_setaffinity(0, {CPUS[-1]})  # as a pool worker keeps to its slot's CPU
+        try:
+            sandbox.prepare(jails[:1], LIMITS)
+        finally:
+            os.sched_setaffinity(0, before)
+        sandbox.prepare(jails[1:], LIMITS)
+        one, two = (sandbox._containers[(str(j), LIMITS.memory_bytes)].container for j in jails)
+        for box in (one, two):
+            box.reload()
+        assert one.attrs["HostConfig"]["CpusetCpus"] == str(CPUS[-1]), "started on one CPU"
+        assert two.attrs["HostConfig"]["CpusetCpus"] == "", "started free: on any CPU"
+        sandbox.keep_to({CPUS[0]})  # games played in the host's own process (one job)
+        for box in (one, two):
+            box.reload()
+            pid = int(box.attrs["State"]["Pid"])  # its init, on this machine
+            assert cpus_of(pid) == str(CPUS[0]), "the container's processes keep to the CPU"
     finally:
         sandbox.close()

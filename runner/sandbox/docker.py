@@ -537,6 +537,16 @@ class DockerSandbox:
                 del self._containers[key]
         raise SandboxError("two fresh sandbox containers in a row did not start a bot")
 
+    def keep_to(self, cpus: set[int]) -> None:
+        """The play containers started so far keep their zygote, blanks and bots to ``cpus``
+        (their cpuset, changed in place); one started later takes this process's CPU
+        (``_same_cpu``)."""
+        for box in self._containers.values():
+            try:
+                box.container.update(cpuset_cpus=",".join(map(str, sorted(cpus))))
+            except Exception:  # the SDK raises several kinds; it only costs speed: play on
+                pass
+
     def close(self) -> None:
         for box in self._containers.values():
             box.close()
