@@ -119,8 +119,10 @@ def pin_to_one_cpu(slot: int) -> int | None:
 
     A move is a message to a bot and its reply: a bot woken on another CPU than the one its
     host waits on costs an inter-processor wake-up each way, which in a virtual machine is
-    dearer than the move itself (README, "What a move costs"). Bots are single-threaded and
-    the host waits while one thinks, so a job slot loses nothing by keeping to one CPU."""
+    dearer than the move itself (README, "How bots are run"). Bots are single-threaded and
+    the host waits while one thinks, so a job slot loses nothing by keeping to one CPU. (It is
+    the calling thread that keeps to it, and what it starts: call it from the thread that
+    plays.)"""
     try:
         cpus = sorted(os.sched_getaffinity(0))
         cpu = cpus[slot % len(cpus)]

@@ -152,8 +152,11 @@ class LocalSandbox:
         """Every zygote started so far, its blanks and the bots it forks from now on keep to
         ``cpus`` (a zygote started later inherits the starting process's CPUs)."""
         for zygote in self._zygotes.values():
-            if not zygote.dead:
-                zygote.keep_to(cpus)
+            try:
+                if not zygote.dead:
+                    zygote.keep_to(cpus)
+            except SandboxError:
+                pass  # a broken zygote: the next bot asked of it finds out, and a new one starts
 
     @property
     def zygote(self) -> Zygote:

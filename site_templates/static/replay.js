@@ -211,6 +211,7 @@
   }
 
   var UNIT = 12;  // canvas pixels per character column (scaled to the page by CSS)
+  var CELL = 24, GAP = 2;  // "grid": canvas pixels from one cell to the next, and around each
   var RULER = 22;  // canvas pixels of the line of column numbers under a picture
 
   // A ruler under the picture's lines (Cluster's column numbers): [x of a number's last
@@ -226,7 +227,6 @@
     });
     return found;
   }
-  var CELL = 24, GAP = 2;  // "grid": canvas pixels from one cell to the next, and around each
 
   function markOf(symbol) {  // the kind of picture.marks (kind → symbols) a symbol has, or ""
     for (var kind in picture.marks) {
