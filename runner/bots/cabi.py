@@ -15,6 +15,7 @@ from runner.bots.watch import Exchange, Want, WatchedBot
 
 NAME_CHARS = 64
 _REPLY = struct.Struct("<i")
+_WANT = Want(_REPLY.size)  # every reply: one C int
 
 
 def clean_name(raw: bytes, fallback: str) -> str:
@@ -44,7 +45,7 @@ class CFunctionBot(WatchedBot):
         return self.name
 
     def begin(self, request: bytes, turn: int) -> Exchange:
-        return Exchange(self, request, Want(_REPLY.size), turn)
+        return Exchange(self, request, _WANT, turn)
 
     def finish(self, move: Exchange) -> None:
         self.moves += 1
@@ -57,5 +58,5 @@ class CFunctionBot(WatchedBot):
 
     def ask(self, request: bytes, turn: int) -> int:
         """One call asked alone: the int it returned (or its fault raised)."""
-        (value,) = _REPLY.unpack(self.exchange(request, Want(_REPLY.size), turn))
+        (value,) = _REPLY.unpack(self.exchange(request, _WANT, turn))
         return int(value)

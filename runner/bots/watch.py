@@ -285,12 +285,11 @@ class Exchange:
     ) -> None:
         limits = bot.limits
         self.bot, self.want, self.turn, self.loading = bot, want, turn, loading
-        self.at = "while loading" if loading else f"at turn {turn}"
         self.reply: bytes | None = None
         self.fault: BotFault | None = None
         self.move_cpu = limits.game_cpu_s if loading else limits.move_cpu_s
         self.wall = LOAD_WALL_S if loading else (wall or limits.move_wall_s)
-        self.out = memoryview(bot.outbox + request)
+        self.out = memoryview(bot.outbox + request if bot.outbox else request)
         bot.outbox = b""
         self.data = b""
         self.writing: select.poll | None = None  # the poll the request fd is registered in
@@ -305,6 +304,11 @@ class Exchange:
             self._failed(fault)
         except SandboxError as error:
             self._failed(bot.supervisor_lost(self.at, error))
+
+    @property
+    def at(self) -> str:
+        """When, for a fault's words: "at turn N" or "while loading"."""
+        return "while loading" if self.loading else f"at turn {self.turn}"
 
     @property
     def done(self) -> bool:
@@ -539,7 +543,7 @@ def _watched(pending: list[Pending]) -> tuple[select.poll, dict[int, list[Pendin
     return poll, owners
 
 
-def _drive(move: Pending) -> None:
+def drive(move: Pending) -> None:
     """One move asked alone (seats taking turns): its own poll, nothing to share."""
     poll = move.solo_poll()
     move.watch(poll)
@@ -581,7 +585,7 @@ def gather(moves: Sequence[Pending]) -> None:
     pending = [m for m in moves if not m.done]
     if len(pending) <= 1:
         for move in pending:
-            _drive(move)
+            drive(move)
         return
     poll, owners = _watched(pending)
     try:
