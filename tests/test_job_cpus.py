@@ -19,6 +19,7 @@ import pytest
 
 from runner import check, workers
 from runner.config import load_config
+from runner.sandbox import docker as docker_module
 from runner.sandbox.docker import DockerSandbox
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits
@@ -131,5 +132,25 @@ def test_a_play_container_keeps_to_its_slots_cpu(tmp_path: Path) -> None:
             box.reload()
             pid = int(box.attrs["State"]["Pid"])  # its init, on this machine
             assert cpus_of(pid) == str(CPUS[0]), "the container's processes keep to the CPU"
+    finally:
+        sandbox.close()
+
+
+@pytest.mark.docker
+def test_a_cpu_the_engine_may_not_use_costs_speed_not_the_container(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    absent = str(max(CPUS) + 61)  # a CPU this machine does not have: the engine refuses it
+    monkeypatch.setattr(docker_module, "_same_cpu", lambda: {"cpuset_cpus": absent})
+    sandbox = DockerSandbox(say=lambda text: None)
+    jail = tmp_path / "jail"
+    jail.mkdir()
+    jail.chmod(0o755)
+    try:
+        sandbox.prepare([jail], LIMITS)
+        box = sandbox._containers[(str(jail), LIMITS.memory_bytes)]
+        box.container.reload()
+        assert box.container.attrs["HostConfig"]["CpusetCpus"] == "", "started without it"
+        assert not box.zygote.dead, "and its zygote answers"
     finally:
         sandbox.close()

@@ -372,6 +372,21 @@ def _same_cpu() -> dict[str, str]:
     return {"cpuset_cpus": str(min(cpus))} if len(cpus) == 1 else {}
 
 
+def _run_on_same_cpu(sandbox: DockerSandbox, command: list[str], options: dict[str, Any]) -> Any:
+    """The container started, on this process's one CPU if it keeps to one; where the engine
+    may not use that CPU (its own cpuset lacks it), started without: that only costs speed."""
+    from docker.errors import APIError
+
+    pinned = _same_cpu()
+    if pinned:
+        try:
+            return sandbox.client.containers.run(sandbox.tag, command, **options, **pinned)
+        except APIError as error:  # "Requested CPUs are not available ..."
+            if "cpu" not in str(error).lower():
+                raise
+    return sandbox.client.containers.run(sandbox.tag, command, **options)
+
+
 class _PlayContainer:
     """One entry's container for one job slot, with its zygote."""
 
@@ -387,27 +402,25 @@ class _PlayContainer:
         # Started as a Python bot is (the interpreter, its flags, its environment), so the
         # zygote runs Python bots in warm forks of itself (runner/bots/worker.py).
         command = [*worker.PYTHON_COMMAND, "/opt/koth/worker.py"]
-        self.container = sandbox.client.containers.run(
-            sandbox.tag,
-            [*command, "--control-socket", "/run/koth/control.sock"],
-            volumes={
+        options: dict[str, Any] = {
+            "volumes": {
                 str(jail): {"bind": CONTAINER_BOT_ROOT, "mode": "ro"},
                 str(self.folder): {"bind": "/run/koth", "mode": "ro"},
             },
-            labels=sandbox.labels,
+            "labels": sandbox.labels,
             # Removed by the engine once the zygote exits: when the host closes its socket,
             # or dies (kill -9 included), no container of this run outlives it.
-            auto_remove=True,
-            **{
-                **_hardening(
-                    limits.memory_bytes + ZYGOTE_OVERHEAD,
-                    pids=ZYGOTE_PIDS,
-                    user=ZYGOTE_USER,
-                    capabilities=ZYGOTE_CAPABILITIES,
-                ),
-                "environment": dict(worker.PROGRAM_ENV),  # constants, nothing of the host's
-                **_same_cpu(),
-            },
+            "auto_remove": True,
+            **_hardening(
+                limits.memory_bytes + ZYGOTE_OVERHEAD,
+                pids=ZYGOTE_PIDS,
+                user=ZYGOTE_USER,
+                capabilities=ZYGOTE_CAPABILITIES,
+            ),
+            "environment": dict(worker.PROGRAM_ENV),  # constants, nothing of the host's
+        }
+        self.container = _run_on_same_cpu(
+            sandbox, [*command, "--control-socket", "/run/koth/control.sock"], options
         )
         try:
             connection, _ = listener.accept()
