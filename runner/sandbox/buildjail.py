@@ -39,12 +39,19 @@ import resource
 import select
 import signal
 import stat
-import subprocess
 import sys
 import time
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+import warnings  # noqa: F401  os.execvpe imports it, after the chroot: out of reach by then
+
+# The jail program (this file run as a script) imports only what it uses: subprocess,
+# dataclasses, pathlib and typing would cost each build ~30 ms of start-up, more than linking.
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+if __name__ != "__main__":  # the host's end: ``run_build`` and what it returns
+    import subprocess
+    from dataclasses import dataclass
 
 UID_BASE = 1_000_000  # as runner/bots/worker.py: UID_BASE + a live pid is unique to that process
 PROCESSES = 16  # RLIMIT_NPROC on the build's own uid: the compiler driver and its passes
@@ -65,15 +72,17 @@ class BuildJailError(RuntimeError):
     """The jail itself failed (the host's fault, not the entry's)."""
 
 
-@dataclass(frozen=True)
-class JailedBuild:
-    """What a jailed build gave: ``artefacts`` are in ``work/out``."""
+if __name__ != "__main__":
 
-    failed_step: int | None  # the index of the step that failed; None: every step succeeded
-    output: str  # the compiler's messages (capped), then koth's own notes
-    artefacts: tuple[str, ...]  # the names copied into work/out: regular files under the cap
-    timed_out: bool = False
-    namespaces: bool = False  # the namespaces and the chroot were up (root, and the kernel let us)
+    @dataclass(frozen=True)
+    class JailedBuild:
+        """What a jailed build gave: ``artefacts`` are in ``work/out``."""
+
+        failed_step: int | None  # the index of the step that failed; None: every step succeeded
+        output: str  # the compiler's messages (capped), then koth's own notes
+        artefacts: tuple[str, ...]  # the names copied into work/out: regular files under the cap
+        timed_out: bool = False
+        namespaces: bool = False  # namespaces and chroot were up (root, and the kernel let us)
 
 
 def run_build(
