@@ -68,7 +68,7 @@ from runner.config import LINEAR_POINTS, Config, ConfigError, Points
 from runner.entries import LANGUAGES, SOURCES, discover, read_source
 from runner.games import UnknownGameError, find_game
 from runner.games.base import EMPTY, ENDINGS, Setup
-from runner.publish import publish
+from runner.publish import SEASONS, publish
 from runner.replay import (
     ReplayError,
     board_html,
@@ -410,11 +410,7 @@ def _season(
     fitted = ratings.fit(played, [r.entry for r in ranked])
     los = ratings.superiority(played, [r.entry for r in ranked])
     by_score = meta.get("ranking") == "score"
-    tied = {  # ranked by score: the rank above, where the two intervals overlap
-        b.entry: a.rank
-        for a, b in zip(ranked, ranked[1:], strict=False)
-        if by_score and a.overlaps(b)
-    }
+    tied = ranking.tied_above(rows) if by_score else {}  # the rank above, intervals overlapping
     stamps = sorted(filter(None, (str(r.get("measured", {}).get("when", "")) for r in records)))
     first = records[0] if records else {}
     facts = {
@@ -718,7 +714,7 @@ def render_site(
         _game_pages(season, setups or {}, config_file, old, out_dir, jobs, warn, keep)
         if season["history"] is not None:
             write("seasons.html", "seasons.html", page="seasons")
-            seasons_file.write(tmp / "seasons.jsonl", season["history"]["seasons"])
+            seasons_file.write(tmp / SEASONS, season["history"]["seasons"])
         publish(tmp, records, standings, None)  # the data the pages link; `koth site` adds the key
         pages.write_keys(tmp, keys)
         _swap(tmp, out_dir)

@@ -39,7 +39,7 @@ by each entry's mean score per game — the game's own count from the record's `
 not points by place — with a 95% interval for that mean: ``mean ± t · s / √n`` over its n games
 (s the sample standard deviation, t Student's 97.5% quantile with n - 1 degrees of freedom; no
 interval below two games). Entries with equal means keep the order above (points first). Two
-entries whose intervals overlap cannot be told apart by the games played (``score_overlaps``).
+entries whose intervals overlap cannot be told apart by the games played (``Row.overlaps``).
 """
 
 from __future__ import annotations
@@ -109,7 +109,11 @@ class Row:
     def overlaps(self, other: Row) -> bool:
         """Whether the two rows' 95% score intervals overlap (or either has none): the games
         played cannot tell the two apart."""
-        return score_overlaps(self, other)
+        if None in (self.score_low, self.score_high, other.score_low, other.score_high):
+            return True
+        assert self.score_low is not None and self.score_high is not None
+        assert other.score_low is not None and other.score_high is not None
+        return self.score_low <= other.score_high and other.score_low <= self.score_high
 
 
 SCORE_FIELDS = ("score", "score_low", "score_high")
@@ -142,15 +146,6 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float | None, float |
     variance = sum(((v - mean) ** 2 for v in exact), Fraction(0)) / (n - 1)
     margin = t975(n - 1) * math.sqrt(variance / n)
     return float(mean), float(mean) - margin, float(mean) + margin
-
-
-def score_overlaps(a: Row, b: Row) -> bool:
-    """Whether two rows' score intervals overlap; a row without an interval overlaps all."""
-    if None in (a.score_low, a.score_high, b.score_low, b.score_high):
-        return True
-    assert a.score_low is not None and a.score_high is not None
-    assert b.score_low is not None and b.score_high is not None
-    return a.score_low <= b.score_high and b.score_low <= a.score_high
 
 
 def table_points(table: Points, placement: Sequence[int]) -> list[Fraction]:
@@ -483,7 +478,7 @@ def tied_above(rows: Sequence[Row]) -> dict[str, int]:
     return {
         b.entry: a.rank
         for a, b in zip(ranked, ranked[1:], strict=False)
-        if a.rank is not None and score_overlaps(a, b)
+        if a.rank is not None and a.overlaps(b)
     }
 
 

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import test_site_browser as on_site
+from example_seasons import example_copy
 from serving import serve
 from test_site_browser import Watched, css_colour, pixel
 
@@ -43,12 +43,7 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One run of the example season (wall-clock limit widened: a busy machine must not make a
     lost turn); its folder."""
     folder = tmp_path_factory.mktemp("egghunt-run")
-    shutil.copytree(EXAMPLE / "entries", folder / "entries")
-    text = (EXAMPLE / "tournament.yaml").read_text()
-    text = re.sub(r"(?m)^(\s*)runs: .*$", r"\g<1>runs: 1", text)
-    text = re.sub(r"(?m)^(\s*)move_wall_s: .*$", r"\g<1>move_wall_s: 5.0", text)
-    (folder / "tournament.yaml").write_text(text)
-    config = str(folder / "tournament.yaml")
+    config = str(example_copy(EXAMPLE, folder, {"runs": "1", "move_wall_s": "5.0"}))
     assert main(["season", "--config", config, "--no-progress"]) == 0
     return folder
 

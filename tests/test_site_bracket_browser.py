@@ -16,7 +16,7 @@ import domineering_knockout as dk
 import pytest
 import test_site_browser as on_site
 from serving import serve
-from test_site_browser import ARTIFACTS, Watched, css_colour, engine_frame, pixel
+from test_site_browser import ARTIFACTS, Watched, css_colour, engine_frame, pixel, rgb
 
 # The browser and a watched page, as the other browser tests have them (this module's own
 # ``base_url`` serves the knockout's site).
@@ -158,8 +158,7 @@ def cells(frame: str) -> dict[tuple[int, int], str]:
 
 def colour_of(page: Any, what: str) -> list[int]:
     """A CSS colour of the (hidden) text board: its background or its ink."""
-    found = page.evaluate(f"getComputedStyle(document.getElementById('board')).{what}")
-    return [int(float(v)) for v in found[found.index("(") + 1 : found.index(")")].split(",")[:3]]
+    return rgb(page.evaluate(f"getComputedStyle(document.getElementById('board')).{what}"))
 
 
 def drawn_as_one_piece_each(page: Any, frame: dict[tuple[int, int], str], colours: Any) -> None:

@@ -484,6 +484,11 @@ def pixel(page: Any, x: float, y: float) -> list[int]:
     return [int(v) for v in found]
 
 
+def rgb(css: str) -> list[int]:
+    """A computed ``rgb(…)`` or ``rgba(…)`` colour as [r, g, b]."""
+    return [int(float(v)) for v in css[css.index("(") + 1 : css.index(")")].split(",")[:3]]
+
+
 def css_colour(page: Any, cls: str, what: str = "backgroundColor") -> list[int]:
     found = page.evaluate(
         "([cls, what]) => { const s = document.createElement('span'); s.className = cls;"
@@ -491,7 +496,7 @@ def css_colour(page: Any, cls: str, what: str = "backgroundColor") -> list[int]:
         " return c; }",
         [cls, what],
     )
-    return [int(float(v)) for v in found[found.index("(") + 1 : found.index(")")].split(",")[:3]]
+    return rgb(found)
 
 
 def test_the_board_is_drawn_as_a_picture_with_its_text_one_click_away(

@@ -23,7 +23,7 @@ import podium
 import pytest
 import test_site_browser as on_site
 from serving import serve
-from test_site_browser import ARTIFACTS, regen
+from test_site_browser import ARTIFACTS, regen, rgb
 
 from runner.site import render_site
 
@@ -166,8 +166,8 @@ def test_a_wide_table_scrolls_in_its_own_box_on_a_phone(browser: Any, base_url: 
 
 def luminance(css: str) -> float:
     """The relative brightness (0 black, 1 white) of a computed ``rgb(…)`` colour."""
-    parts = [float(p) for p in css[css.index("(") + 1 : css.index(")")].split(",")[:3]]
-    return (0.2126 * parts[0] + 0.7152 * parts[1] + 0.0722 * parts[2]) / 255
+    red, green, blue = rgb(css)
+    return (0.2126 * red + 0.7152 * green + 0.0722 * blue) / 255
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
