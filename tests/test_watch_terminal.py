@@ -121,6 +121,11 @@ def frame_line(display: list[str]) -> str:
     return next(line for line in display if "to move" in line)
 
 
+def mover(line: str) -> str:
+    """Who is to move in Cluster's frame line ("turn   5: Blue to move, hand ...")."""
+    return line.split(": ", 1)[1].split(" to move", 1)[0]
+
+
 def test_the_watch_shows_names_scores_in_colour_pauses_steps_and_quits(
     watched: Terminal,
 ) -> None:
@@ -139,6 +144,7 @@ def test_the_watch_shows_names_scores_in_colour_pauses_steps_and_quits(
 
     term.send(b" ")
     term.until("the paused state", lambda d: "PAUSED" in d[1])
+    term.settle()  # the rest of the frame being drawn: a redraw may come in several reads
     paused = term.shown()
     term.settle()
     assert term.shown() == paused, "a paused game draws no further move"
@@ -147,13 +153,17 @@ def test_the_watch_shows_names_scores_in_colour_pauses_steps_and_quits(
     before = frame_line(term.screen.display)
     term.send(b"n")
     term.until("one step", lambda d: frame_line(d) != before)
+    term.settle()
     stepped = term.shown()
+    assert mover(frame_line(term.screen.display)) != mover(before), "one move: the other's turn"
     term.settle()
     assert term.shown() == stepped, "a step plays one move and stays paused"
     assert "PAUSED" in term.screen.display[1]
     before = frame_line(term.screen.display)
     term.send(b"\x1b[C")  # → steps too
     term.until("another step", lambda d: frame_line(d) != before)
+    term.settle()
+    assert mover(frame_line(term.screen.display)) != mover(before), "one move: the other's turn"
 
     # ↑/↓ move the board's window; the frame's own lines above its board stay.
     hidden = re.search(r"(\d+) more row\(s\) above, (\d+) below", term.screen.display[-1])
