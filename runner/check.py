@@ -104,6 +104,10 @@ def build_all(config: Config, sandbox: Sandbox, jobs: int | None = None) -> list
     limits = bot_limits(config)
     game = find_game(config.game)
     entries = discover(config.entries)
+    serve = getattr(sandbox, "serve", None)  # one container loads every entry (Docker)
+    if serve is not None:
+        config.output.build.mkdir(parents=True, exist_ok=True)
+        serve(config.output.build)
 
     def build(entry: Entry) -> Build:
         return build_entry(

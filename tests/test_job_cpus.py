@@ -121,16 +121,20 @@ def test_a_play_container_keeps_to_its_slots_cpu(tmp_path: Path) -> None:
             sandbox.prepare(jails[:1], LIMITS)
         finally:
             os.sched_setaffinity(0, before)
+        pinned = list(sandbox._boxes)
+        for box in pinned:
+            box.container.reload()
+            assert box.container.attrs["HostConfig"]["CpusetCpus"] == str(CPUS[-1]), "one CPU"
         sandbox.prepare(jails[1:], LIMITS)
-        one, two = (sandbox._containers[(str(j), LIMITS.memory_bytes)].container for j in jails)
-        for box in (one, two):
-            box.reload()
-        assert one.attrs["HostConfig"]["CpusetCpus"] == str(CPUS[-1]), "started on one CPU"
-        assert two.attrs["HostConfig"]["CpusetCpus"] == "", "started free: on any CPU"
+        free = list(sandbox._boxes)
+        assert pinned and free and not set(pinned) & set(free), "new ones mount the new jail"
+        for box in free:
+            box.container.reload()
+            assert box.container.attrs["HostConfig"]["CpusetCpus"] == "", "started on any CPU"
         sandbox.keep_to({CPUS[0]})  # games played in the host's own process (one job)
-        for box in (one, two):
-            box.reload()
-            pid = int(box.attrs["State"]["Pid"])  # its init, on this machine
+        for box in free:
+            box.container.reload()
+            pid = int(box.container.attrs["State"]["Pid"])  # its init, on this machine
             assert cpus_of(pid) == str(CPUS[0]), "the container's processes keep to the CPU"
     finally:
         sandbox.close()
@@ -148,7 +152,7 @@ def test_a_cpu_the_engine_may_not_use_costs_speed_not_the_container(
     jail.chmod(0o755)
     try:
         sandbox.prepare([jail], LIMITS)
-        box = sandbox._containers[(str(jail), LIMITS.memory_bytes)]
+        box = sandbox._boxes[0]
         box.container.reload()
         assert box.container.attrs["HostConfig"]["CpusetCpus"] == "", "started without it"
         assert not box.zygote.dead, "and its zygote answers"

@@ -121,7 +121,7 @@ class WatchedBot:
 
     def supervisor_lost(self, at: str, error: SandboxError) -> BotFault:
         """The zygote died, fell silent or said something malformed. Where it shares a
-        container with this entry's bots only, that is the entry's doing: this bot's loss.
+        container with this bot alone, that is the bot's doing: its loss.
         Elsewhere no bot can reach it: the host's machinery failed."""
         if self.process.zygote.untrusted:
             return BotCrashed(f"broke its sandbox's supervisor {at} ({error})")

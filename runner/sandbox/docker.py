@@ -11,18 +11,22 @@
   as a tar stream on the container's stdout, read through the attach API up to a cap (the
   container is killed past it); only regular files with the expected names under the cap are
   accepted, and the host checks the object again itself.
-- **Play**: containers are started once per entry per job slot and reused for the whole run.
-  Each runs the same zygote as the local sandbox (runner/bots/worker.py), which forks a fresh
-  bot process per game and kills it after; with no writable filesystem, and System V IPC and
-  message queues denied by the bots' seccomp filter, nothing survives between games. The host
-  reaches the zygote through a Unix socket in a read-only bind mount, and the bot's channels are
-  the host's own pipes passed over it, so a move costs what it costs locally.
+- **Play**: a job slot starts a few play containers and reuses them for the whole run. Each
+  mounts every entry's jail read-only (the build stage's mounts the whole build folder, so one
+  container loads every entry as it is built) and runs the same zygote as the local sandbox
+  (runner/bots/worker.py), which forks a fresh bot process per game, chroots it into its own
+  entry's jail and kills it after. A container holds one bot at a time: its memory limit, its
+  OOM count and a supervisor that fails in it are that bot's alone (a game of two seats takes two
+  containers). With no writable filesystem, and System V IPC and message queues denied by the
+  bots' seccomp filter, nothing survives between games, whoever played them. The host reaches
+  the zygote through a Unix socket in a read-only bind mount, and the bot's channels are the
+  host's own pipes passed over it, so a move costs what it costs locally.
 - **Walls**: no network, every capability dropped but the three the zygote needs to give each
   bot a uid of its own and to kill it (SETUID, SETGID, KILL; a bot leaves them all behind when it
   leaves uid 0), no-new-privileges, read-only root, memory with swap equal to memory (the kernel's
   OOM killer, read from the container's cgroup, makes the loss "memory"), a pids limit, a CPU
   limit, ``--init``, ``--ipc none``, the ``none`` logging driver, no environment from the host;
-  never the Docker socket or the repository: only the entry's build, read-only. The zygote is
+  never the Docker socket or the repository: only the entries' builds, read-only. The zygote is
   not dumpable and its bots run under other uids, behind the seccomp filter: no bot can trace,
   signal or read it. Still, the host believes nothing the container says without checking it,
   and counts anything that goes wrong with it as its entry's doing.
@@ -46,7 +50,7 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from runner.bots import objcheck, walls, worker
@@ -77,7 +81,9 @@ ZYGOTE_OVERHEAD = 64 << 20  # the zygote and its pre-forked children, inside the
 ZYGOTE_PIDS = 48
 BUILD_OUT_SIZE = 32 << 20  # the build container's /out tmpfs: every artefact together
 BUILD_STREAM_CAP = 40 << 20  # what the host reads of a build's stdout: /out, the log, tar headers
-CONTAINER_BOT_ROOT = "/bot"
+CONTAINER_BOTS = "/koth/bots"  # where a play container sees the folders it mounts
+PREPARED_CONTAINERS = 2  # per job slot, started side by side: the seats of a two-seat game
+MOUNTS_AT_MOST = 256  # jails a container mounts one by one (a served folder holds any number)
 
 
 def base_image() -> str:
@@ -362,6 +368,15 @@ def _unpack(stream: bytes) -> tuple[dict[str, bytes], int] | str:
     return files, int(status)
 
 
+def _passable(folder: Path) -> bool:
+    """Whether anyone may pass through ``folder`` (the container's root has no right to
+    override a folder's mode)."""
+    try:
+        return bool(folder.stat().st_mode & 0o001)
+    except OSError:
+        return False
+
+
 def _same_cpu() -> dict[str, str]:
     """The container options that keep its bots on the one CPU this process keeps to, if it
     keeps to one (runner/workers.py ``pin_to_one_cpu``: a job slot's host and bots share one)."""
@@ -388,9 +403,14 @@ def _run_on_same_cpu(sandbox: DockerSandbox, command: list[str], options: dict[s
 
 
 class _PlayContainer:
-    """One entry's container for one job slot, with its zygote."""
+    """A job slot's play container with its zygote: it holds one bot at a time, of any entry
+    whose folder it has mounted (``places``: host folder -> where the container sees it)."""
 
-    def __init__(self, sandbox: DockerSandbox, jail: Path, limits: BotLimits) -> None:
+    def __init__(self, sandbox: DockerSandbox, places: dict[str, str], limits: BotLimits) -> None:
+        self.places = places
+        self.memory_bytes = limits.memory_bytes
+        self.bots: list[BotProcess] = []  # handed out; the container is free once all closed
+        self.jail: Path | None = None  # the jail of the bot it was last given
         self.folder = Path(tempfile.mkdtemp(prefix="play-", dir=sandbox.workdir))
         self.folder.chmod(0o755)
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -402,11 +422,9 @@ class _PlayContainer:
         # Started as a Python bot is (the interpreter, its flags, its environment), so the
         # zygote runs Python bots in warm forks of itself (runner/bots/worker.py).
         command = [*worker.PYTHON_COMMAND, "/opt/koth/worker.py"]
+        volumes = {host: {"bind": inside, "mode": "ro"} for host, inside in places.items()}
         options: dict[str, Any] = {
-            "volumes": {
-                str(jail): {"bind": CONTAINER_BOT_ROOT, "mode": "ro"},
-                str(self.folder): {"bind": "/run/koth", "mode": "ro"},
-            },
+            "volumes": {**volumes, str(self.folder): {"bind": "/run/koth", "mode": "ro"}},
             "labels": sandbox.labels,
             # Removed by the engine once the zygote exits: when the host closes its socket,
             # or dies (kill -9 included), no container of this run outlives it.
@@ -436,9 +454,12 @@ class _PlayContainer:
             connection.close()
             _remove(self.container)
             raise SandboxError("the sandbox container's memory cgroup could not be found")
-        self.zygote = Zygote(
-            connection, oom_kills=oom_kills, bot_root=CONTAINER_BOT_ROOT, untrusted=True
-        )
+        self.zygote = Zygote(connection, oom_kills=oom_kills, untrusted=True)
+
+    @property
+    def free(self) -> bool:
+        """No bot in it the host still holds (one it closed has been killed)."""
+        return all(bot.closed for bot in self.bots) and not self.zygote.dead
 
     def close(self) -> None:
         self.zygote.close()
@@ -448,9 +469,9 @@ class _PlayContainer:
 
 class DockerSandbox:
     name = "docker"
-    # Each entry's bots run in that entry's own container and zygote, so entries built side by
-    # side (runner/check.py) may load their bots at the same time (runner/build.py).
-    spawns_in_parallel = True
+    # Containers are shared by entries and handed out by one thread at a time: entries built
+    # side by side (runner/check.py) load their bots one at a time (runner/build.py).
+    spawns_in_parallel = False
 
     def __init__(self, say: Callable[[str], None] | None = None) -> None:
         self.say = say or (lambda text: print(text, file=sys.stderr))
@@ -461,7 +482,10 @@ class DockerSandbox:
         self.labels = {LABEL: "1", SESSION_LABEL: session}
         self.workdir = Path(tempfile.mkdtemp(prefix="koth-docker-"))
         self.workdir.chmod(0o755)
-        self._containers: dict[tuple[str, int], _PlayContainer] = {}
+        self._boxes: list[_PlayContainer] = []
+        self._served: list[Path] = []  # folders whose jails any container may play (``serve``)
+        self._wanted: dict[str, None] = {}  # jails to mount in the next container, oldest first
+        self._places: dict[str, str] = {}  # host folder -> its mount point in every container
 
     def compile(
         self, source: Path, out: Path, wall_s: float, recipe: str = "c-function"
@@ -511,18 +535,28 @@ class DockerSandbox:
         (jail / "bot.so").write_bytes(library)
         return Compiled(True, "ok", output)
 
+    def serve(self, folder: Path) -> None:
+        """Bots will be played from jails anywhere under ``folder`` (the build stage loads each
+        entry once as it is built): a container started from now on mounts it whole, so one
+        container serves every entry built there."""
+        folder = folder.resolve()
+        if folder not in self._served:
+            self._served.append(folder)
+
     def prepare(self, jails: Sequence[Path], limits: BotLimits) -> None:
-        """Start the containers of these entries side by side (starting one takes ~0.3 s of
-        mostly waiting on the engine), so a season does not start them one by one."""
-        missing = [
-            j for j in dict.fromkeys(jails) if (str(j), limits.memory_bytes) not in self._containers
-        ]
-        if not missing:
+        """These jails will be played: start the containers a two-seat game needs, side by
+        side, each mounting all of them (starting one takes ~0.3 s of the engine's CPU)."""
+        for jail in jails:
+            self._want(jail)
+        mounted = [b for b in self._boxes if self._holds(b, jails, limits) and b.free]
+        missing = PREPARED_CONTAINERS - len(mounted)
+        if missing <= 0:
             return
-        with ThreadPoolExecutor(max_workers=8) as threads:
-            boxes = list(threads.map(lambda jail: _PlayContainer(self, jail, limits), missing))
-        for jail, box in zip(missing, boxes, strict=True):
-            self._containers[(str(jail), limits.memory_bytes)] = box
+        self._retire(jails, limits)
+        places = self._mounts()
+        with ThreadPoolExecutor(max_workers=missing) as threads:
+            started = threads.map(lambda _: _PlayContainer(self, places, limits), range(missing))
+            self._boxes.extend(started)
 
     def spawn(
         self,
@@ -531,39 +565,100 @@ class DockerSandbox:
         program: list[str] | None = None,
         abi: dict[str, Any] | None = None,
     ) -> BotProcess:
-        """A bot process in the entry's container. Between games a container whose zygote
-        died, fell silent or misbehaved is replaced by a fresh one, never blamed on a game."""
-        key = (str(jail), limits.memory_bytes)
-        for _ in range(2):
-            box = self._containers.get(key)
-            if box is not None and box.zygote.dead:
-                box.close()
-                box = None
-            if box is None:
-                box = self._containers[key] = _PlayContainer(self, jail, limits)
+        """A bot process in a free play container that mounts its jail (one is started if
+        none is free). A container holds one bot at a time, so its memory limit and OOM count
+        are that bot's alone, and a supervisor that fails in it is that bot's doing. Between
+        games a container whose zygote died, fell silent or misbehaved is replaced by a fresh
+        one, never blamed on a game."""
+        self._want(jail)
+        for attempt in range(2):
+            box = next((b for b in self._boxes if b.free and self._holds(b, [jail], limits)), None)
+            if box is None or attempt > 0:  # after a broken one, a fresh one
+                self._retire([jail], limits)
+                box = _PlayContainer(self, self._mounts(), limits)
+                self._boxes.append(box)
             try:
-                process = box.zygote.spawn(CONTAINER_BOT_ROOT, limits, program, abi=abi)
+                process = box.zygote.spawn(self._inside(box, jail), limits, program, abi=abi)
                 box.zygote.await_pid(process)
+                box.bots, box.jail = [process], jail
                 return process
             except ZygoteBroken:
                 box.close()
-                del self._containers[key]
-        raise SandboxError("two fresh sandbox containers in a row did not start a bot")
+                self._boxes.remove(box)
+        raise SandboxError("a fresh sandbox container did not start a bot either")
+
+    def _want(self, jail: Path) -> None:
+        key = str(jail.resolve())
+        self._wanted.pop(key, None)
+        self._wanted[key] = None
+
+    def _under(self, jail: Path) -> Path | None:
+        """The served folder ``jail`` is in, if every folder down to it lets others pass (the
+        container's root has no right to override a folder's mode)."""
+        jail = jail.resolve()
+        for folder in self._served:
+            if jail.is_relative_to(folder):
+                steps = [step for step in jail.parents if step.is_relative_to(folder)]
+                if all(_passable(step) for step in steps):
+                    return folder
+        return None
+
+    def _mounts(self) -> dict[str, str]:
+        """What a container started now mounts: the served folders and the jails most
+        recently asked for, those that exist, each at its own place."""
+        folders = [*self._served]
+        for key in reversed(self._wanted):
+            if len(folders) >= MOUNTS_AT_MOST:
+                break
+            if self._under(Path(key)) is None:
+                folders.append(Path(key))
+        places: dict[str, str] = {}
+        for folder in folders:
+            if folder.is_dir():
+                key = str(folder)
+                place = self._places.setdefault(key, f"{CONTAINER_BOTS}/{len(self._places)}")
+                places[key] = place
+        return places
+
+    def _inside(self, box: _PlayContainer, jail: Path) -> str:
+        """Where the container ``box`` sees ``jail``."""
+        jail = jail.resolve()
+        folder = self._under(jail)
+        if folder is not None and str(folder) in box.places:
+            return str(PurePosixPath(box.places[str(folder)], jail.relative_to(folder)))
+        return box.places[str(jail)]
+
+    def _holds(self, box: _PlayContainer, jails: Sequence[Path], limits: BotLimits) -> bool:
+        if box.memory_bytes != limits.memory_bytes:
+            return False
+        for jail in jails:
+            try:
+                self._inside(box, jail)
+            except KeyError:
+                return False
+        return True
+
+    def _retire(self, jails: Sequence[Path], limits: BotLimits) -> None:
+        """Close the free containers that cannot play ``jails``: one started now replaces
+        them (it mounts what they did that still exists, and these)."""
+        for box in [b for b in self._boxes if b.free and not self._holds(b, jails, limits)]:
+            box.close()
+            self._boxes.remove(box)
 
     def keep_to(self, cpus: set[int]) -> None:
         """The play containers started so far keep their zygote, blanks and bots to ``cpus``
         (their cpuset, changed in place); one started later takes this process's CPU
         (``_same_cpu``)."""
-        for box in self._containers.values():
+        for box in self._boxes:
             try:
                 box.container.update(cpuset_cpus=",".join(map(str, sorted(cpus))))
             except Exception:  # the SDK raises several kinds; it only costs speed: play on
                 pass
 
     def close(self) -> None:
-        for box in self._containers.values():
+        for box in self._boxes:
             box.close()
-        self._containers.clear()
+        self._boxes.clear()
         for container in self.client.containers.list(
             all=True,
             filters={"label": f"{SESSION_LABEL}={self.labels[SESSION_LABEL]}"},

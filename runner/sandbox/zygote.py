@@ -12,10 +12,10 @@ kernel's clock of that pid), its exit status and its OOM kills. Nothing the bot 
 trusted.
 
 Every message from a zygote is checked before it is believed, every send to it and every wait on
-it has a deadline. A zygote in a container is ``untrusted``: it shares a container with one
-entry's bots, so whatever goes wrong with it (a malformed message, silence, death) is that
-entry's doing (runner/bots/watch.py scores it so). A local zygote is the host's own: its failure
-is a SandboxError.
+it has a deadline. A zygote in a container is ``untrusted``: it shares a container with the
+one bot it holds at a time, so whatever goes wrong with it (a malformed message, silence, death)
+while a bot is there is that bot's entry's doing (runner/bots/watch.py scores it so). A local
+zygote is the host's own: its failure is a SandboxError.
 """
 
 from __future__ import annotations
@@ -92,19 +92,16 @@ class Zygote:
         sock: socket.socket,
         on_close: Callable[[], None] = lambda: None,
         oom_kills: Callable[[], int] | None = None,
-        bot_root: str | None = None,
         untrusted: bool = False,
     ) -> None:
         """``sock``: the connected control socket. ``oom_kills``: a counter of the OOM kills in
         the memory cgroup around the zygote (a container's), when the kernel enforces memory
-        there. ``bot_root``: where the zygote sees a bot's jail (a container's mount point).
-        ``untrusted``: it shares a container with one entry's bots, so its failures are that
-        entry's."""
+        there. ``untrusted``: it shares a container with the bot it holds, so its failures are that
+        bot's entry's."""
         self._sock = sock
         sock.setblocking(False)
         self._on_close = on_close
         self._container_oom_kills = oom_kills
-        self._bot_root = bot_root
         self.untrusted = untrusted
         self.dead = False
         self._events: dict[int, list[dict[str, Any]]] = {}
@@ -255,8 +252,6 @@ class Zygote:
         the bot is ``jail/bot.so``, a C function called as ``abi`` says (CAbi.to_json()); with
         it, that command is run in ``jail`` (``root``: an empty folder to build the program's
         private filesystem view on)."""
-        if self._bot_root is not None:
-            jail = self._bot_root
         request: dict[str, Any] = {
             "op": "spawn",
             "jail": jail,

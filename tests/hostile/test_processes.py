@@ -348,7 +348,7 @@ def test_a_stopped_zygote_between_games_gets_a_fresh_container(
     monkeypatch.setattr(zygote_module, "ANSWER_WALL_S", 1.0)
     steady = build(docker_sandbox, tmp_path, "c", "steady")
     assert_plays_on(play(docker_sandbox, "c", [steady, steady]), "steady")
-    for box in list(docker_sandbox._containers.values()):
+    for box in list(docker_sandbox._boxes):
         os.kill(box.zygote_host_pid, signal.SIGSTOP)
     assert_plays_on(play(docker_sandbox, "c", [steady, steady], seed=2), "steady")
 
@@ -362,9 +362,20 @@ def test_a_zygote_that_dies_mid_game_is_its_entrys_loss(
 
     slow = build(docker_sandbox, tmp_path, "c", "sleepy")
     steady = build(docker_sandbox, tmp_path, "c", "steady")
-    play(docker_sandbox, "c", [slow, steady])  # starts both entries' containers
-    box = next(b for key, b in docker_sandbox._containers.items() if key[0] == str(slow.jail))
-    killer = threading.Timer(0.3, os.kill, (box.zygote_host_pid, signal.SIGKILL))
+    play(docker_sandbox, "c", [slow, steady])  # starts the containers the game takes
+
+    def kill_sleepys_supervisor() -> None:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:  # the container the game gave the sleepy bot
+            boxes = list(docker_sandbox._boxes)
+            held = [b for b in boxes if not b.free and b.jail == slow.jail_path]
+            if held:
+                time.sleep(0.3)
+                os.kill(held[0].zygote_host_pid, signal.SIGKILL)
+                return
+            time.sleep(0.01)
+
+    killer = threading.Thread(target=kill_sleepys_supervisor)
     killer.start()
     result = play(docker_sandbox, "c", [slow, steady], seed=2)
     killer.join()
