@@ -1,7 +1,8 @@
 """The Docker build writes only into size-capped tmpfs mounts, and what comes back is read from
-the container's stdout up to a cap (runner/sandbox/docker.py, build.sh): an assembler `.fill`
-of gigabytes never reaches the host's disk, and only regular files with the expected names under
-their caps are accepted from the stream."""
+the container's stdout up to a cap (runner/sandbox/dockerbuild.py, buildserver.sh, build.sh): an
+assembler `.fill` of gigabytes never reaches the host's disk, and only regular files with the
+expected names under their caps are accepted from the stream. A build container serves one build
+after another: none sees another's files, and each leaves nothing behind."""
 
 from __future__ import annotations
 
@@ -9,15 +10,18 @@ import io
 import socket
 import struct
 import tarfile
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from runner.build import build_entry
 from runner.entries import load_entry
 from runner.games.snakes import SPEC as SNAKES
-from runner.sandbox import docker
+from runner.sandbox import dockerbuild
 from runner.sandbox.docker import DockerSandbox
+from runner.sandbox.dockerbuild import BuildContainerLost, Stdout
 from runner.sandbox.local import ARTIFACT_CAP, COMPILER_OUTPUT_CAP
 from runner.sandbox.zygote import BotLimits
 
@@ -29,12 +33,12 @@ TAIL = (
 SECRET = "leaked_secret_4711"
 
 
-def make(root: Path, name: str, source: str) -> Path:
+def make(root: Path, name: str, source: str, language: str = "c") -> Path:
     folder = root / "entries" / name
     folder.mkdir(parents=True)
-    (folder / "bot.c").write_text(source)
+    (folder / f"bot.{language}").write_text(source)
     (folder / "entry.yaml").write_text(
-        f"name: {name}\nauthor: tests\ndescription: docker build test\nlanguage: c\n"
+        f"name: {name}\nauthor: tests\ndescription: docker build test\nlanguage: {language}\n"
     )
     return folder
 
@@ -111,15 +115,15 @@ def test_only_expected_regular_files_under_their_caps_are_accepted() -> None:
             ("./extra.txt", b"x", b""),
         ]
     )
-    unpacked = docker._unpack(stream)
+    unpacked = dockerbuild.unpack(stream)
     assert unpacked == ({"log.txt": b"warning: x", "bot.o": b"\x7fELF"}, 0)
 
 
 def test_a_stream_without_a_verdict_or_not_a_tar_is_a_failure() -> None:
-    assert isinstance(docker._unpack(tar([("./bot.o", b"x", b"")])), str)
-    assert isinstance(docker._unpack(b"\0garbage" * 100), str)
+    assert isinstance(dockerbuild.unpack(tar([("./bot.o", b"x", b"")])), str)
+    assert isinstance(dockerbuild.unpack(b"\0garbage" * 100), str)
     oversized_log = tar([("log.txt", b"x" * (COMPILER_OUTPUT_CAP + 1), b""), ("status", b"0", b"")])
-    assert docker._unpack(oversized_log) == ({}, 0)
+    assert dockerbuild.unpack(oversized_log) == ({}, 0)
 
 
 def frames(payload: bytes, size: int = 1 << 16) -> bytes:
@@ -133,9 +137,11 @@ def frames(payload: bytes, size: int = 1 << 16) -> bytes:
 def test_the_stream_is_read_up_to_its_cap_and_no_further() -> None:
     host, container = socket.socketpair()
     try:
-        container.sendall(frames(b"a" * 1000) + struct.pack(">BxxxI", 2, 3) + b"err")
-        container.shutdown(socket.SHUT_WR)
-        assert docker._read_stream(host, 1000, 10) == b"a" * 1000
+        container.sendall(frames(b"12 0\n" + b"a" * 1000) + struct.pack(">BxxxI", 2, 3) + b"err")
+        stdout = Stdout(host, 1000)
+        deadline = time.monotonic() + 10
+        assert stdout.line(deadline) == b"12 0", "the answer's first line"
+        assert stdout.take(1000, deadline) == b"a" * 1000, "stdout only, to the byte"
     finally:
         host.close()
         container.close()
@@ -148,18 +154,79 @@ def test_the_stream_is_read_up_to_its_cap_and_no_further() -> None:
                 sent += container.send(frames(b"b" * (1 << 16)))
         except BlockingIOError:
             pass
-        result = docker._read_stream(host, 1 << 16, 10)
-        assert isinstance(result, str) and "larger than" in result, result
+        with pytest.raises(BuildContainerLost, match="larger than"):
+            Stdout(host, 1 << 16).take(1 << 20, time.monotonic() + 10)
     finally:
         host.close()
         container.close()
 
 
-def test_a_silent_stream_ends_at_the_wall_clock_limit() -> None:
+def test_a_silent_stream_ends_at_its_deadline_and_a_closed_one_at_once() -> None:
     host, container = socket.socketpair()
     try:
-        result = docker._read_stream(host, 1 << 20, 0.5)
-        assert result == "the compiler ran longer than 0.5 s"
+        began = time.monotonic()
+        with pytest.raises(TimeoutError):
+            Stdout(host, 1 << 20).line(began + 0.5)
+        container.close()
+        with pytest.raises(BuildContainerLost, match="ended"):
+            Stdout(host, 1 << 20).line(time.monotonic() + 10)
     finally:
         host.close()
         container.close()
+
+
+def build_process_left(builder: Any) -> str:
+    """What a build left in its container: files in its writable places, processes of a build
+    uid (20000 and up), as the container's root sees them."""
+    script = (
+        "find /out /tmp /koth -mindepth 1; "
+        "for d in /proc/[0-9]*; do u=$(stat -c %u $d 2>/dev/null); "
+        '[ "${u:-0}" -ge 20000 ] && cat $d/cmdline | tr "\\0" " " && echo; done; true'
+    )
+    code, output = builder.container.exec_run(["/bin/sh", "-c", script], user="0:0")
+    assert code == 0, output
+    return str(output.decode()).strip()
+
+
+# Three nested constant-evaluated loops: each under gcc's loop limit, all of them far over what a
+# second of compiling gets through.
+SLOW_CPP = """constexpr long spin() {
+    long x = 0;
+    for (long i = 0; i < 200000; ++i)
+        for (long j = 0; j < 200000; ++j)
+            for (long k = 0; k < 200000; ++k) x += (i ^ j ^ k) & 1;
+    return x;
+}
+static_assert(spin() != 1, "");
+int main() { return 0; }
+"""
+
+
+@pytest.mark.docker
+def test_builds_in_one_container_see_nothing_of_each_other_and_leave_nothing(
+    docker_sandbox: DockerSandbox, tmp_path: Path
+) -> None:
+    from runner.games.cluster import SPEC as CLUSTER
+
+    def build(folder: Path, wall_s: float = 60, game: Any = SNAKES) -> Any:
+        return build_entry(load_entry(folder), tmp_path / "b", docker_sandbox, LIMITS, wall_s, game)
+
+    secret = build(make(tmp_path, "secret", f"/* {SECRET} */\n" + TAIL))
+    assert secret.ok, secret.message
+    (builder,) = [b for b in docker_sandbox._builders if not b.lost]
+    number = builder.count - 1  # the secret's build: its copy was in the inbox under that name
+    for name, line in [
+        ("includer", f'#include "../{number}/bot.c"\n'),
+        ("incbinner", f'__asm__(".incbin \\"/inbox/{number}/bot.c\\"");\n'),
+    ]:
+        reader = build(make(tmp_path, name, line + TAIL))
+        assert not reader.ok and SECRET not in reader.message, reader.message
+    assert build_process_left(builder) == "", "a build left files or processes behind"
+
+    slow = build(make(tmp_path, "slow", SLOW_CPP, "cpp"), wall_s=2, game=CLUSTER)
+    assert not slow.ok and "ran longer than 2 s" in slow.message, slow.message
+    assert builder in docker_sandbox._builders and not builder.lost, "the container serves on"
+    assert build_process_left(builder) == "", "the compiler outlived its time limit"
+    after = build(make(tmp_path, "after", TAIL))
+    assert after.ok, after.message
+    assert builder.count > number + 4, "the same container built them all"

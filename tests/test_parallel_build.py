@@ -77,16 +77,18 @@ def test_entries_build_side_by_side_with_the_same_verdicts(entries: Path) -> Non
     )
 
 
-def test_docker_builds_side_by_side_and_loads_each_entry_in_its_own_container(
-    entries: Path, docker_sandbox: Sandbox, local_sandbox: Sandbox
+def test_docker_builds_side_by_side_in_a_container_per_thread(
+    entries: Path, docker_sandbox: Any, local_sandbox: Sandbox
 ) -> None:
-    """Under Docker each entry's bot is loaded in the entry's own container, so loads run side
-    by side too (``spawns_in_parallel``); the verdicts are still the local sandbox's."""
+    """Under Docker each build thread keeps one build container for all its builds, so two
+    entries compile at once; the verdicts are still the local sandbox's."""
     meeting = MeetingSandbox(docker_sandbox)
-    assert meeting.spawns_in_parallel, "the Docker sandbox should load entries side by side"
     together = check.build_all(config_with(entries, "build-docker"), meeting, jobs=2)
     alone = check.build_all(config_with(entries, "build-local"), local_sandbox, jobs=1)
     assert meeting.met == 2, "two entries' builds should have run at the same time"
+    live = [b for b in docker_sandbox._builders if not b.lost]
+    assert len(live) == 2, f"two build threads should take two build containers, not {len(live)}"
+    assert sum(b.count for b in live) >= len(together), "every build ran in one of them"
     assert [(e, ok, stage) for e, ok, stage, _ in summary(together)] == [
         (e, ok, stage) for e, ok, stage, _ in summary(alone)
     ], "Docker's builds two at a time should give the local sandbox's verdicts"

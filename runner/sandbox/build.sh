@@ -1,10 +1,11 @@
 #!/bin/sh
-# Build one entry inside the build container. /src (read-only) holds a private copy of the
-# entry; /out, /tmp and /koth are size-capped tmpfs mounts, the only writable places. The one
-# argument names a fixed recipe. Everything the host gets back leaves through the container's
-# stdout as one tar stream, which the host reads up to a cap: log.txt (the compiler's messages,
-# capped), status (this script's verdict, a number) and the artefacts in /out. The compiler's
-# passes never hold that stdout (3>&-).
+# Build one entry inside the build container (run by buildserver.sh under the build's own uid).
+# The first argument names a fixed recipe; the second is the folder holding a private copy of the
+# entry (read-only). /out, /tmp and /koth are size-capped tmpfs mounts, the only writable places.
+# Everything the host gets back leaves through this script's stdout as one tar stream, which the
+# host reads up to a cap: log.txt (the compiler's messages, capped), status (this script's
+# verdict, a number) and the artefacts in /out. The compiler's passes never hold that stdout
+# (3>&-).
 exec 3>&1 >/koth/log.txt 2>&1
 finish() {
     truncate -s '<65536' /koth/log.txt  # frees room in /koth if the messages filled it
@@ -12,7 +13,7 @@ finish() {
     tar -cf - -C /koth log.txt status -C /out . >&3
     exit 0
 }
-cd /src || finish 9
+cd "$2" || finish 9
 case "$1" in
     c-function)
         gcc -std=c11 -O2 -fPIC -Wall -c bot.c -o /out/bot.o 3>&- || finish 10

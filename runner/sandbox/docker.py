@@ -5,12 +5,12 @@
   (the workflows pin it by digest; default debian:bookworm-slim). Its tag is a hash of the base
   and all the files: a change rebuilds it, nothing else does. ``save_image`` and ``load_image``
   carry it to another machine as a ``docker save`` archive (the season workflow builds it once).
-- **Build**: one container per compile, with no network, a fixed command (build.sh), a private
-  copy of the entry's regular files read-only at /src, and size-capped tmpfs mounts (/out, /tmp)
-  as the only writable places: nothing it writes reaches the host's disk. The artefacts come back
-  as a tar stream on the container's stdout, read through the attach API up to a cap (the
-  container is killed past it); only regular files with the expected names under the cap are
-  accepted, and the host checks the object again itself.
+- **Build**: runner/sandbox/dockerbuild.py. Each build thread keeps one build container, which
+  builds one entry after another, each under a uid of its own, on a private copy of its regular
+  files, with size-capped tmpfs mounts as the only writable places: nothing it writes reaches the
+  host's disk, and no build sees another's files. The artefacts come back as a tar stream on the
+  container's stdout, read up to a cap; only regular files with the expected names under the cap
+  are accepted, and the host checks the object again itself.
 - **Play**: a job slot starts a few play containers and reuses them for the whole run. Each
   mounts every entry's jail read-only (the build stage's mounts the whole build folder, so one
   container loads every entry as it is built) and runs the same zygote as the local sandbox
@@ -30,7 +30,6 @@
   not dumpable and its bots run under other uids, behind the seccomp filter: no bot can trace,
   signal or read it. Still, the host believes nothing the container says without checking it,
   and counts anything that goes wrong with it as its entry's doing.
-- **Builds** run as the image's non-root user.
 - **Clean-up**: every container is labelled; all are removed (``docker kill`` semantics, never a
   graceful stop) when the sandbox closes, and leftovers of dead sessions when one opens.
 """
@@ -38,15 +37,13 @@
 from __future__ import annotations
 
 import hashlib
-import io
 import os
 import shutil
 import socket
 import struct
 import sys
-import tarfile
 import tempfile
-import time
+import threading
 import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -54,8 +51,16 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from runner.bots import objcheck, walls, worker
-from runner.safefiles import UnsafeFileError, copy_tree
+from runner.safefiles import UnsafeFileError, read_tree
 from runner.sandbox.buildjail import ran_out_of_room
+from runner.sandbox.dockerbuild import (
+    BUILD_CAPABILITIES,
+    BUILD_MEMORY,
+    BUILD_OUT_SIZE,
+    BUILD_PIDS,
+    BuildContainer,
+    BuildContainerLost,
+)
 from runner.sandbox.local import ARTIFACT_CAP, COMPILER_OUTPUT_CAP, Compiled
 from runner.sandbox.zygote import BotLimits, BotProcess, SandboxError, Zygote, ZygoteBroken
 
@@ -63,6 +68,7 @@ HERE = Path(__file__).parent
 IMAGE_FILES = {
     "Dockerfile": HERE / "Dockerfile",
     "build.sh": HERE / "build.sh",
+    "buildserver.sh": HERE / "buildserver.sh",
     "worker.py": Path(worker.__file__),
     "walls.py": Path(walls.__file__),
     "objcheck.py": Path(objcheck.__file__),
@@ -72,15 +78,12 @@ BASE_VARIABLE = "KOTH_SANDBOX_BASE"
 DEFAULT_BASE = "debian:bookworm-slim"
 LABEL = "koth.sandbox"
 SESSION_LABEL = "koth.session"
-BUILD_USER = "10001:10001"  # the image's non-root user
 ZYGOTE_USER = "0:0"  # with SETUID, SETGID and KILL only: it gives each bot a uid of its own
 ZYGOTE_CAPABILITIES = ["SETUID", "SETGID", "KILL"]
 ZYGOTE_OVERHEAD = 64 << 20  # the zygote and its pre-forked children, inside the memory limit
 # The zygote, its blanks (up to worker.MAX_BLANKS) and its bots: the seats one entry holds in a
 # game (a built-in bot filling six seats of an Easter Egg Hunt runs six at once).
 ZYGOTE_PIDS = 48
-BUILD_OUT_SIZE = 32 << 20  # the build container's /out tmpfs: every artefact together
-BUILD_STREAM_CAP = 40 << 20  # what the host reads of a build's stdout: /out, the log, tar headers
 CONTAINER_BOTS = "/koth/bots"  # where a play container sees the folders it mounts
 PREPARED_CONTAINERS = 2  # per job slot, started side by side: the seats of a two-seat game
 MOUNTS_AT_MOST = 256  # jails a container mounts one by one (a served folder holds any number)
@@ -99,15 +102,13 @@ def image_tag() -> str:
     return f"{IMAGE_REPOSITORY}:{digest.hexdigest()[:16]}"
 
 
-def _hardening(
-    memory_bytes: int, pids: int, user: str = BUILD_USER, capabilities: list[str] | None = None
-) -> dict[str, Any]:
+def _hardening(memory_bytes: int, pids: int, user: str, capabilities: list[str]) -> dict[str, Any]:
     from docker.types import LogConfig
 
     return {
         "network_mode": "none",
         "cap_drop": ["ALL"],
-        "cap_add": capabilities or [],
+        "cap_add": capabilities,
         "security_opt": ["no-new-privileges"],
         "read_only": True,
         "user": user,
@@ -271,101 +272,38 @@ def _oom_counter(host_pid: int) -> Callable[[], int] | None:
     return count
 
 
-def _run_build(
-    sandbox: DockerSandbox, src: Path, recipe: str, wall_s: float
-) -> tuple[dict[str, bytes], int] | str:
-    """Run build.sh in a fresh container on ``src``; the files it sent back by name and its
-    status, or what went wrong in words. Nothing the container writes touches the host's disk:
-    its only writable places are size-capped tmpfs mounts, and its stdout is read here up to
-    BUILD_STREAM_CAP bytes, then the container is killed."""
-    # The container ends itself at the wall limit and the engine removes it, so a build
-    # outlives a koth that died (kill -9) by the limit at most, and leaves nothing behind.
-    deadline = ["timeout", "-s", "KILL", str(int(wall_s) + 5)]
-    container = sandbox.client.containers.create(
-        sandbox.tag,
-        [*deadline, "/bin/sh", "/opt/koth/build.sh", recipe],
-        volumes={str(src): {"bind": "/src", "mode": "ro"}},
-        tmpfs={
-            "/out": f"rw,nosuid,nodev,noexec,size={BUILD_OUT_SIZE},mode=1777",
-            "/tmp": "rw,nosuid,nodev,noexec,size=64m,mode=1777",
-            "/koth": "rw,nosuid,nodev,noexec,size=1m,mode=1777",
-        },
-        ulimits=[_ulimit("fsize", ARTIFACT_CAP)],
-        labels=sandbox.labels,
-        auto_remove=True,
-        **{**_hardening(1 << 30, pids=64), "detach": False},
-    )
-    attached = container.attach_socket(params={"stdout": 1, "stderr": 0, "stream": 1})
-    connection: socket.socket = attached._sock
-    try:
-        container.start()
-        stream = _read_stream(connection, BUILD_STREAM_CAP, wall_s)
-    finally:
-        connection.close()  # first: the engine waits on an attached reader before a kill ends
-        attached.close()
-        _remove(container)
-    return stream if isinstance(stream, str) else _unpack(stream)
-
-
 def _ulimit(name: str, value: int) -> Any:
     from docker.types import Ulimit
 
     return Ulimit(name=name, soft=value, hard=value)
 
 
-def _read_stream(connection: socket.socket, cap: int, wall_s: float) -> bytes | str:
-    """The container's stdout from an attach socket (the engine's multiplexed frames: a stream
-    byte, three zeros, a big-endian length, the payload), to its end. Stops reading as soon as
-    more than ``cap`` bytes came, or after ``wall_s``, and says so in words instead."""
-    deadline = time.monotonic() + wall_s
-    data = bytearray()
-    pending = bytearray()
-    while True:
-        left = deadline - time.monotonic()
-        try:
-            if left <= 0:
-                raise TimeoutError
-            connection.settimeout(left)
-            chunk = connection.recv(1 << 16)
-        except TimeoutError:
-            return f"the compiler ran longer than {wall_s:g} s"
-        if not chunk:
-            return bytes(data)
-        pending += chunk
-        while len(pending) >= 8:
-            (size,) = struct.unpack(">I", pending[4:8])
-            if len(pending) < 8 + size:
-                break
-            if pending[0] == 1:  # stdout; nothing else was asked for
-                data += pending[8 : 8 + size]
-            del pending[: 8 + size]
-        if len(data) + len(pending) > cap + 8:
-            return (
-                f"the build's output is larger than the {cap >> 20} MiB cap: refused (reading "
-                "stopped there and the build was killed)"
-            )
-
-
-def _unpack(stream: bytes) -> tuple[dict[str, bytes], int] | str:
-    """The regular files of build.sh's tar stream, each under its cap, and its status."""
-    caps = {name: ARTIFACT_CAP for name in ("bot.o", "bot.so", "bot", "bot.py")}
-    caps.update({"log.txt": COMPILER_OUTPUT_CAP, "status": 16})
-    files: dict[str, bytes] = {}
-    try:
-        with tarfile.open(fileobj=io.BytesIO(stream), mode="r:") as archive:
-            for member in archive:
-                name = member.name.removeprefix("./")
-                if name not in caps or not member.isreg() or member.size > caps[name]:
-                    continue  # a link, a folder, an unexpected name, too large: never accepted
-                handle = archive.extractfile(member)
-                if handle is not None:
-                    files[name] = handle.read(caps[name] + 1)[: caps[name]]
-    except (tarfile.TarError, EOFError) as exc:
-        return f"the build's output could not be read ({exc})"
-    status = files.pop("status", b"").strip()
-    if not status.isdigit():
-        return "the build ended without a verdict (the container was stopped)"
-    return files, int(status)
+def _artefacts(
+    files: dict[str, bytes], status: int, output: str, out: Path, recipe: str
+) -> Compiled:
+    """The build's verdict from build.sh's status, its artefacts written to ``out``."""
+    if recipe != "c-function":
+        program_name = "bot.py" if recipe == "python" else "bot"
+        program = files.get(program_name)
+        if status != 0 or program is None:
+            return Compiled(False, "compile", output or f"the build ended with status {status}")
+        jail = out / "jail"
+        jail.mkdir(exist_ok=True)
+        (jail / program_name).write_bytes(program)
+        (jail / program_name).chmod(0o555)
+        return Compiled(True, "ok", output)
+    obj, library = files.get("bot.o"), files.get("bot.so")
+    if obj is None or status in (9, 10):  # build.sh: 10 the compiler failed, 9 no recipe
+        return Compiled(False, "compile", output or f"the build ended with status {status}")
+    (out / "bot.o").write_bytes(obj)
+    if status == 11:
+        return Compiled(False, "check", output)
+    if status != 0 or library is None:
+        return Compiled(False, "link", output)
+    jail = out / "jail"
+    jail.mkdir(exist_ok=True)
+    (jail / "bot.so").write_bytes(library)
+    return Compiled(True, "ok", output)
 
 
 def _passable(folder: Path) -> bool:
@@ -482,6 +420,9 @@ class DockerSandbox:
         self.labels = {LABEL: "1", SESSION_LABEL: session}
         self.workdir = Path(tempfile.mkdtemp(prefix="koth-docker-"))
         self.workdir.chmod(0o755)
+        self._builders: list[BuildContainer] = []
+        self._building: set[BuildContainer] = set()  # taken by a build thread
+        self._builders_lock = threading.Lock()
         self._boxes: list[_PlayContainer] = []
         self._served: list[Path] = []  # folders whose jails any container may play (``serve``)
         self._wanted: dict[str, None] = {}  # jails to mount in the next container, oldest first
@@ -490,19 +431,21 @@ class DockerSandbox:
     def compile(
         self, source: Path, out: Path, wall_s: float, recipe: str = "c-function"
     ) -> Compiled:
-        """Build in a fresh container (build.sh's recipe) on a private copy of the entry; what
-        comes back is read from the container's stdout, at most BUILD_STREAM_CAP bytes, and only
+        """Build in one of the sandbox's build containers (runner/sandbox/dockerbuild.py:
+        build.sh's recipe on a private copy of the entry, under a uid of its own); what comes
+        back is read from the container's stdout, at most BUILD_STREAM_CAP bytes, and only
         regular files with the expected names under the cap are accepted."""
-        scratch = Path(tempfile.mkdtemp(prefix="build-", dir=self.workdir))
         try:
-            try:
-                copy_tree(source, scratch / "src")
-            except UnsafeFileError as exc:
-                return Compiled(False, "compile", str(exc))
-            (scratch / "src").chmod(0o755)
-            received = _run_build(self, scratch / "src", recipe, wall_s)
+            files = read_tree(source)
+        except UnsafeFileError as exc:
+            return Compiled(False, "compile", str(exc))
+        builder = self._take_builder()
+        try:
+            received = builder.build(files, recipe, wall_s)
+        except BuildContainerLost as exc:  # the build is the only thing that ran in it
+            received = str(exc)
         finally:
-            shutil.rmtree(scratch, ignore_errors=True)
+            self._give_back(builder)
         if isinstance(received, str):
             return Compiled(False, "compile", received)
         files, status = received
@@ -512,28 +455,32 @@ class DockerSandbox:
                 f"koth: the build ran out of room: its output may be at most "
                 f"{BUILD_OUT_SIZE >> 20} MiB in all ({ARTIFACT_CAP >> 20} MiB a file)\n"
             )
-        if recipe != "c-function":
-            program_name = "bot.py" if recipe == "python" else "bot"
-            program = files.get(program_name)
-            if status != 0 or program is None:
-                return Compiled(False, "compile", output or f"the build ended with status {status}")
-            jail = out / "jail"
-            jail.mkdir(exist_ok=True)
-            (jail / program_name).write_bytes(program)
-            (jail / program_name).chmod(0o555)
-            return Compiled(True, "ok", output)
-        obj, library = files.get("bot.o"), files.get("bot.so")
-        if obj is None or status in (9, 10):  # build.sh: 10 the compiler failed, 9 no recipe
-            return Compiled(False, "compile", output or f"the build ended with status {status}")
-        (out / "bot.o").write_bytes(obj)
-        if status == 11:
-            return Compiled(False, "check", output)
-        if status != 0 or library is None:
-            return Compiled(False, "link", output)
-        jail = out / "jail"
-        jail.mkdir(exist_ok=True)
-        (jail / "bot.so").write_bytes(library)
-        return Compiled(True, "ok", output)
+        return _artefacts(files, status, output, out, recipe)
+
+    def _take_builder(self) -> BuildContainer:
+        """A build container no other thread is using (one is started if none is free)."""
+        with self._builders_lock:
+            for builder in self._builders:
+                if builder not in self._building and not builder.lost:
+                    self._building.add(builder)
+                    return builder
+        options = {
+            "labels": self.labels,
+            **_hardening(BUILD_MEMORY, BUILD_PIDS, "0:0", BUILD_CAPABILITIES),
+        }
+        builder = BuildContainer(self.client, self.tag, self.workdir, options)
+        with self._builders_lock:
+            self._builders.append(builder)
+            self._building.add(builder)
+        return builder
+
+    def _give_back(self, builder: BuildContainer) -> None:
+        with self._builders_lock:
+            self._building.discard(builder)
+            if builder.lost:
+                self._builders.remove(builder)
+        if builder.lost:
+            builder.close()
 
     def serve(self, folder: Path) -> None:
         """Bots will be played from jails anywhere under ``folder`` (the build stage loads each
@@ -656,6 +603,9 @@ class DockerSandbox:
                 pass
 
     def close(self) -> None:
+        for builder in self._builders:
+            builder.close()
+        self._builders.clear()
         for box in self._boxes:
             box.close()
         self._boxes.clear()
