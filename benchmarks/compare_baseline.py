@@ -1,7 +1,7 @@
 """koth against the in-process C baseline host, on the same 16-entry Snakes season (run by hand).
 
     python benchmarks/compare_baseline.py [--entries 16] [--runs 3] [--jobs N]
-                                          [--sandbox local docker]
+                                          [--sandbox local docker] [--default] [--rerun]
 
 Generates ``--entries`` greedy one-move-lookahead bots (one salt each) into a temporary folder and
 plays their double round-robin (every ordered pair once: 240 games for 16) both ways:
@@ -11,6 +11,9 @@ plays their double round-robin (every ordered pair once: 240 games for 16) both 
   no isolation; its standings are the sums it prints;
 - koth, cold (fresh build, results and site folders), stage by stage in this process with the
   config's jobs (default: one per core): build, check, play, standings, site.
+
+With ``--default``, the default season instead (the repository's tournament.yaml and entries, as
+``koth season`` plays it), koth only: for the ratio of Docker to local.
 
 With ``--rerun``, each koth season is run a second time into the same folders (nothing changed:
 builds and check verdicts cached, every game recorded). Prints each stage's time per run, the
@@ -128,6 +131,11 @@ def main() -> None:
     parser.add_argument(
         "--rerun", action="store_true", help="after each koth run, time the same season again"
     )
+    parser.add_argument(
+        "--default",
+        action="store_true",
+        help="the default season (tournament.yaml, entries/), koth only: Docker against local",
+    )
     args = parser.parse_args()
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python "
@@ -135,14 +143,19 @@ def main() -> None:
     )
     with tempfile.TemporaryDirectory(prefix="compare-baseline-") as tmp:
         scratch = Path(tmp)
-        entries = baseline.write_entries(scratch / "entries", args.entries)
-        host = baseline.compile_host(scratch / "host")
-        overrides: dict[str, object] = {"rounds": 1, "format": "round-robin"}
+        if args.default:
+            entries, host = [], scratch
+            overrides: dict[str, object] = {}
+        else:
+            entries = baseline.write_entries(scratch / "entries", args.entries)
+            host = baseline.compile_host(scratch / "host")
+            overrides = {"rounds": 1, "format": "round-robin"}
         if args.jobs is not None:
             overrides["jobs"] = args.jobs
         medians: dict[str, Times] = {}
         agree = True
-        for label in ["baseline", *args.sandbox]:
+        expected: dict[str, float] | None = None
+        for label in ([] if args.default else ["baseline"]) + args.sandbox:
             runs: list[Times] = []
             for _ in range(args.runs):
                 if label == "baseline":
@@ -151,9 +164,11 @@ def main() -> None:
                     expected = points
                 else:
                     config = load_config(REPO / "tournament.yaml", {**overrides, "sandbox": label})
-                    config = replace(config, entries=scratch / "entries")
+                    if not args.default:
+                        config = replace(config, entries=scratch / "entries")
                     config = fresh_output(config, scratch, label)
                     times, points = run_koth(config)
+                    expected = points if expected is None else expected
                     agree = agree and points == expected
                     if args.rerun:  # the same season again: everything is cached or recorded
                         again, _ = run_koth(config)
@@ -163,16 +178,23 @@ def main() -> None:
             medians[label] = {
                 key: statistics.median(r[key] for r in runs) for key in runs[0] if key in runs[0]
             }
-        games = args.entries * (args.entries - 1)
-        print(f"\nmedians of {args.runs} runs, {args.entries} entries, {games} games; {load()}")
-        base = medians["baseline"]["total"]
+        if args.default:
+            print(f"\nmedians of {args.runs} runs, the default season; {load()}")
+        else:
+            games = args.entries * (args.entries - 1)
+            print(f"\nmedians of {args.runs} runs, {args.entries} entries, {games} games; {load()}")
+        base = medians["baseline"]["total"] if "baseline" in medians else None
         for label, times in medians.items():
-            ratio = "" if label == "baseline" else f"  = {times['total'] / base:.2f}× baseline"
+            ratio = (
+                ""
+                if base is None or label == "baseline"
+                else (f"  = {times['total'] / base:.2f}× baseline")
+            )
             print(show(label, times) + ratio)
         if "docker" in medians and "local" in medians:
             docker, local = medians["docker"]["total"], medians["local"]["total"]
             print(f"docker / local: {docker / local:.2f}×")
-        print("same points for every entry both ways:", "yes" if agree else "NO")
+        print("same points for every entry every way:", "yes" if agree else "NO")
 
 
 def config_jobs(args: argparse.Namespace, label: str) -> int:

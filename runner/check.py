@@ -107,7 +107,7 @@ def build_all(config: Config, sandbox: Sandbox, jobs: int | None = None) -> list
     serve = getattr(sandbox, "serve", None)  # one container loads every entry (Docker)
     if serve is not None:
         config.output.build.mkdir(parents=True, exist_ok=True)
-        serve(config.output.build)
+        serve(config.output.build, limits)
 
     def build(entry: Entry) -> Build:
         return build_entry(
