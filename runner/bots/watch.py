@@ -174,8 +174,8 @@ class WatchedBot:
         return max(reported, seen) if math.isfinite(reported) else seen
 
     def check_events(self, at: str) -> None:
+        """Act on the news of this bot filed so far (``Zygote.pump`` files it)."""
         zygote = self.process.zygote
-        zygote.pump()
         for event in zygote.events_for(self.process.ready()):
             if event["event"] == "stopped":
                 self.process.kill()
@@ -390,7 +390,12 @@ class Exchange:
         elif fd == process.output_fd:
             process.drain_output(OUTPUT_CAP)
         else:
-            self._drain()  # news of its end may come before its last words are read
+            # News of its end may come before its last words are read. First every piece of
+            # news there is, then every word: a bot's exit read now means all it wrote is in the
+            # channel (read the other way round, words written after the look at the channel
+            # but before the look at the news would be missed, and a reply taken for a death).
+            process.zygote.pump()
+            self._drain()
             if self.reply is None:
                 bot.check_events(self.at)
         if self.reply is None:

@@ -1,0 +1,121 @@
+"""A bot started for one move writes its reply and ends at once; the host learns of its end from
+the zygote's news. Whatever order the reply and the news reach the host in, and wherever the host
+is in reading them, a whole reply is the move's reply, never "exited with code 0"
+(runner/bots/watch.py). The zygote here is the test's (its far end), so the order is exact."""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from runner.bots import watch, worker
+from runner.bots.stdio import StdioBot
+from runner.sandbox.zygote import BotLimits, Zygote
+
+LIMITS = BotLimits(move_cpu_s=100.0, game_cpu_s=1000.0, move_wall_s=10.0, memory_bytes=64 << 20)
+PID = 100  # the bot's pid, as the zygote names it
+REPLY = b"1 7 9\n"
+
+
+class Bot:
+    """The far ends: the zygote's control socket and the bot process's channels."""
+
+    def __init__(self, host: socket.socket, far: socket.socket) -> None:
+        self.far = far
+        self.zygote = Zygote(host)
+        self.process = self.zygote.spawn("/jail", LIMITS, ["./bot"])
+        _, fds, _, _ = socket.recv_fds(far, 1 << 16, 3)
+        self.request = fds[0]
+        self.reply = socket.socket(fileno=fds[1])
+        self.output = fds[2]
+        far.send(json.dumps({"event": "spawned", "pid": PID}).encode())
+        self.reply.send(worker.IDENTIFY)  # the kernel stamps it with this process's pid
+
+    def news(self, **event: Any) -> None:
+        self.far.send(json.dumps(event).encode())
+
+    def answers_and_ends(self) -> None:
+        self.reply.send(REPLY)
+        self.news(event="exit", pid=PID, status=0, cpu=0.001)
+
+
+@pytest.fixture
+def bot() -> Iterator[Bot]:
+    host, far = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    far.send(json.dumps({"event": "ready", "pid": 7}).encode())
+    made = Bot(host, far)
+    yield made
+    made.reply.close()
+    far.close()
+
+
+def play_a_move(bot: Bot) -> watch.Exchange:
+    player = StdioBot(bot.process, LIMITS, "placer", lines=1, until_end=True)
+    player.start()
+    move = player.begin(b"2\n", turn=16)
+    watch.drive(move)
+    return move
+
+
+def test_a_reply_and_its_end_that_come_while_the_host_reads_news_are_a_reply(
+    bot: Bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host looks at the channel and finds nothing, and before it reads the zygote's news
+    the bot replies and ends: the news of its end must not be taken for a death."""
+    drain = watch.Exchange._drain
+    calls: list[int] = []
+
+    def then_the_bot_answers(move: watch.Exchange) -> None:
+        drain(move)
+        calls.append(1)
+        if len(calls) == 1:
+            bot.answers_and_ends()
+
+    monkeypatch.setattr(watch.Exchange, "_drain", then_the_bot_answers)
+    bot.news(event="exit", pid=99, status=9)  # an earlier bot's end: news, but not of this one
+    move = play_a_move(bot)
+    assert move.fault is None, f"a whole reply was taken for a death: {move.fault}"
+    assert move.reply == REPLY.rstrip(b"\n")
+
+
+def after_the_request(monkeypatch: pytest.MonkeyPatch, then: Callable[[], None]) -> None:
+    """``then`` happens as soon as the host has written the request."""
+    write = watch.Exchange._write
+
+    def written(move: watch.Exchange) -> int:
+        count = write(move)
+        then()
+        return count
+
+    monkeypatch.setattr(watch.Exchange, "_write", written)
+
+
+@pytest.mark.parametrize("first", ["reply", "news"])
+def test_a_reply_and_its_end_in_either_order_are_a_reply(
+    bot: Bot, first: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def answer() -> None:
+        if first == "reply":
+            bot.answers_and_ends()
+        else:
+            bot.news(event="exit", pid=PID, status=0, cpu=0.001)
+            bot.reply.send(REPLY)
+
+    after_the_request(monkeypatch, answer)
+    move = play_a_move(bot)
+    assert move.fault is None, f"a whole reply was taken for a death: {move.fault}"
+    assert move.reply == REPLY.rstrip(b"\n")
+
+
+def test_an_end_without_a_reply_is_still_a_death(bot: Bot, monkeypatch: pytest.MonkeyPatch) -> None:
+    def crash() -> None:
+        bot.news(event="exit", pid=PID, status=11, cpu=0.001)  # SIGSEGV
+        bot.reply.close()
+
+    after_the_request(monkeypatch, crash)
+    move = play_a_move(bot)
+    assert move.fault is not None and "SIGSEGV at turn 16" in str(move.fault), move.fault
