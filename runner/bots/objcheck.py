@@ -1,5 +1,5 @@
-"""The static check of a compiled C bot, as the linker and the loader see it. Standalone: stdlib
-only (it is copied into the Docker image and run there too).
+"""The static check of a compiled C bot, as the linker and the loader see it, run on the host
+whichever sandbox built it. Stdlib only.
 
 The Snakes rules allow a bot to define the function ``bot``, other functions, read-only
 constants and ``char *bot_name`` — no other writable data (no globals, no static locals, no
@@ -23,15 +23,11 @@ Two objects are checked:
 The build links with ``-nostartfiles -z relro -z now -z noexecstack`` (runner/sandbox/local.py,
 build.sh): without the C runtime's start files a clean bot has none of the above, so anything
 found was put there by the bot.
-
-Run as ``python3 objcheck.py FILE`` (an object or a library): prints one problem per line, exits
-1 if there are any.
 """
 
 from __future__ import annotations
 
 import struct
-import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -464,18 +460,3 @@ def check_file(data: bytes) -> list[str]:
     """``check_object`` or ``check_library``, by the file's ELF type."""
     is_library = len(data) > 17 and data[:4] == b"\x7fELF" and data[16] == ET_DYN
     return check_library(data) if is_library else check_object(data)
-
-
-def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        print("usage: objcheck.py OBJECT_OR_LIBRARY", file=sys.stderr)
-        return 2
-    with open(argv[1], "rb") as f:
-        problems = check_file(f.read())
-    for problem in problems:
-        print(problem)
-    return 1 if problems else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))

@@ -50,7 +50,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from runner.bots import objcheck, walls, worker
+from runner.bots import walls, worker
 from runner.safefiles import UnsafeFileError, read_tree
 from runner.sandbox.buildjail import ran_out_of_room
 from runner.sandbox.dockerbuild import (
@@ -71,7 +71,6 @@ IMAGE_FILES = {
     "buildserver.sh": HERE / "buildserver.sh",
     "worker.py": Path(worker.__file__),
     "walls.py": Path(walls.__file__),
-    "objcheck.py": Path(objcheck.__file__),
 }
 IMAGE_REPOSITORY = "koth-sandbox"
 BASE_VARIABLE = "KOTH_SANDBOX_BASE"
@@ -296,8 +295,6 @@ def _artefacts(
     if obj is None or status in (9, 10):  # build.sh: 10 the compiler failed, 9 no recipe
         return Compiled(False, "compile", output or f"the build ended with status {status}")
     (out / "bot.o").write_bytes(obj)
-    if status == 11:
-        return Compiled(False, "check", output)
     if status != 0 or library is None:
         return Compiled(False, "link", output)
     jail = out / "jail"
