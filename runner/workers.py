@@ -81,7 +81,7 @@ def _play(task: Task, state: dict[str, Any]) -> Done:
     try:
         prepare = getattr(state["sandbox"], "prepare", None)
         if prepare is not None and task.warm:
-            prepare(task.warm, state["limits"])
+            prepare(task.warm, state["limits"], len(task.players))
         result = play_game(
             state["game"],
             task.players,

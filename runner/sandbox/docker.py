@@ -84,7 +84,7 @@ ZYGOTE_OVERHEAD = 64 << 20  # the zygote and its pre-forked children, inside the
 # game (a built-in bot filling six seats of an Easter Egg Hunt runs six at once).
 ZYGOTE_PIDS = 48
 CONTAINER_BOTS = "/koth/bots"  # where a play container sees the folders it mounts
-PREPARED_CONTAINERS = 2  # per job slot, started side by side: the seats of a two-seat game
+PREPARED_CONTAINERS = 2  # per job slot, started side by side: a two-seat game's (``prepare``)
 MOUNTS_AT_MOST = 256  # jails a container mounts one by one (a served folder holds any number)
 
 
@@ -504,19 +504,22 @@ class DockerSandbox:
             except SandboxError:
                 pass
 
-    def prepare(self, jails: Sequence[Path], limits: BotLimits) -> None:
-        """These jails will be played: start the containers a two-seat game needs, side by
-        side, each mounting all of them (starting one takes ~0.3 s of the engine's CPU)."""
+    def prepare(
+        self, jails: Sequence[Path], limits: BotLimits, seats: int = PREPARED_CONTAINERS
+    ) -> None:
+        """These jails will be played in games of ``seats``: start the containers such a game
+        needs, side by side, each mounting all of them (starting one takes ~0.3 s of the
+        engine's CPU)."""
         self._started()
         for jail in jails:
             self._want(jail)
         mounted = [b for b in self._boxes if self._holds(b, jails, limits) and b.free]
-        missing = PREPARED_CONTAINERS - len(mounted)
+        missing = seats - len(mounted)
         if missing <= 0:
             return
         self._retire(jails, limits)
         places = self._mounts()
-        with ThreadPoolExecutor(max_workers=missing) as threads:
+        with ThreadPoolExecutor(max_workers=min(missing, 8)) as threads:
             started = threads.map(lambda _: _PlayContainer(self, places, limits), range(missing))
             self._boxes.extend(started)
 
