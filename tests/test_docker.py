@@ -144,7 +144,8 @@ def test_an_interrupted_docker_season_cleans_up(tmp_path: Path) -> None:
         target.mkdir(parents=True)
         for file in (ENTRIES / name).iterdir():
             (target / file.name).write_bytes(file.read_bytes())
-    (tmp_path / "tournament.yaml").write_text("sandbox: docker\nrounds: 20\njobs: 2\n")
+    # Long enough to be still playing when interrupted: 120 games can be over in a second.
+    (tmp_path / "tournament.yaml").write_text("sandbox: docker\nrounds: 100\njobs: 2\n")
     season = subprocess.Popen(
         [sys.executable, "-m", "runner.cli", "season", "--no-progress", "--no-site"],
         cwd=tmp_path,

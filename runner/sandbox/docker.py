@@ -15,12 +15,13 @@
   mounts every entry's jail read-only (the build stage's mounts the whole build folder, so one
   container loads every entry as it is built) and runs the same zygote as the local sandbox
   (runner/bots/worker.py), which forks a fresh bot process per game, chroots it into its own
-  entry's jail and kills it after. A container holds one bot at a time: its memory limit, its
-  OOM count and a supervisor that fails in it are that bot's alone (a game of two seats takes two
-  containers). With no writable filesystem, and System V IPC and message queues denied by the
-  bots' seccomp filter, nothing survives between games, whoever played them. The host reaches
-  the zygote through a Unix socket in a read-only bind mount, and the bot's channels are the
-  host's own pipes passed over it, so a move costs what it costs locally.
+  entry's jail and kills it after. A container holds one bot at a time (the next starts once
+  the last has ended): its memory limit, its OOM count and a supervisor that fails in it are that
+  bot's alone (a game of two seats takes two containers). With no writable filesystem, and
+  System V IPC and message queues denied by the bots' seccomp filter, nothing survives between
+  games, whoever played them. The host reaches the zygote through a Unix socket in a read-only
+  bind mount, and the bot's channels are the host's own pipes passed over it, so a move costs
+  what it costs locally.
 - **Walls**: no network, every capability dropped but the three the zygote needs to give each
   bot a uid of its own and to kill it (SETUID, SETGID, KILL; a bot leaves them all behind when it
   leaves uid 0), no-new-privileges, read-only root, memory with swap equal to memory (the kernel's
@@ -85,6 +86,7 @@ ZYGOTE_OVERHEAD = 64 << 20  # the zygote and its pre-forked children, inside the
 ZYGOTE_PIDS = 48
 CONTAINER_BOTS = "/koth/bots"  # where a play container sees the folders it mounts
 PREPARED_CONTAINERS = 2  # per job slot, started side by side: a two-seat game's (``prepare``)
+SETTLE_WALL_S = 2.0  # how long a container's last bot may take to end before it is replaced
 MOUNTS_AT_MOST = 256  # jails a container mounts one by one (a served folder holds any number)
 
 
@@ -271,12 +273,6 @@ def _oom_counter(host_pid: int) -> Callable[[], int] | None:
     return count
 
 
-def _ulimit(name: str, value: int) -> Any:
-    from docker.types import Ulimit
-
-    return Ulimit(name=name, soft=value, hard=value)
-
-
 def _artefacts(
     files: dict[str, bytes], status: int, output: str, out: Path, recipe: str
 ) -> Compiled:
@@ -393,8 +389,16 @@ class _PlayContainer:
 
     @property
     def free(self) -> bool:
-        """No bot in it the host still holds (one it closed has been killed)."""
+        """No bot in it the host still holds (one it closed is being killed)."""
         return all(bot.closed for bot in self.bots) and not self.zygote.dead
+
+    def settled(self) -> bool:
+        """Whether every bot it held has ended, waiting a moment for the news: only then has
+        the kernel given back their memory, and may the next bot's OOM count start."""
+        try:
+            return self.zygote.settle(SETTLE_WALL_S)
+        except SandboxError:
+            return False
 
     def close(self) -> None:
         self.zygote.close()
@@ -539,6 +543,10 @@ class DockerSandbox:
         self._want(jail)
         for attempt in range(2):
             box = next((b for b in self._boxes if b.free and self._holds(b, [jail], limits)), None)
+            if box is not None and not box.settled():  # a bot of its ended, but not yet
+                box.close()  # reaped: never the next bot's to share its memory with
+                self._boxes.remove(box)
+                box = None
             if box is None or attempt > 0:  # after a broken one, a fresh one
                 self._retire([jail], limits)
                 box = _PlayContainer(self, self._mounts(), limits)

@@ -237,6 +237,19 @@ class Zygote:
         if not any(event["event"] == "exit" for event in news):
             self._closed.add(pid)  # its exit is still to come
 
+    def settle(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` for the ends of the bots the host is done with (their news
+        is filed as it comes); whether every one of them has ended."""
+        deadline = time.monotonic() + timeout
+        while self._closed:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            news = self._next_event(timeout=left)
+            if news is not None:
+                self._file(news)
+        return True
+
     def oom_kills(self) -> int:
         return self._container_oom_kills() if self._container_oom_kills else 0
 

@@ -382,3 +382,22 @@ def test_a_zygote_that_dies_mid_game_is_its_entrys_loss(
     assert_loses(
         result, Loss("c", "sleepy", Termination.CRASH, r"broke its sandbox's supervisor at turn")
     )
+
+
+def test_a_container_is_handed_on_only_once_its_last_bot_has_ended(
+    fake_zygote: tuple[socket.socket, socket.socket], tmp_path: Path
+) -> None:
+    """A Docker play container holds one bot at a time: the next waits until the zygote has
+    reaped the last (its memory given back, so the container's OOM count is the next one's)."""
+    from runner.sandbox.zygote import BotLimits
+
+    host, far = fake_zygote
+    box = Zygote(host, untrusted=True)
+    bot = box.spawn(str(tmp_path), BotLimits(0.1, 1.0, 1.0, 64 << 20), ["./bot"])
+    far.recv(1 << 16)
+    far.send(json.dumps({"event": "spawned", "pid": 100}).encode())
+    box.await_pid(bot)
+    box.forget(100)  # what closing it does: its kill is asked for, its end is still to come
+    assert not box.settle(0.2), "the bot has not ended yet"
+    far.send(json.dumps({"event": "exit", "pid": 100, "status": 9}).encode())
+    assert box.settle(5.0), "its end came"
