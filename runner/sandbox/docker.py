@@ -428,6 +428,7 @@ class DockerSandbox:
         self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="koth-docker")
         self._starting: list[Future[_PlayContainer]] = []  # containers started in the background
         self._served: list[Path] = []  # folders whose jails any container may play (``serve``)
+        self._load_limits: BotLimits | None = None  # the loading container's, until it starts
         self._wanted: dict[str, None] = {}  # jails to mount in the next container, oldest first
         self._places: dict[str, str] = {}  # host folder -> its mount point in every container
 
@@ -442,6 +443,8 @@ class DockerSandbox:
             files = read_tree(source)
         except UnsafeFileError as exc:
             return Compiled(False, "compile", str(exc))
+        with self._builders_lock:
+            self._start_loading()
         builder = self._take_builder()
         try:
             received = builder.build(files, recipe, wall_s)
@@ -488,12 +491,18 @@ class DockerSandbox:
     def serve(self, folder: Path, limits: BotLimits | None = None) -> None:
         """Bots will be played from jails anywhere under ``folder`` (the build stage loads each
         entry once as it is built): a container started from now on mounts it whole, so one
-        container serves every entry built there. With ``limits``, one is started at once, in
-        the background, while the first entries build."""
+        container serves every entry built there. With ``limits``, one is started in the
+        background as the first entry is compiled (none when every build is cached)."""
         folder = folder.resolve()
         if folder in self._served:
             return
         self._served.append(folder)
+        self._load_limits = limits
+
+    def _start_loading(self) -> None:
+        """At the first compile: the container that will load the built bots, started in the
+        background (``serve``)."""
+        limits, self._load_limits = self._load_limits, None
         if limits is not None:
             places = self._mounts()
             self._starting.append(self._background.submit(_PlayContainer, self, places, limits))
