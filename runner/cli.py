@@ -11,7 +11,9 @@ import contextlib
 import functools
 import json
 import os
+import signal
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -1077,12 +1079,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _interruptible() -> None:
+    """Ctrl-C (SIGINT) interrupts koth, which then exits 130, even when whatever started it
+    ignored SIGINT (a shell's background job does: Python then leaves it ignored)."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     from runner.bots import walls
 
     walls.make_undumpable()  # no bot running under this user may trace or read the host
+    _interruptible()
     try:
         code: int = args.func(args)
     except (ConfigError, UsageError) as exc:

@@ -5,6 +5,8 @@ sandboxes); these are the container-specific cases."""
 from __future__ import annotations
 
 import os
+import select
+import shlex
 import signal
 import subprocess
 import sys
@@ -14,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from runner.build import build_entry
+from runner.build import PROGRAMS, build_entry
 from runner.entries import load_entry
 from runner.games import find_game
 from runner.games.base import Termination
@@ -146,8 +148,11 @@ def test_an_interrupted_docker_season_cleans_up(tmp_path: Path) -> None:
             (target / file.name).write_bytes(file.read_bytes())
     # Long enough to be still playing when interrupted: 120 games can be over in a second.
     (tmp_path / "tournament.yaml").write_text("sandbox: docker\nrounds: 100\njobs: 2\n")
+    # Started ignoring SIGINT, as a shell's background job is: koth still takes Ctrl-C.
+    python = shlex.quote(sys.executable)
+    command = f"trap '' INT; exec {python} -m runner.cli season --no-progress --no-site"
     season = subprocess.Popen(
-        [sys.executable, "-m", "runner.cli", "season", "--no-progress", "--no-site"],
+        ["/bin/sh", "-c", command],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -185,3 +190,33 @@ def test_the_default_season_gives_the_same_records_under_docker_and_local(tmp_pa
     entries = len([p for p in ENTRIES.iterdir() if p.is_dir()])
     assert len(seasons["local"]) == entries * (entries - 1), "a full round-robin was played"
     assert seasons["docker"] == seasons["local"], "docker and local must record the same games"
+
+
+@pytest.mark.parametrize("sandbox", ["local", "docker"])
+def test_a_python_bot_runs_in_a_warm_fork_of_the_zygote(
+    sandbox: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """A Python bot is a fork of the zygote's interpreter (warm), not a fresh one started cold
+    (~12 ms): also in a container, whose runtime adds HOSTNAME and HOME to the zygote's
+    environment. A fork keeps the zygote's command line; a fresh start would show the bot's."""
+    box = request.getfixturevalue(f"{sandbox}_sandbox")
+    jail = tmp_path / "jail"
+    jail.mkdir()
+    (tmp_path / "root").mkdir(mode=0o755)  # as a build leaves it: a program's view is made on it
+    (jail / "bot.py").write_text("import sys\nprint('up', flush=True)\nsys.stdin.read()\n")
+    (jail / "bot.py").chmod(0o555)
+    jail.chmod(0o555)
+    process = box.spawn(jail, LIMITS, [*PROGRAMS["python"]])
+    try:
+        process.ready()
+        assert process.host_pid is not None, "the bot should have started"
+        said = b""
+        while b"up" not in said and select.select([process.reply_socket], [], [], 10)[0]:
+            said += process.reply_socket.recv(64)  # its script runs: any exec is behind it
+        assert b"up" in said, f"the bot's script did not run: {said!r}"
+        command = Path(f"/proc/{process.host_pid}/cmdline").read_bytes().split(b"\0")
+        assert any(part.endswith(b"worker.py") for part in command), (
+            f"the bot was started cold: {command}"
+        )
+    finally:
+        process.close()

@@ -350,9 +350,11 @@ class _PlayContainer:
         path.chmod(0o777)  # the container's user must be able to connect
         listener.listen(1)
         listener.settimeout(60)
-        # Started as a Python bot is (the interpreter, its flags, its environment), so the
+        # Started as a Python bot is (the interpreter, its flags, its environment: `env -i`
+        # drops the HOSTNAME and HOME the engine adds, and Python's start reads HOME), so the
         # zygote runs Python bots in warm forks of itself (runner/bots/worker.py).
-        command = [*worker.PYTHON_COMMAND, "/opt/koth/worker.py"]
+        environment = [f"{name}={value}" for name, value in worker.PROGRAM_ENV.items()]
+        command = ["env", "-i", *environment, *worker.PYTHON_COMMAND, "/opt/koth/worker.py"]
         volumes = {host: {"bind": inside, "mode": "ro"} for host, inside in places.items()}
         options: dict[str, Any] = {
             "volumes": {**volumes, str(self.folder): {"bind": "/run/koth", "mode": "ro"}},

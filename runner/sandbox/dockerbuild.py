@@ -45,8 +45,9 @@ KILLED_BY_THE_LIMIT = 137  # timeout -s KILL's status when the limit ended the b
 
 
 class BuildContainerLost(Exception):
-    """The build container ended, fell silent or answered out of form: not this build's
-    verdict (the next build gets a fresh container)."""
+    """The build container ended, fell silent or answered out of form during a build: that
+    build fails with these words (it was all that ran there), and the next gets a fresh
+    container."""
 
 
 def unpack(stream: bytes) -> tuple[dict[str, bytes], int] | str:
@@ -88,7 +89,7 @@ class Stdout:
         self.connection.settimeout(left)
         chunk = self.connection.recv(1 << 16)  # TimeoutError past the deadline
         if not chunk:
-            raise BuildContainerLost("the build container ended")
+            raise BuildContainerLost("the build container ended during the build")
         self._pending += chunk
         while len(self._pending) >= 8:
             (size,) = struct.unpack(">I", self._pending[4:8])
