@@ -185,11 +185,9 @@ def main() -> None:
             print(f"\nmedians of {args.runs} runs, {args.entries} entries, {games} games; {load()}")
         base = medians["baseline"]["total"] if "baseline" in medians else None
         for label, times in medians.items():
-            ratio = (
-                ""
-                if base is None or label == "baseline"
-                else (f"  = {times['total'] / base:.2f}× baseline")
-            )
+            ratio = ""
+            if base is not None and label != "baseline":
+                ratio = f"  = {times['total'] / base:.2f}× baseline"
             print(show(label, times) + ratio)
         if "docker" in medians and "local" in medians:
             docker, local = medians["docker"]["total"], medians["local"]["total"]

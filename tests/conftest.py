@@ -3,7 +3,9 @@ the machine (tests/needs.py: a Docker engine, Chromium), checked before each tes
 
 from __future__ import annotations
 
+import json
 import os
+import socket
 from collections.abc import Iterator
 
 import needs
@@ -59,3 +61,12 @@ SANDBOXES = ["local", pytest.param("docker", marks=pytest.mark.docker)]
 def any_sandbox(request: pytest.FixtureRequest) -> object:
     """Each test using it runs once per sandbox."""
     return request.getfixturevalue(f"{request.param}_sandbox")
+
+
+@pytest.fixture
+def fake_zygote() -> Iterator[tuple[socket.socket, socket.socket]]:
+    """A control socket whose far end the test speaks for (a container's zygote, hijacked)."""
+    host, far = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    far.send(json.dumps({"event": "ready", "pid": 7, "root": True}).encode())
+    yield host, far
+    far.close()

@@ -1,7 +1,8 @@
 """A bot started for one move writes its reply and ends at once; the host learns of its end from
 the zygote's news. Whatever order the reply and the news reach the host in, and wherever the host
 is in reading them, a whole reply is the move's reply, never "exited with code 0"
-(runner/bots/watch.py). The zygote here is the test's (its far end), so the order is exact."""
+(runner/bots/watch.py). The zygote here is the test's (``fake_zygote``: its far end), so the
+order is exact."""
 
 from __future__ import annotations
 
@@ -44,13 +45,10 @@ class Bot:
 
 
 @pytest.fixture
-def bot() -> Iterator[Bot]:
-    host, far = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    far.send(json.dumps({"event": "ready", "pid": 7}).encode())
-    made = Bot(host, far)
+def bot(fake_zygote: tuple[socket.socket, socket.socket]) -> Iterator[Bot]:
+    made = Bot(*fake_zygote)
     yield made
     made.reply.close()
-    far.close()
 
 
 def play_a_move(bot: Bot) -> watch.Exchange:

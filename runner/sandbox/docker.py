@@ -86,6 +86,8 @@ ZYGOTE_OVERHEAD = 64 << 20  # the zygote and its pre-forked children, inside the
 ZYGOTE_PIDS = 48
 CONTAINER_BOTS = "/koth/bots"  # where a play container sees the folders it mounts
 PREPARED_CONTAINERS = 2  # per job slot, started side by side: a two-seat game's (``prepare``)
+# How a container may see a jail: each a folder it mounts (the host's path) and the jail below it.
+Ways = list[tuple[str, PurePosixPath]]
 SETTLE_WALL_S = 2.0  # how long a container's last bot may take to end before it is replaced
 MOUNTS_AT_MOST = 256  # jails a container mounts one by one (a served folder holds any number)
 
@@ -526,13 +528,14 @@ class DockerSandbox:
         needs, side by side, each mounting all of them (starting one takes ~0.3 s of the
         engine's CPU)."""
         self._started()
-        for jail in jails:
-            self._want(jail)
-        mounted = [b for b in self._boxes if self._holds(b, jails, limits) and b.free]
+        ways = [self._ways(jail) for jail in jails]
+        for way in ways:
+            self._want(way)
+        mounted = [b for b in self._boxes if self._holds(b, ways, limits) and b.free]
         missing = seats - len(mounted)
         if missing <= 0:
             return
-        self._retire(jails, limits)
+        self._retire(ways, limits)
         places = self._mounts()
         with ThreadPoolExecutor(max_workers=min(missing, 8)) as threads:
             started = threads.map(lambda _: _PlayContainer(self, places, limits), range(missing))
@@ -551,19 +554,23 @@ class DockerSandbox:
         games a container whose zygote died, fell silent or misbehaved is replaced by a fresh
         one, never blamed on a game."""
         self._started()
-        self._want(jail)
+        ways = self._ways(jail)
+        self._want(ways)
         for attempt in range(2):
-            box = next((b for b in self._boxes if b.free and self._holds(b, [jail], limits)), None)
+            box = next((b for b in self._boxes if b.free and self._holds(b, [ways], limits)), None)
             if box is not None and not box.settled():  # a bot of its ended, but not yet
                 box.close()  # reaped: never the next bot's to share its memory with
                 self._boxes.remove(box)
                 box = None
             if box is None or attempt > 0:  # after a broken one, a fresh one
-                self._retire([jail], limits)
+                self._retire([ways], limits)
                 box = _PlayContainer(self, self._mounts(), limits)
                 self._boxes.append(box)
+            inside = self._inside(box, ways)
+            if inside is None:
+                raise SandboxError(f"the bot's folder {jail} is not there to mount")
             try:
-                process = box.zygote.spawn(self._inside(box, jail), limits, program, abi=abi)
+                process = box.zygote.spawn(inside, limits, program, abi=abi)
                 box.zygote.await_pid(process)
                 box.bots, box.jail = [process], jail
                 return process
@@ -572,15 +579,26 @@ class DockerSandbox:
                 self._boxes.remove(box)
         raise SandboxError("a fresh sandbox container did not start a bot either")
 
-    def _want(self, jail: Path) -> None:
-        key = str(jail.resolve())
+    def _ways(self, jail: Path) -> Ways:
+        """How a container may see ``jail``, the first way preferred: through the served folder
+        it is in, or mounted itself. Each way is a folder a container mounts (its path on the
+        host) and the jail's path below it."""
+        jail = jail.resolve()
+        own = (str(jail), PurePosixPath())
+        folder = self._under(jail)
+        if folder is None:
+            return [own]
+        return [(str(folder), PurePosixPath(jail.relative_to(folder))), own]
+
+    def _want(self, ways: Ways) -> None:
+        """Mount this jail in the next container (its own way: the last)."""
+        key = ways[-1][0]
         self._wanted.pop(key, None)
         self._wanted[key] = None
 
     def _under(self, jail: Path) -> Path | None:
-        """The served folder ``jail`` is in, if every folder down to it lets others pass (the
-        container's root has no right to override a folder's mode)."""
-        jail = jail.resolve()
+        """The served folder ``jail`` (resolved) is in, if every folder down to it lets others
+        pass (the container's root has no right to override a folder's mode)."""
         for folder in self._served:
             if jail.is_relative_to(folder):
                 steps = [step for step in jail.parents if step.is_relative_to(folder)]
@@ -605,27 +623,22 @@ class DockerSandbox:
                 places[key] = place
         return places
 
-    def _inside(self, box: _PlayContainer, jail: Path) -> str:
-        """Where the container ``box`` sees ``jail``."""
-        jail = jail.resolve()
-        folder = self._under(jail)
-        if folder is not None and str(folder) in box.places:
-            return str(PurePosixPath(box.places[str(folder)], jail.relative_to(folder)))
-        return box.places[str(jail)]
+    @staticmethod
+    def _inside(box: _PlayContainer, ways: Ways) -> str | None:
+        """Where the container ``box`` sees the jail of ``ways`` (None: it does not)."""
+        for folder, below in ways:
+            if folder in box.places:
+                return str(PurePosixPath(box.places[folder], below))
+        return None
 
-    def _holds(self, box: _PlayContainer, jails: Sequence[Path], limits: BotLimits) -> bool:
-        if box.memory_bytes != limits.memory_bytes:
-            return False
-        for jail in jails:
-            try:
-                self._inside(box, jail)
-            except KeyError:
-                return False
-        return True
+    def _holds(self, box: _PlayContainer, jails: Sequence[Ways], limits: BotLimits) -> bool:
+        return box.memory_bytes == limits.memory_bytes and all(
+            self._inside(box, ways) is not None for ways in jails
+        )
 
-    def _retire(self, jails: Sequence[Path], limits: BotLimits) -> None:
-        """Close the free containers that cannot play ``jails``: one started now replaces
-        them (it mounts what they did that still exists, and these)."""
+    def _retire(self, jails: Sequence[Ways], limits: BotLimits) -> None:
+        """Close the free containers that cannot play ``jails`` (their ways): one started now
+        replaces them (it mounts what they did that still exists, and these)."""
         for box in [b for b in self._boxes if b.free and not self._holds(b, jails, limits)]:
             box.close()
             self._boxes.remove(box)

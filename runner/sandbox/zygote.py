@@ -199,18 +199,25 @@ class Zygote:
     def events_for(self, pid: int) -> list[dict[str, Any]]:
         return self._events.get(pid, [])
 
-    def wait_exit(self, pid: int, timeout: float) -> dict[str, Any] | None:
+    def _file_until(self, done: Callable[[], bool], timeout: float) -> bool:
+        """File the zygote's news as it comes until ``done()``, for up to ``timeout``; whether
+        it is done."""
         deadline = time.monotonic() + timeout
-        while True:
-            for event in self._events.get(pid, []):
-                if event["event"] == "exit":
-                    return event
+        while not done():
             left = deadline - time.monotonic()
             if left <= 0:
-                return None
+                return False
             news = self._next_event(timeout=left)
             if news is not None:
                 self._file(news)
+        return True
+
+    def _exit_of(self, pid: int) -> dict[str, Any] | None:
+        return next((e for e in self._events.get(pid, []) if e["event"] == "exit"), None)
+
+    def wait_exit(self, pid: int, timeout: float) -> dict[str, Any] | None:
+        self._file_until(lambda: self._exit_of(pid) is not None, timeout)
+        return self._exit_of(pid)
 
     def blanks(self) -> list[int]:
         """The pids of the processes the zygote holds ready but has given no bot (its pool; a
@@ -240,15 +247,7 @@ class Zygote:
     def settle(self, timeout: float) -> bool:
         """Wait up to ``timeout`` for the ends of the bots the host is done with (their news
         is filed as it comes); whether every one of them has ended."""
-        deadline = time.monotonic() + timeout
-        while self._closed:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return False
-            news = self._next_event(timeout=left)
-            if news is not None:
-                self._file(news)
-        return True
+        return self._file_until(lambda: not self._closed, timeout)
 
     def oom_kills(self) -> int:
         return self._container_oom_kills() if self._container_oom_kills else 0

@@ -16,7 +16,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -264,15 +263,6 @@ def test_the_zygote_names_its_blanks_and_no_bot_among_them(tmp_path: Path) -> No
     finally:
         zygote.close()
     assert not set(blanks) & set(blanks_of_every_zygote()), "a closed zygote is not asked"
-
-
-@pytest.fixture
-def fake_zygote() -> Iterator[tuple[socket.socket, socket.socket]]:
-    """A control socket whose far end the test speaks for (a container's zygote, hijacked)."""
-    host, far = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    far.send(json.dumps({"event": "ready", "pid": 7, "root": True}).encode())
-    yield host, far
-    far.close()
 
 
 def test_garbage_from_a_zygote_is_a_broken_zygote_not_a_traceback(
