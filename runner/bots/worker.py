@@ -24,6 +24,12 @@ A C bot says hello (its name string) and then answers requests on fd 3 → fd 4:
 bytes in, laid out as the game's signature says (its ``abi``: the cffi declarations, the function,
 the name symbol and how each argument is read from the request), one little-endian int32 out. The
 worker knows no game. Nothing the bot writes is trusted by the host.
+
+**The C blank** (cblank.c, compiled; ``--native PATH``): where the host provides it, a C-function
+bot whose signature it can call (``_native_args``) runs in a process started from that small C
+program (posix_spawn) instead of in a fork of this interpreter. It builds the same walls in the
+same order, reports a failed one the same way and speaks the same protocol; a bot's process then
+holds no Python, which makes a game's start, each move and a game's end several times cheaper.
 """
 
 from __future__ import annotations
@@ -70,6 +76,10 @@ MS_PRIVATE = 1 << 18
 PROGRAM_FILES = 64  # descriptors a program bot may hold (stdin/out/err included)
 PROGRAM_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
 PYTHON_COMMAND = ("/usr/bin/python3", "-I", "-B")  # how a Python bot runs: + its script
+NATIVE_CHANNEL_FD = 3  # where the C blank finds its channel to the zygote
+NATIVE_ARGS = 6  # arguments the C blank can pass (each in a register of its own)
+NATIVE_REQUEST_CAP = 1 << 16  # request bytes the C blank can take
+NATIVE_MACHINES = ("x86_64", "aarch64")  # calling conventions the C blank's call relies on
 BLANKS = 2  # children kept forked ahead: a two-player game starts without waiting for a fork
 MAX_BLANKS = 12  # ... or as many as the latest burst of spawns asked for (a turn of 7 seats)
 BURST_GAP_S = 0.002  # spawns closer together than this are one burst (a turn's seats)
@@ -251,6 +261,7 @@ class _Abilities:
     # Python bot would be: the same interpreter, flags and environment (``_run_python``).
     python: tuple[str, ...] | None = None
     bare_elsewhere: dict[str, str] = {}  # modules of the bare start whose file is not in /usr
+    native: str | None = None  # the C blank (cblank.c, compiled), on a machine it can call on
 
 
 _HELD: set[socket.socket] = set()  # the zygote's sockets: a child lets go of them all
@@ -559,11 +570,22 @@ def _flush_std_files() -> None:
 class _Blank:
     """A child forked ahead of need, waiting for its bot: the fork, the namespaces and the
     seccomp filter are paid while the host is busy with something else, not while a game waits
-    to start. ``channel`` carries its bot's request, and back a report of failed walls."""
+    to start. ``channel`` carries its bot's request, and back a report of failed walls.
 
-    def __init__(self, control: socket.socket, group: str | None) -> None:
+    A ``native`` blank is the C program cblank.c started instead (posix_spawn: no copy of this
+    process), for C-function bots: it builds the same walls, and its bot's process holds no
+    Python interpreter, so it costs a fraction of a fork of this one to start, run and end."""
+
+    def __init__(self, control: socket.socket, group: str | None, native: bool = False) -> None:
         parent_end, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.group = group
+        self.native = native
+        if native:
+            self.pid = _spawn_native(child_end, group)
+            child_end.close()
+            self.channel = parent_end
+            _HELD.add(parent_end)
+            return
         # A blank that becomes a Python bot here unwinds the zygote's frames (``_Become``): no
         # caller of this may hold a ``finally``, a ``with`` or an ``except BaseException``
         # (but ``zygote``'s, which knows).
@@ -598,6 +620,69 @@ class _Blank:
         except OSError:
             return None
         return said.decode("utf-8", errors="replace") or None
+
+
+def _spawn_native(channel: socket.socket, group: str | None) -> int:
+    """Start the C blank with ``channel`` on its fd 3 (cblank.c says what it does with it)."""
+    assert _Abilities.native is not None
+    argv = [
+        _Abilities.native,
+        str(_Abilities.zygote),
+        "1" if _Abilities.private else "0",
+        "1" if _Abilities.setuid else "0",
+        group or "-",
+    ]
+    os.set_inheritable(channel.fileno(), True)  # the child closes every descriptor but fd 3
+    return os.posix_spawn(
+        _Abilities.native,
+        argv,
+        {},
+        file_actions=[(os.POSIX_SPAWN_DUP2, channel.fileno(), NATIVE_CHANNEL_FD)],
+    )
+
+
+def _native_args(request: dict[str, Any]) -> str | None:
+    """How the C blank reads the arguments of ``request``'s C function ("w512,b1": each one's
+    way and size), or None when the C blank cannot serve it (no C blank here, a program, or a
+    signature it cannot call: a Python blank serves it then)."""
+    abi = request.get("abi")
+    if _Abilities.native is None or request.get("exec") or not isinstance(abi, dict):
+        return None
+    ways = {"widen": "w", "byte": "b", "int32": "i"}
+    parts = []
+    for ctype, size, read in abi.get("args", ()):
+        if read not in ways or not isinstance(size, int) or isinstance(size, bool):
+            return None
+        if (read, ctype, size) not in (("byte", "char", 1), ("int32", "int", 4)) and not (
+            read == "widen" and str(ctype).startswith("int[") and 0 < size <= NATIVE_REQUEST_CAP
+        ):
+            return None
+        parts.append(f"{ways[read]}{size}")
+    texts = (request.get("jail"), request.get("so"), abi.get("function"), abi.get("name_symbol"))
+    if not 0 < len(parts) <= NATIVE_ARGS or not all(
+        isinstance(text, str) and text and "\0" not in text for text in texts
+    ):
+        return None
+    return ",".join(parts)
+
+
+def _native_request(request: dict[str, Any], args: str, pid: int) -> bytes:
+    """``request`` as the C blank ``pid`` reads it (cblank.c): its fields, then its filter."""
+    limits = request["limits"]
+    in_group = bool(request.get("cgroup")) or bool(limits.get("memory_enforced_outside"))
+    memory = int(limits["memory_bytes"]) + (4 << 30 if in_group else 0)  # as ``_wall_in``
+    abi = request["abi"]
+    fields = [
+        request["jail"],
+        request["so"],
+        str(memory),
+        str(int(limits["cpu_seconds"])),
+        abi["function"],
+        abi["name_symbol"],
+        args,
+    ]
+    rules = walls.filter_for(pid) if _Abilities.seccomp else b""
+    return b"".join(field.encode() + b"\0" for field in fields) + rules
 
 
 def _can_unshare() -> bool:
@@ -681,13 +766,19 @@ class _Zygote:
     last three bursts are primed for, as many of each as one of those bursts asked for (up to
     MAX_BLANKS in all; primed blanks nobody wants any more go), and plain blanks are kept for
     the rest of the latest burst, at least BLANKS. Forking in the middle of a burst would delay
-    the rest of it, so that waits, unless no plain blank is left."""
+    the rest of it, so that waits, unless no plain blank is left.
+
+    Requests the C blank serves (``_native_args``) take native blanks, which have pools of their
+    own: plain ones for the rest of the latest burst (none kept otherwise: one starts in a
+    fraction of a millisecond), and primed ones as above."""
 
     def __init__(self, control: socket.socket) -> None:
         self.control = control
         self.groups = _MemoryGroups()
         self.children: dict[int, _Blank] = {}  # bot pid → its blank (group, report channel)
         self.blanks: list[_Blank] = []
+        self.native: list[_Blank] = []  # plain native blanks
+        self.kinds: dict[str, str | None] = {}  # each key seen lately: ``_native_args``
         self.primed: dict[str, list[_Blank]] = {}  # by request (``_key``)
         self.requests: dict[str, dict[str, Any]] = {}  # the request of each key seen lately
         self.bursts: deque[Counter[str]] = deque([Counter()], maxlen=3)  # the latest last
@@ -703,10 +794,24 @@ class _Zygote:
                 wanted[key] = min(most, MAX_BLANKS - sum(wanted.values()))
         return +wanted
 
-    def plain_wanted(self, wanted: Counter[str]) -> int:
+    def plain_wanted(self, wanted: Counter[str], native: bool = False) -> int:
         latest = self.bursts[-1]
-        rest = sum(n for key, n in latest.items() if key not in wanted)
-        return max(BLANKS, min(rest, MAX_BLANKS))
+        rest = sum(
+            n
+            for key, n in latest.items()
+            if key not in wanted and (self.kinds.get(key) is not None) == native
+        )
+        return min(rest, MAX_BLANKS) if native else max(BLANKS, min(rest, MAX_BLANKS))
+
+    def pool(self, native: bool) -> list[_Blank]:
+        return self.native if native else self.blanks
+
+    def plain_short(self, wanted: Counter[str]) -> bool | None:
+        """Whether a plain blank is missing: a Python one (False), a native one (True), none."""
+        for native in (False, True):
+            if len(self.pool(native)) < self.plain_wanted(wanted, native):
+                return native
+        return None
 
     def idle_wait(self) -> float | None:
         """How long to wait for a request before the next piece of pool work (None: none to do;
@@ -717,7 +822,7 @@ class _Zygote:
         wanted = self.wanted()
         short = any(len(self.primed.get(k, ())) < n for k, n in wanted.items())
         stale = any(len(blanks) > wanted[k] for k, blanks in self.primed.items())
-        plain = len(self.blanks) < self.plain_wanted(wanted)
+        plain = self.plain_short(wanted) is not None
         return 0.0 if short or stale or plain else None
 
     def work(self) -> None:
@@ -736,17 +841,34 @@ class _Zygote:
             if len(self.primed.get(key, ())) < count:
                 self.prime(key)
                 return
-        if len(self.blanks) < self.plain_wanted(wanted):
-            self.refill()
+        native = self.plain_short(wanted)
+        if native is not None:
+            self.refill(native)
 
-    def refill(self) -> None:
-        self.blanks.append(_Blank(self.control, self.groups.new()))
+    def refill(self, native: bool = False) -> None:
+        self.pool(native).append(self.new_blank(native))
+
+    def new_blank(self, native: bool) -> _Blank:
+        return _Blank(self.control, self.groups.new(), native)
+
+    def take_blank(self, key: str) -> _Blank:
+        """A plain blank of the kind ``key`` needs, from its pool or new."""
+        native = self.kinds.get(key) is not None
+        pool = self.pool(native)
+        return pool.pop(0) if pool else self.new_blank(native)
+
+    def message(self, key: str, request: dict[str, Any], blank: _Blank) -> bytes:
+        """``request`` as ``blank`` reads it, with the blank's memory group."""
+        request = self.with_group(dict(request), blank)
+        args = self.kinds.get(key)
+        if blank.native and args is not None:
+            return _native_request(request, args, blank.pid)
+        return json.dumps(request).encode()
 
     def prime(self, key: str) -> None:
         """A blank walls itself in for the request ``key`` now; its channels come later."""
-        blank = self.blanks.pop(0) if self.blanks else _Blank(self.control, self.groups.new())
-        request = self.with_group(dict(self.requests[key]), blank)
-        blank.assign(json.dumps(request).encode(), [])
+        blank = self.take_blank(key)
+        blank.assign(self.message(key, self.requests[key], blank), [])
         self.primed.setdefault(key, []).append(blank)
 
     def with_group(self, request: dict[str, Any], blank: _Blank) -> dict[str, Any]:
@@ -757,7 +879,8 @@ class _Zygote:
         return request
 
     def waiting(self) -> list[_Blank]:
-        return [*self.blanks, *(b for blanks in self.primed.values() for b in blanks)]
+        primed = (b for blanks in self.primed.values() for b in blanks)
+        return [*self.blanks, *self.native, *primed]
 
     def reap(self) -> None:
         gone = _reap(self.control, self.children, self.groups)
@@ -766,15 +889,20 @@ class _Zygote:
                 self.groups.remove(blank.group)
                 blank.close()
         self.blanks = [b for b in self.blanks if b.pid not in gone]
+        self.native = [b for b in self.native if b.pid not in gone]
         for key, blanks in self.primed.items():
             self.primed[key] = [b for b in blanks if b.pid not in gone]
 
     def discard_blanks(self) -> None:
-        """Let every waiting blank go (they end when their channel closes)."""
+        """Let every waiting Python blank go (they end when their channel closes)."""
         for blank in self.waiting():
-            blank.close()
+            if not blank.native:
+                blank.close()
         self.blanks.clear()
-        self.primed.clear()
+        for key in list(self.primed):
+            self.primed[key] = [b for b in self.primed[key] if b.native]
+            if not self.primed[key]:
+                del self.primed[key]
 
     def spawn(self, request: dict[str, Any], fds: list[int]) -> None:
         now = time.monotonic()
@@ -785,8 +913,12 @@ class _Zygote:
         self.bursts[-1][key] += 1
         self.requests = {k: v for k, v in self.requests.items() if k in self.wanted()}
         self.requests[key] = dict(request)
+        seen = {k for burst in self.bursts for k in burst}
+        self.kinds = {k: v for k, v in self.kinds.items() if k in seen}
+        if key not in self.kinds:
+            self.kinds[key] = _native_args(request)
         cdef = str(request["abi"]["cdef"]) if request.get("abi") else None
-        if cdef is not None and cdef not in _FFIS:
+        if cdef is not None and cdef not in _FFIS and self.kinds[key] is None:
             # Parsed here once: blanks forked later inherit it. A blank forked before cffi was
             # loaded here could not load it in its jail, so those go.
             _ffi_for(cdef)
@@ -808,9 +940,9 @@ class _Zygote:
                 return blank, True
             except OSError:
                 blank.close()  # reaped as a blank that never got a bot (not a primed one)
-        blank = self.blanks.pop(0) if self.blanks else _Blank(self.control, self.groups.new())
+        blank = self.take_blank(key)
         try:
-            blank.assign(json.dumps(self.with_group(request, blank)).encode(), fds)
+            blank.assign(self.message(key, request, blank), fds)
         except OSError:
             for fd in fds:
                 os.close(fd)
@@ -868,9 +1000,12 @@ def _key(request: dict[str, Any]) -> str:
     return json.dumps(request, sort_keys=True)
 
 
-def _find_abilities(groups: _MemoryGroups) -> dict[str, Any]:
-    """What this zygote can wall bots in with (``_Abilities``), as its ready message says."""
+def _find_abilities(groups: _MemoryGroups, native: str | None) -> dict[str, Any]:
+    """What this zygote can wall bots in with (``_Abilities``), as its ready message says.
+    ``native``: the C blank's path, if the host has one for it."""
     _Abilities.zygote = os.getpid()
+    if native and os.uname().machine in NATIVE_MACHINES and os.access(native, os.X_OK):
+        _Abilities.native = native
     _Abilities.setuid = os.geteuid() == 0
     _Abilities.private = _Abilities.setuid and _can_unshare()
     _Abilities.seccomp = _can_filter()
@@ -893,10 +1028,11 @@ def _find_abilities(groups: _MemoryGroups) -> dict[str, Any]:
         "memory_cgroups": bool(groups.version),
         "seccomp": _Abilities.seccomp,
         "python": list(_Abilities.python or ()),
+        "native": _Abilities.native is not None,
     }
 
 
-def zygote(control: socket.socket) -> None:
+def zygote(control: socket.socket, native: str | None = None) -> None:
     # No parent-death signal here: the kernel sends it when the *thread* that started this
     # process ends, which may be long before the host does. The host's end of the control
     # socket closes when the host dies, however it dies, and then this process ends (below).
@@ -907,11 +1043,12 @@ def zygote(control: socket.socket) -> None:
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda signum, frame: None)
     state = _Zygote(control)
-    ready = _find_abilities(state.groups)
-    if _Abilities.python is None:
+    ready = _find_abilities(state.groups, native)
+    if _Abilities.python is None and _Abilities.native is None:
         # cffi, its backend and its C parser are loaded once, here: a blank walled into a
         # chroot can no longer import them, and every bot forked from this process has them
-        # warm. A zygote that runs Python bots loads them only when a C bot first comes.
+        # warm. A zygote that runs Python bots, or has the C blank, loads them only when a C
+        # bot it must serve in Python first comes.
         _ffi_for("int koth_warm_up(int);")
     _send(control, ready)
     try:
@@ -933,19 +1070,23 @@ def zygote(control: socket.socket) -> None:
 def main(argv: list[str]) -> None:
     """``--control-fd N``: an inherited socket (local sandbox). ``--control-socket PATH``: connect
     to the host's listening socket (a container, where the path is in a read-only bind mount).
+    Either may be followed by ``--native PATH``: the compiled C blank (cblank.c).
 
     A blank that runs a Python bot in this interpreter comes back here (``_Become``), with the
     zygote's frames gone, and runs it."""
     bot: tuple[list[str], int] | None = None
+    native = None
+    if len(argv) == 5 and argv[3] == "--native":
+        argv, native = argv[:3], argv[4]
     try:
         if len(argv) == 3 and argv[1] == "--control-fd":
-            zygote(socket.socket(fileno=int(argv[2])))
+            zygote(socket.socket(fileno=int(argv[2])), native)
         elif len(argv) == 3 and argv[1] == "--control-socket":
             control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             control.connect(argv[2])
-            zygote(control)
+            zygote(control, native)
         else:
-            sys.exit("usage: worker.py --control-fd N | --control-socket PATH")
+            sys.exit("usage: worker.py --control-fd N | --control-socket PATH [--native PATH]")
     except _Become as becoming:
         bot = (becoming.argv, becoming.report)
     if bot is not None:  # outside the handler: the bot sees no exception being handled

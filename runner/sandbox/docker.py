@@ -53,6 +53,7 @@ from typing import Any
 
 from runner.bots import walls, worker
 from runner.safefiles import UnsafeFileError, read_tree
+from runner.sandbox import cblank
 from runner.sandbox.buildjail import ran_out_of_room
 from runner.sandbox.dockerbuild import (
     BUILD_CAPABILITIES,
@@ -72,7 +73,9 @@ IMAGE_FILES = {
     "buildserver.sh": HERE / "buildserver.sh",
     "worker.py": Path(worker.__file__),
     "walls.py": Path(walls.__file__),
+    "cblank.c": cblank.SOURCE,
 }
+NATIVE = "/opt/koth/cblank"  # the C blank, compiled as the image is built (Dockerfile)
 IMAGE_REPOSITORY = "koth-sandbox"
 BASE_VARIABLE = "KOTH_SANDBOX_BASE"
 DEFAULT_BASE = "debian:bookworm-slim"
@@ -372,9 +375,8 @@ class _PlayContainer:
             ),
             "environment": dict(worker.PROGRAM_ENV),  # constants, nothing of the host's
         }
-        self.container = _run_on_same_cpu(
-            sandbox, [*command, "--control-socket", "/run/koth/control.sock"], options
-        )
+        command += ["--control-socket", "/run/koth/control.sock", "--native", NATIVE]
+        self.container = _run_on_same_cpu(sandbox, command, options)
         try:
             connection, _ = listener.accept()
         except TimeoutError:

@@ -22,7 +22,7 @@ from typing import Any
 
 from runner.bots import worker
 from runner.safefiles import UnsafeFileError, copy_tree
-from runner.sandbox import buildjail
+from runner.sandbox import buildjail, cblank
 from runner.sandbox.zygote import BotLimits, BotProcess, SandboxError, Zygote
 
 COMPILE = ["gcc", "-std=c11", "-O2", "-fPIC", "-Wall", "-c", "bot.c", "-o", "bot.o"]
@@ -93,6 +93,9 @@ def start_local_zygote(python: bool = False) -> Zygote:
         command, env = [*worker.PYTHON_COMMAND, worker.__file__, *control], worker.PROGRAM_ENV
     else:
         command, env = [sys.executable, "-I", worker.__file__, *control], {"PATH": os.defpath}
+    native = cblank.binary()
+    if native is not None:
+        command += ["--native", native]
     process = subprocess.Popen(
         command,
         pass_fds=[zygote_end.fileno()],

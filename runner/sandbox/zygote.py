@@ -126,6 +126,8 @@ class Zygote:
         # The command it is (minus a script), when it runs Python bots in warm forks of itself.
         python = ready.get("python")
         self.python = tuple(map(str, python)) if isinstance(python, list) else ()
+        # Whether its C-function bots run in the C blank (runner/bots/cblank.c), not in Python.
+        self.native = bool(ready.get("native"))
 
     @property
     def fileno(self) -> int:
