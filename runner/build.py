@@ -86,6 +86,11 @@ def _cached(entry: Entry, folder: Path, sandbox: str) -> Build | None:
     return build
 
 
+def is_built(entry: Entry, build_root: Path, sandbox: str) -> bool:
+    """Whether ``entry`` has a build in ``build_root`` that ``build_entry`` would keep."""
+    return _cached(entry, (build_root / entry.name).resolve(), sandbox) is not None
+
+
 def write_file_atomic(path: Path, text: str) -> None:
     """Write a small file whole or not at all: a temporary file, then os.replace."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from runner import __version__
-from runner.build import Build, Sandbox, build_entry, write_file_atomic
+from runner.build import Build, Sandbox, build_entry, is_built, write_file_atomic
 from runner.config import Config, ConfigError
 from runner.entries import Entry, Manifest, content_hash, discover
 from runner.games import find_game
@@ -31,7 +31,7 @@ from runner.referee import Player
 from runner.safefiles import UnsafeFileError, read_capped
 from runner.schedule import game_seed
 from runner.standings import Entrant
-from runner.workers import GamePool, Task, bot_limits, job_count
+from runner.workers import GamePool, Task, bot_limits, job_count, start_helpers
 
 
 class SeasonError(Exception):
@@ -104,6 +104,8 @@ def build_all(config: Config, sandbox: Sandbox, jobs: int | None = None) -> list
     limits = bot_limits(config)
     game = find_game(config.game)
     entries = discover(config.entries)
+    if not all(is_built(entry, config.output.build, sandbox.name) for entry in entries):
+        start_helpers(config, jobs)  # a new build is checked next, on the worker processes
     serve = getattr(sandbox, "serve", None)  # one container loads every entry (Docker)
     if serve is not None:
         config.output.build.mkdir(parents=True, exist_ok=True)

@@ -211,7 +211,10 @@ def diff(before: str, after: str) -> list[Edit]:
             s += 1
         return [(p, len(before) - p - s, after[p : len(after) - s])]
     changed: list[int] = []
-    _differing(before, after, 0, len(before), changed)
+    if before.isascii() and after.isascii():
+        _differing_bytes(before.encode("ascii"), after.encode("ascii"), changed)
+    else:
+        _differing(before, after, 0, len(before), changed)
     runs: list[Edit] = []
     start = changed[0]
     for a, b in zip(changed, [*changed[1:], -1], strict=True):
@@ -219,6 +222,18 @@ def diff(before: str, after: str) -> list[Edit]:
             runs.append((start, a + 1 - start, after[start : a + 1]))
             start = b
     return runs
+
+
+def _differing_bytes(a: bytes, b: bytes, out: list[int]) -> None:
+    """Append the positions where ``a`` and ``b`` (of one length) differ, in order: the bytes of
+    their XOR (one big integer) that are not zero, found lowest first."""
+    rest = int.from_bytes(a, "little") ^ int.from_bytes(b, "little")
+    at = 0
+    while rest:
+        skip = ((rest & -rest).bit_length() - 1) >> 3  # zero bytes below the lowest set bit
+        out.append(at + skip)
+        rest >>= (skip + 1) * 8
+        at += skip + 1
 
 
 def _differing(a: str, b: str, lo: int, hi: int, out: list[int]) -> None:

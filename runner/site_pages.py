@@ -24,7 +24,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import multiprocessing
 import re
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -32,7 +31,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from runner import __version__
+from runner import __version__, helpers
 from runner.safefiles import UnsafeFileError, read_beneath
 
 KEYS = ".koth-pages.json"  # in the site folder: page → [its inputs' key, its bytes' sha256]
@@ -134,9 +133,8 @@ def render_pages(render: Callable[[T], R], work: Sequence[T], jobs: int) -> list
     size = max(1, len(work) // (jobs * 8))
     chunks = [work[i : i + size] for i in range(0, len(work), size)]
     here: dict[int, list[R]] = {}
-    # spawn: the host may hold threads (a fork would copy their locks mid-use)
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(jobs - 1, mp_context=context) as pool:
+    context = helpers.context()
+    with ProcessPoolExecutor(jobs - 1, mp_context=context, initializer=helpers.detach) as pool:
         futures = [pool.submit(_render_all, render, chunk) for chunk in chunks]
         for i in reversed(range(len(chunks))):
             if not futures[i].cancel():  # a started process has it (or had it) already

@@ -9,7 +9,6 @@ cancelled CI job) stops the workers cleanly.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sys
@@ -24,7 +23,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from runner import results
+from runner import helpers, results
 from runner.bots import walls
 from runner.build import Sandbox
 from runner.config import Config
@@ -113,7 +112,7 @@ def _worker_exit(signum: int, frame: object) -> None:
     os._exit(1)
 
 
-def pin_to_one_cpu(slot: int) -> int | None:
+def pin_to_one_cpu(slot: int, cpus: Sequence[int] | None = None) -> int | None:
     """Keep this process, and all it starts from now on (its zygote, their bots), on one of
     the CPUs it may use: slot k on the k-th (round the list). The CPU, or None if none was set.
 
@@ -124,7 +123,7 @@ def pin_to_one_cpu(slot: int) -> int | None:
     the calling thread that keeps to it, and what it starts: call it from the thread that
     plays.)"""
     try:
-        cpus = sorted(os.sched_getaffinity(0))
+        cpus = sorted(cpus or os.sched_getaffinity(0))
         cpu = cpus[slot % len(cpus)]
         os.sched_setaffinity(0, {cpu})
     except (AttributeError, OSError, IndexError):  # no affinity here: the scheduler decides
@@ -152,6 +151,13 @@ def _one_cpu_here(state: dict[str, Any]) -> Iterator[None]:
             os.sched_setaffinity(0, before)
 
 
+def _cpus() -> list[int] | None:
+    try:
+        return sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return None
+
+
 def _take_slot(counter: Any) -> int:
     with counter.get_lock():
         slot = int(counter.value)
@@ -160,18 +166,39 @@ def _take_slot(counter: Any) -> int:
 
 
 def _worker_init(
-    game_id: str, limits: BotLimits, kind: str, parent: int, slots: Any = None
+    game_id: str,
+    limits: BotLimits,
+    kind: str,
+    host: int,
+    slots: Any = None,
+    cpus: Sequence[int] | None = None,
 ) -> None:
+    """``host``: the process that plays the season; ``cpus``: the CPUs it may use (the fork
+    server this worker comes from may have started when it kept to fewer)."""
     if slots is not None:
-        pin_to_one_cpu(_take_slot(slots))
+        pin_to_one_cpu(_take_slot(slots), cpus)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
     signal.signal(signal.SIGTERM, _worker_exit)
-    # Whatever ends the parent (kill -9 included), this worker closes its sandbox and exits;
-    # its zygote and bots follow it by their own parent-death signals.
-    walls.set_parent_death_signal(parent, signal.SIGTERM)
+    # Whatever ends the host (kill -9 included), this worker closes its sandbox and exits; its
+    # zygote and bots follow it by their own parent-death signals. Its parent is the fork
+    # server (runner/helpers.py), which ends as soon as the host does.
+    helpers.detach()
+    walls.set_parent_death_signal(os.getppid(), signal.SIGTERM)
+    if not _alive(host):
+        os._exit(1)
     walls.make_undumpable()
     _WORKER.update(game=find_game(game_id), limits=limits, kind=kind, sandbox=None)
     util.Finalize(None, _close_sandbox, args=(_WORKER,), exitpriority=10)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _worker_play(task: Task) -> Done:
@@ -227,13 +254,13 @@ class GamePool:
                     yield _play(task, self._local)
             return
         if self._executor is None:
-            context = multiprocessing.get_context("spawn")
+            context = helpers.context()
             slots = context.Value("i", 0)  # each worker takes the next: its CPU (pin_to_one_cpu)
             self._executor = ProcessPoolExecutor(
                 self.workers,
                 mp_context=context,
                 initializer=_worker_init,
-                initargs=(self.game_id, self.limits, self.kind, os.getpid(), slots),
+                initargs=(self.game_id, self.limits, self.kind, os.getpid(), slots, _cpus()),
             )
         futures = {self._executor.submit(_worker_play, task): task for task in tasks}
         broken = False
@@ -291,6 +318,13 @@ def sigterm_interrupts() -> Iterator[None]:
 
 def job_count(config: Config, jobs: int | None) -> int:
     return max(1, jobs if jobs is not None else config.jobs)
+
+
+def start_helpers(config: Config, jobs: int | None = None) -> None:
+    """Games will be played on worker processes soon: start the process they are forked from
+    now, so that its start overlaps what this process does meanwhile (runner/helpers.py)."""
+    if job_count(config, jobs) > 1 and _can_spawn():
+        helpers.start()
 
 
 def open_pool(config: Config, sandbox: Sandbox, jobs: int | None = None) -> GamePool:

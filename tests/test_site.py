@@ -631,6 +631,25 @@ def test_the_text_diff_is_runs_of_changed_characters_or_one_splice() -> None:
 frame_text = st.text(alphabet="ab.,~\n<&é0", max_size=90)
 
 
+@given(st.text(alphabet="ab.\n", max_size=300), st.data())
+def test_the_text_diff_of_frames_of_one_length_finds_every_changed_character(
+    before: str, data: st.DataObject
+) -> None:
+    """ASCII frames are compared as bytes, others character by character: either way the edits
+    are the runs of changed characters, and nothing else."""
+    alphabet = data.draw(st.sampled_from(["ab.\n", "ab.é"]))
+    after = "".join(data.draw(st.sampled_from([c, *alphabet])) for c in before)
+    edits = diff(before, after)
+    changed = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
+    assert [i for offset, n, _ in edits for i in range(offset, offset + n)] == changed
+    assert all(removed == len(text) for _, removed, text in edits)
+    assert all(a[0] + a[1] < b[0] for a, b in zip(edits, edits[1:], strict=False))
+    rebuilt = before
+    for offset, removed, text in edits:
+        rebuilt = rebuilt[:offset] + text + rebuilt[offset + removed :]
+    assert rebuilt == after
+
+
 @given(st.lists(frame_text, min_size=1, max_size=6), st.sampled_from([0, 5000]))
 def test_the_encoded_edits_rebuild_any_frames(texts: list[str], pad: int) -> None:
     texts = [t + "." * pad for t in texts]  # long frames need 3 digits per offset

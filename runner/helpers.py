@@ -1,0 +1,45 @@
+"""Where koth's helper processes come from (the game pool's workers, the site's renderers).
+
+They are forked from a fork server: a process started afresh once (it holds no thread, no
+sandbox, no descriptor of the host's but its own), which imports what they run before any is
+asked for. Each helper is then a fork of it: it starts with koth imported, instead of starting
+an interpreter and importing koth again (~0.25 s of CPU each), and no thread of the host's can
+hold a lock in it (a fork of the host itself could copy one mid-use).
+
+The server ends when no process holds its "alive" pipe. Python hands every helper a copy, so
+that helpers could ask it for processes of their own; koth's never do, and each lets go of its
+copy as it starts (``detach``): the server then ends as soon as the host does, however it ends
+(``kill -9`` included), and each helper follows it by its parent-death signal.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from multiprocessing import forkserver
+from multiprocessing.context import BaseContext
+
+PRELOAD = ["runner.workers", "runner.site"]  # what every helper runs
+
+
+def context() -> BaseContext:
+    """The multiprocessing context helpers are started with."""
+    forkserver = multiprocessing.get_context("forkserver")
+    forkserver.set_forkserver_preload(PRELOAD)
+    return forkserver
+
+
+def start() -> None:
+    """Start the fork server now, if it is not running: it imports ``PRELOAD`` in the
+    background, and the first helper asked for later does not wait for that."""
+    context()
+    forkserver.ensure_running()
+
+
+def detach() -> None:
+    """In a helper, as it starts: let go of the fork server's "alive" pipe (see above)."""
+    server = getattr(forkserver, "_forkserver", None)
+    alive = getattr(server, "_forkserver_alive_fd", None)
+    if isinstance(alive, int):
+        os.close(alive)
+        server._forkserver_alive_fd = None  # type: ignore[union-attr]
