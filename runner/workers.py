@@ -184,21 +184,11 @@ def _worker_init(
     # server (runner/helpers.py), which ends as soon as the host does.
     helpers.detach()
     walls.set_parent_death_signal(os.getppid(), signal.SIGTERM)
-    if not _alive(host):
+    if not walls.alive(host):
         os._exit(1)
     walls.make_undumpable()
     _WORKER.update(game=find_game(game_id), limits=limits, kind=kind, sandbox=None)
     util.Finalize(None, _close_sandbox, args=(_WORKER,), exitpriority=10)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _worker_play(task: Task) -> Done:

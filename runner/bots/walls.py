@@ -222,6 +222,17 @@ def set_parent_death_signal(parent: int, signum: int = signal.SIGKILL) -> None:
         os._exit(1)
 
 
+def alive(pid: int) -> bool:
+    """Whether a process ``pid`` exists (one of another uid included)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def make_undumpable() -> None:
     """Other processes of this uid may no longer ptrace it or open its /proc/<pid>/mem."""
     _prctl(PR_SET_DUMPABLE, 0)

@@ -180,23 +180,13 @@ def _remove_stale_groups(root: str) -> None:
     (the kernel refuses), so a live run's groups are safe even if its pid was reused."""
     for name in os.listdir(root):
         owner = name.removeprefix("koth-")
-        if not name.startswith("koth-") or not owner.isdigit() or _alive(int(owner)):
+        if not name.startswith("koth-") or not owner.isdigit() or walls.alive(int(owner)):
             continue
         parent = f"{root}/{name}"
         for child in os.listdir(parent):
             if os.path.isdir(f"{parent}/{child}"):
                 _rmdir(f"{parent}/{child}")
         _rmdir(parent)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _rmdir(path: str) -> None:

@@ -220,7 +220,7 @@ def prune(client: Any) -> int:
         all=True, filters={"label": LABEL}, ignore_removed=True
     ):
         host, pid, _ = (container.labels.get(SESSION_LABEL, "").split(":") + ["", ""])[:3]
-        alive = host == socket.gethostname() and pid.isdigit() and _alive(int(pid))
+        alive = host == socket.gethostname() and pid.isdigit() and walls.alive(int(pid))
         if not alive:
             _remove(container)
             removed += 1
@@ -235,16 +235,6 @@ def _remove(container: Any) -> None:
         container.remove(force=True)
     except (docker.errors.NotFound, docker.errors.APIError):
         pass  # gone already, or the engine is removing it (auto_remove)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _oom_counter(host_pid: int) -> Callable[[], int] | None:
