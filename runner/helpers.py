@@ -18,22 +18,39 @@ import multiprocessing
 import os
 from multiprocessing import forkserver
 from multiprocessing.context import BaseContext
+from pathlib import Path
+
+import runner
 
 PRELOAD = ["runner.workers", "runner.site"]  # what every helper runs
+# The folder holding the ``runner`` package this process runs. The server imports PRELOAD from
+# its working folder first (Python's fork server puts it first on its path and does not take the
+# host's path), so it starts there: it must import this very package, never one that happens to
+# lie in the host's working folder.
+HOME = Path(runner.__file__).resolve().parent.parent
 
 
 def context() -> BaseContext:
-    """The multiprocessing context helpers are started with."""
-    forkserver = multiprocessing.get_context("forkserver")
-    forkserver.set_forkserver_preload(PRELOAD)
-    return forkserver
+    """The multiprocessing context helpers are started with (the fork server started)."""
+    start()
+    return multiprocessing.get_context("forkserver")
 
 
 def start() -> None:
     """Start the fork server now, if it is not running: it imports ``PRELOAD`` in the
-    background, and the first helper asked for later does not wait for that."""
-    context()
-    forkserver.ensure_running()
+    background, and the first helper asked for later does not wait for that. (Called from the
+    thread that plays, before any other thread of koth's runs: it changes folder a moment.)"""
+    multiprocessing.get_context("forkserver").set_forkserver_preload(PRELOAD)
+    try:
+        here: str | None = os.getcwd()
+    except OSError:  # the working folder is gone: the server cannot start in it either
+        here = None
+    os.chdir(HOME)
+    try:
+        forkserver.ensure_running()
+    finally:
+        if here is not None:
+            os.chdir(here)
 
 
 def detach() -> None:
