@@ -26,6 +26,7 @@ is never set, so shifting by one column cannot wrap into the next row.
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ from runner.games.base import (
 
 WIDTH: Final = 32
 HEIGHT: Final = 16
+_ROWS: Final = operator.itemgetter(*(slice(y * WIDTH, (y + 1) * WIDTH) for y in range(HEIGHT)))
 CELLS: Final = WIDTH * HEIGHT
 MAX_MOVES: Final = 2048
 MOVES: Final = ("L", "R", "U", "D")
@@ -373,5 +375,4 @@ class Snakes:
         return state.moves_played // 2 + 1
 
     def render_text(self, state: SnakesState) -> str:
-        text = state.frame.decode("ascii")
-        return "\n".join(text[y * WIDTH : (y + 1) * WIDTH] for y in range(HEIGHT))
+        return b"\n".join(_ROWS(state.frame)).decode("ascii")
