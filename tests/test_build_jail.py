@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -257,3 +259,53 @@ def test_the_jail_program_is_standalone() -> None:
         check=False,
     )
     assert done.returncode == 2 and "usage" in done.stderr, done.stderr
+
+
+def test_each_served_build_is_a_process_of_its_own(tmp_path: Path) -> None:
+    """The server forks each build: two builds have two pids (and, as root, two uids), and
+    neither is the server."""
+    first = jailed(tmp_path / "a", "echo $PPID; id -u")
+    second = jailed(tmp_path / "b", "echo $PPID; id -u")
+    assert first.failed_step is None and second.failed_step is None, first.output
+    server = buildjail._SERVERS[0].process.pid
+    (pid_a, uid_a), (pid_b, uid_b) = (done.output.split()[:2] for done in (first, second))
+    assert len({pid_a, pid_b, str(server)}) == 3, (pid_a, pid_b, server)
+    if ROOT:
+        assert uid_a != uid_b
+
+
+def test_a_build_server_that_died_is_started_again(tmp_path: Path) -> None:
+    assert jailed(tmp_path / "a", "true").failed_step is None
+    buildjail._SERVERS[0].process.kill()
+    buildjail._SERVERS[0].process.wait()
+    done = jailed(tmp_path / "b", "echo again")
+    assert done.failed_step is None and "again" in done.output, done.output
+
+
+def test_the_build_server_ends_with_its_host(tmp_path: Path) -> None:
+    """A host killed with SIGKILL leaves no build server behind."""
+    host = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\n"
+            "from pathlib import Path\n"
+            "from runner.sandbox import buildjail\n"
+            f"work = Path({str(tmp_path / 'work')!r}); (work / 'src').mkdir(parents=True)\n"
+            "buildjail.run_build(work, [['true']], [], 30, 1024, 1024)\n"
+            "print(buildjail._SERVERS[0].process.pid, flush=True)\n"
+            "time.sleep(60)\n",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert host.stdout is not None
+    server = int(host.stdout.readline())
+    assert Path(f"/proc/{server}").exists()
+    host.kill()
+    host.wait()
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{server}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    status = Path(f"/proc/{server}/status")
+    assert not status.exists() or "zombie" in status.read_text(), "the build server outlived koth"

@@ -1,6 +1,11 @@
 """The local sandbox's compiler jail: an entry is built behind the walls a bot plays behind.
 Standalone: stdlib only (it runs as its own program, ``python3 -I buildjail.py SPEC``).
 
+The host keeps one such program running as a server (``--serve FD``): for each build it forks a
+child that is what ``buildjail.py SPEC`` would be (its own session, its report on the descriptors
+the host passed), so a build does not pay a Python start-up (~20 ms) before its compiler. The
+server holds nothing of any build: it never reads the spec, and the child builds the walls.
+
 The host makes a work folder holding ``src/`` (a private copy of the entry's regular files,
 runner/safefiles.py) and runs this program on it. The program runs the build's steps (compile,
 link, ...) one after the other, stopping at the first that fails, and copies the artefacts named
@@ -50,7 +55,9 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 if __name__ != "__main__":  # the host's end: ``run_build`` and what it returns
+    import socket
     import subprocess
+    import threading
     from dataclasses import dataclass
 
 UID_BASE = 1_000_000  # as runner/bots/worker.py: UID_BASE + a live pid is unique to that process
@@ -66,6 +73,7 @@ MS_PRIVATE = 1 << 18
 PR_SET_PDEATHSIG = 1
 TOOLCHAIN = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32")
 EXIT_SETUP_FAILED = 125  # a step's child could not be walled in: the host's fault
+ANSWER_WALL_S = 30.0  # how long the server may take to fork a build
 
 
 class BuildJailError(RuntimeError):
@@ -104,19 +112,14 @@ def run_build(
         "output_cap": output_cap,
         "artefact_cap": artefact_cap,
     }
-    process = subprocess.Popen(
-        [sys.executable, "-I", "-S", __file__, json.dumps(spec)],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=ENV,
-        start_new_session=True,
-    )
+    pid, out, err = _start(json.dumps(spec).encode())
     try:  # the jail keeps its own clock; this is the backstop if the jail itself hangs
-        stdout, stderr = process.communicate(timeout=wall_s + 30)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
+        stdout, stderr = _read_until_closed(out, err, wall_s + 30)
+    except TimeoutError:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         raise BuildJailError(f"the build jail did not end within {wall_s + 30:g} s") from None
     try:
         report: dict[str, Any] = json.loads(stdout)
@@ -130,6 +133,93 @@ def run_build(
         bool(report["timed_out"]),
         bool(report["namespaces"]),
     )
+
+
+if __name__ != "__main__":
+
+    class _Server:
+        """The host's end of the server: a control socket; started on first use."""
+
+        def __init__(self) -> None:
+            host_end, server_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            command = [sys.executable, "-I", "-S", __file__, "--serve", str(server_end.fileno())]
+            # Not a child of a build thread's making in any way that matters: it ends when its
+            # socket closes (the host ended), not by a parent-death signal (the kernel would
+            # send that when the thread that started it ends).
+            self.process = subprocess.Popen(
+                command,
+                pass_fds=[server_end.fileno()],
+                stdin=subprocess.DEVNULL,
+                env=ENV,
+                start_new_session=True,
+            )
+            server_end.close()
+            self.control = host_end
+
+        def start(self, spec: bytes) -> tuple[int, int, int]:
+            """One build's child: its pid and the read ends of its stdout and stderr."""
+            out_r, out_w = os.pipe()
+            err_r, err_w = os.pipe()
+            try:
+                socket.send_fds(self.control, [spec], [out_w, err_w])
+                self.control.settimeout(ANSWER_WALL_S)
+                answer = self.control.recv(64)
+            except OSError:
+                for fd in (out_r, err_r):
+                    os.close(fd)
+                raise
+            finally:
+                os.close(out_w)
+                os.close(err_w)
+            if not answer.isdigit():
+                for fd in (out_r, err_r):
+                    os.close(fd)
+                raise OSError(f"the build server answered {answer[:40]!r}")
+            return int(answer), out_r, err_r
+
+        def close(self) -> None:
+            self.control.close()
+            self.process.wait()
+
+    _SERVERS: list[_Server] = []
+    _SERVER_LOCK = threading.Lock()
+
+    def _start(spec: bytes) -> tuple[int, int, int]:
+        """Start one build on the server (started, or started again if it died)."""
+        with _SERVER_LOCK:
+            for attempt in range(2):
+                if not _SERVERS:
+                    _SERVERS.append(_Server())
+                try:
+                    return _SERVERS[0].start(spec)
+                except OSError as exc:
+                    _SERVERS.pop().close()
+                    if attempt:
+                        raise BuildJailError(f"the build jail's server failed: {exc}") from None
+        raise AssertionError("unreachable")
+
+    def _read_until_closed(out: int, err: int, wall_s: float) -> tuple[bytes, bytes]:
+        """Everything written to ``out`` and ``err`` until both close (TimeoutError past
+        ``wall_s``); closes them."""
+        read = {out: bytearray(), err: bytearray()}
+        still_open = [out, err]
+        deadline = time.monotonic() + wall_s
+        try:
+            while still_open:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError
+                ready, _, _ = select.select(still_open, [], [], left)
+                for fd in ready:
+                    chunk = os.read(fd, 1 << 16)
+                    if chunk:
+                        read[fd] += chunk
+                    else:
+                        still_open.remove(fd)
+        finally:
+            os.close(out)
+            os.close(err)
+        return bytes(read[out]), bytes(read[err])
 
 
 # -- inside: the program the host runs -------------------------------------------------------
@@ -466,12 +556,64 @@ def _build(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
+    if len(argv) == 3 and argv[1] == "--serve":
+        serve(int(argv[2]))
+        return 0
     if len(argv) != 2:
-        print("usage: buildjail.py SPEC_JSON", file=sys.stderr)
+        print("usage: buildjail.py SPEC_JSON | --serve FD", file=sys.stderr)
         return 2
     report = _build(json.loads(argv[1]))
     sys.stdout.write(json.dumps(report) + "\n")
     return 0
+
+
+def serve(control: int) -> None:
+    """The server (``--serve FD``): for each request on the SEQPACKET socket ``control`` (a
+    spec, and the descriptors for the build's stdout and stderr), fork a child that runs
+    ``main`` on that spec in a session of its own, and answer with its pid. Ends when the host
+    closes the socket."""
+    import socket
+
+    channel = socket.socket(fileno=control)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps the children: no zombies
+    while True:
+        message, fds, _, _ = socket.recv_fds(channel, 1 << 16, 2)
+        if not message:
+            return
+        if len(fds) != 2:
+            for fd in fds:
+                os.close(fd)
+            channel.send(b"refused")
+            continue
+        pid = os.fork()
+        if pid == 0:
+            channel.close()
+            _run_child(message.decode(), fds[0], fds[1])
+        for fd in fds:
+            os.close(fd)
+        channel.send(str(pid).encode())
+
+
+def _run_child(spec: str, out: int, err: int) -> None:
+    """A served build: what ``buildjail.py SPEC`` does, with stdout and stderr on ``out`` and
+    ``err``. Never returns."""
+    code = 1
+    try:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # it waits for its own steps
+        os.setsid()
+        os.dup2(out, 1)
+        os.dup2(err, 2)
+        os.close(out)
+        os.close(err)
+        code = main(["buildjail.py", spec])
+    except BaseException as exc:
+        os.write(2, f"{type(exc).__name__}: {exc}\n".encode())
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
 
 
 if __name__ == "__main__":
