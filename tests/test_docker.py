@@ -21,6 +21,7 @@ from runner.entries import load_entry
 from runner.games import find_game
 from runner.games.base import Termination
 from runner.games.snakes import SPEC as SNAKES
+from runner.games.snakes.codec import SnakesCall
 from runner.referee import Player, play_game
 from runner.sandbox import docker as docker_sandbox_module
 from runner.sandbox.docker import LABEL, SESSION_LABEL, DockerSandbox, image_tag
@@ -218,5 +219,25 @@ def test_a_python_bot_runs_in_a_warm_fork_of_the_zygote(
         assert any(part.endswith(b"worker.py") for part in command), (
             f"the bot was started cold: {command}"
         )
+    finally:
+        process.close()
+
+
+def test_a_play_container_has_a_network_namespace_with_loopback_only(
+    docker_sandbox: DockerSandbox, tmp_path: Path
+) -> None:
+    """Containers start with networking disabled (no network set-up by the engine): their bots
+    still get a network namespace of their own, holding nothing but the loopback device."""
+    steady = build_bot(docker_sandbox, tmp_path, "steady")
+    assert steady.ok, steady.message
+    abi = SnakesCall.abi.to_json()
+    process = docker_sandbox.spawn(Path(steady.jail_path), LIMITS, abi=abi)
+    try:
+        pid = process.ready()
+        assert process.host_pid is not None, pid
+        own = os.readlink(f"/proc/{process.host_pid}/ns/net")
+        assert own != os.readlink("/proc/self/ns/net"), "the bot shares the host's network"
+        devices = Path(f"/proc/{process.host_pid}/net/dev").read_text().splitlines()[2:]
+        assert [line.split(":")[0].strip() for line in devices] == ["lo"], devices
     finally:
         process.close()

@@ -113,6 +113,11 @@ def _hardening(memory_bytes: int, pids: int, user: str, capabilities: list[str])
 
     return {
         "network_mode": "none",
+        # No network at all, and so no network set-up: the engine then skips the hook that
+        # starts a copy of itself to configure one (half of a container's start, ~0.1 s of
+        # CPU). The container still gets a namespace of its own holding only a loopback device
+        # (tests/test_docker.py checks).
+        "network_disabled": True,
         "cap_drop": ["ALL"],
         "cap_add": capabilities,
         "security_opt": ["no-new-privileges"],
