@@ -572,23 +572,20 @@ class _Blank:
         self.native = native
         if native:
             self.pid = _spawn_native(child_end, group)
-            child_end.close()
-            self.channel = parent_end
-            _HELD.add(parent_end)
-            return
-        # A blank that becomes a Python bot here unwinds the zygote's frames (``_Become``): no
-        # caller of this may hold a ``finally``, a ``with`` or an ``except BaseException``
-        # (but ``zygote``'s, which knows).
-        self.pid = os.fork()
-        if self.pid == 0:
-            # Let go of every socket of the zygote's (its control, the other blanks' channels):
-            # a blank the zygote lets go of ends when its channel closes, which it never does
-            # while another blank holds a copy.
-            for held in [control, *_HELD]:
-                held.close()
-            _HELD.clear()
-            parent_end.close()
-            _become_bot(child_end, group)
+        else:
+            # A blank that becomes a Python bot here unwinds the zygote's frames (``_Become``):
+            # no caller of this may hold a ``finally``, a ``with`` or an ``except
+            # BaseException`` (but ``zygote``'s, which knows).
+            self.pid = os.fork()
+            if self.pid == 0:
+                # Let go of every socket of the zygote's (its control, the other blanks'
+                # channels): a blank the zygote lets go of ends when its channel closes, which it
+                # never does while another blank holds a copy.
+                for held in [control, *_HELD]:
+                    held.close()
+                _HELD.clear()
+                parent_end.close()
+                _become_bot(child_end, group)
         child_end.close()
         self.channel = parent_end
         _HELD.add(parent_end)

@@ -103,6 +103,7 @@ def base_image() -> str:
 def image_tag() -> str:
     digest = hashlib.sha256()
     digest.update(b"BASE\0" + base_image().encode() + b"\0")
+    digest.update(b"CBLANK_FLAGS\0" + " ".join(cblank.FLAGS).encode() + b"\0")
     for name in sorted(IMAGE_FILES):
         digest.update(name.encode() + b"\0" + IMAGE_FILES[name].read_bytes() + b"\0")
     return f"{IMAGE_REPOSITORY}:{digest.hexdigest()[:16]}"
@@ -168,8 +169,9 @@ def ensure_image(client: Any, say: Callable[[str], None]) -> str:
         for name, path in IMAGE_FILES.items():
             shutil.copyfile(path, Path(context) / name)
         log: list[str] = []
+        arguments = {"BASE": base, "CBLANK_FLAGS": " ".join(cblank.FLAGS)}
         chunks = client.api.build(
-            path=context, tag=tag, rm=True, forcerm=True, decode=True, buildargs={"BASE": base}
+            path=context, tag=tag, rm=True, forcerm=True, decode=True, buildargs=arguments
         )
         for chunk in chunks:
             if "stream" in chunk:
