@@ -6,6 +6,8 @@ records the same games with it and without it.
 
 from __future__ import annotations
 
+import os
+import signal
 import struct
 import subprocess
 from pathlib import Path
@@ -74,6 +76,80 @@ def test_a_c_function_bot_runs_in_the_c_blank(any_sandbox: Any, tmp_path: Path) 
         assert chr(bot.ask(board + b"X", 1)) in "LRUD"
     finally:
         bot.process.close()
+
+
+def children_of(pid: int) -> list[int]:
+    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def parent_of(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("PPid:"):
+            return int(line.split()[1])
+    raise AssertionError(f"no PPid in /proc/{pid}/status")
+
+
+def fork_servers(zygote: int) -> list[int]:
+    """The zygote's children running the C blank's fork server: the blanks it clones show its
+    command line too, but each has a session of its own (setsid), and the server has not."""
+    servers = []
+    for pid in children_of(zygote):
+        if b"--serve" in Path(f"/proc/{pid}/cmdline").read_bytes():
+            session = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[3])
+            if session != pid:
+                servers.append(pid)
+    return servers
+
+
+def test_c_blanks_are_cloned_by_a_fork_server_as_the_zygotes_children(
+    local_sandbox: LocalSandbox, tmp_path: Path
+) -> None:
+    """The zygote's fork server clones each C blank (no exec, no dynamic loader's start), as the
+    zygote's own child: the zygote reaps it and is its parent-death reference. A server that
+    dies is replaced, and bots start as before."""
+    jail = shared_object(tmp_path, (HOSTILE / "steady.c").read_text())
+    zygote = local_sandbox.zygote.pid
+    board = bytes([ord(".")]) * (16 * 32) + b"X"
+    first = started(local_sandbox, jail, SNAKES_ABI)
+    try:
+        assert first.process.host_pid is not None
+        assert parent_of(first.process.host_pid) == zygote
+        servers = fork_servers(zygote)
+        assert len(servers) == 1, f"not one fork server among {children_of(zygote)}"
+        os.kill(servers[0], signal.SIGKILL)
+        assert chr(first.ask(board, 1)) in "LRUD", "a bot outlives its fork server"
+        second = started(local_sandbox, jail, SNAKES_ABI)
+        try:
+            assert second.process.host_pid is not None
+            assert in_the_c_blank(second) and parent_of(second.process.host_pid) == zygote
+            assert chr(second.ask(board, 1)) in "LRUD"
+            assert fork_servers(zygote) not in ([], servers), "no new fork server"
+        finally:
+            second.process.close()
+    finally:
+        first.process.close()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="network namespaces are root-only")
+def test_bots_share_their_zygotes_network_namespace_not_the_hosts(
+    local_sandbox: LocalSandbox, tmp_path: Path
+) -> None:
+    """With the seccomp filter on (no socket() for a bot), the zygote makes one network and IPC
+    namespace for its bots, once: not the host's, holding only a loopback device that is down."""
+    assert local_sandbox.zygote.seccomp
+    jail = shared_object(tmp_path, (HOSTILE / "steady.c").read_text())
+    bots = [started(local_sandbox, jail, SNAKES_ABI) for _ in range(2)]
+    try:
+        pids = [bot.process.host_pid for bot in bots]
+        spaces = {os.readlink(f"/proc/{pid}/ns/net") for pid in pids}
+        assert spaces == {os.readlink(f"/proc/{local_sandbox.zygote.pid}/ns/net")}
+        assert os.readlink("/proc/self/ns/net") not in spaces, "a bot shares the host's network"
+        assert os.readlink(f"/proc/{pids[0]}/ns/ipc") != os.readlink("/proc/self/ns/ipc")
+        devices = Path(f"/proc/{pids[0]}/net/dev").read_text().splitlines()[2:]
+        assert [line.split(":")[0].strip() for line in devices] == ["lo"], devices
+    finally:
+        for bot in bots:
+            bot.process.close()
 
 
 def test_the_c_blank_passes_every_kind_of_argument(

@@ -5,8 +5,10 @@
  *
  *     cblank ZYGOTE_PID PRIVATE SETUID CGROUP
  *
- * PRIVATE (0/1): make a network and IPC namespace now and chroot into the jail later; SETUID
- * (0/1): take a uid of its own (UID_BASE + pid); CGROUP: the memory group to join now, or "-".
+ * PRIVATE: 0 none of these; 1 make a network and IPC namespace now and chroot into the jail
+ * later; 2 only the chroot (the zygote made a network and IPC namespace for all its bots once).
+ * SETUID (0/1): take a uid of its own (UID_BASE + pid); CGROUP: the memory group to join now,
+ * or "-".
  * Then it waits on the channel for its request, NUL-separated fields in this order:
  *
  *     jail, shared object, RLIMIT_AS, RLIMIT_CPU, function, name symbol, arguments
@@ -43,6 +45,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -294,12 +297,8 @@ static void serve(const char *so, const struct request *r) {
     }
 }
 
-int main(int argc, char **argv) {
-    if (argc != 5)
-        fail("usage: cblank ZYGOTE_PID PRIVATE SETUID CGROUP");
-    pid_t zygote = (pid_t)number(argv[1], "zygote pid");
-    int private = strcmp(argv[2], "1") == 0, own_uid = strcmp(argv[3], "1") == 0;
-    const char *group = argv[4];
+/* Build the walls (the blank's channel on fd 3), take the request, become the bot. */
+static void blank(pid_t zygote, int private, int own_uid, const char *group) {
     check(close_range(CHANNEL_FD + 1, ~0U, 0), "close_range");
     signal(SIGPIPE, SIG_IGN); /* as under Python: a write to a closed channel fails, no signal */
     signal(SIGXFSZ, SIG_IGN);
@@ -307,7 +306,7 @@ int main(int argc, char **argv) {
         fail("OSError: setsid: %s", strerror(errno));
     check(prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), "prctl(PR_SET_DUMPABLE)");
     parent_death_signal(zygote);
-    if (private)
+    if (private == 1)
         check(unshare(CLONE_NEWNET | CLONE_NEWIPC), "unshare(NEWNET|NEWIPC)");
     if (strcmp(group, "-") != 0) { /* joined while waiting; the limit comes with the bot */
         char path[PATH_MAX], pid[32];
@@ -361,4 +360,58 @@ int main(int argc, char **argv) {
     set_limit(RLIMIT_NOFILE, REPLY_FD + 2, REPLY_FD + 2, "setrlimit(NOFILE)");
     close(REPORT_FD); /* from here on bot code may run: nothing it says is a set-up report */
     serve(so, &r);
+}
+
+/* The fork server (--serve): each message on fd 3 is PRIVATE, SETUID and CGROUP (NUL-separated)
+ * with a blank's channel. The server clones a child with CLONE_PARENT, so the blank is the
+ * zygote's child as if the zygote had started it (it reaps it, reads its rusage, is its
+ * parent-death reference), and replies with its pid ("-errno" if the clone failed). The child
+ * puts its channel on fd 3 and goes on as a blank started with those arguments: the exec and
+ * the dynamic loader's start (cpuid probes that trap to the hypervisor in a VM) are paid once,
+ * here. The server never runs bot code and keeps nothing a request said. */
+static void serve_forks(pid_t zygote) {
+    check(close_range(CHANNEL_FD + 1, ~0U, 0), "close_range");
+    signal(SIGPIPE, SIG_IGN);
+    check(prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), "prctl(PR_SET_DUMPABLE)");
+    parent_death_signal(zygote);
+    static char message[PATH_MAX + 16];
+    for (;;) {
+        int fds[8], count;
+        memset(message, 0, sizeof message);
+        size_t length = receive(message, sizeof message - 1, fds, &count); /* ends at EOF */
+        char *fields[3], *at = message;
+        int complete = 1;
+        for (int i = 0; i < 3; i++) {
+            char *nul = memchr(at, '\0', (size_t)(message + length - at));
+            complete = complete && nul;
+            fields[i] = at;
+            at = nul ? nul + 1 : at;
+        }
+        long pid = -EINVAL;
+        if (complete && count == 1) {
+            pid = syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, 0, 0, 0);
+            if (pid == 0) {
+                if (dup2(fds[0], CHANNEL_FD) < 0) /* over the server's own channel */
+                    _exit(EXIT_SETUP_FAILED);
+                blank(zygote, (int)number(fields[0], "private"), strcmp(fields[1], "1") == 0,
+                      fields[2]);
+            }
+            if (pid < 0)
+                pid = -errno;
+        }
+        for (int i = 0; i < count; i++)
+            close(fds[i]);
+        char reply[32];
+        int size = snprintf(reply, sizeof reply, "%ld", pid);
+        write_all(CHANNEL_FD, reply, (size_t)size);
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[1], "--serve") == 0)
+        serve_forks((pid_t)number(argv[2], "zygote pid"));
+    if (argc != 5)
+        fail("usage: cblank ZYGOTE_PID PRIVATE SETUID CGROUP | cblank --serve ZYGOTE_PID");
+    blank((pid_t)number(argv[1], "zygote pid"), (int)number(argv[2], "private"),
+          strcmp(argv[3], "1") == 0, argv[4]);
 }

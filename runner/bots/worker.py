@@ -11,15 +11,17 @@ SOCK_SEQPACKET control socket, to ``spawn`` a bot: the request carries the bot's
 kernel tells it (wait4). When the control socket closes, every bot is killed.
 
 **Bot process** (a blank, then the bot): walls itself in before any bot code runs — own session,
-fds 0-2 on /dev/null and the output pipe; as root on the host a new network and IPC namespace
-and a chroot into the entry's jail (a folder holding only ``bot.so``, or a private read-only view
-of /usr, /dev/null and the jail for a program); whenever it can change uid (root, on the host or
-in a container) a uid no other live process has (so NPROC=0 blocks fork and it can signal
-nothing); the parent-death signal, set again after that credential change and checked; rlimits
-(AS, CPU, NPROC, FSIZE, NOFILE, CORE); and the seccomp filter of walls.py — then ``dlopen`` or
-``exec``. Until the moment before bot code runs, it holds a channel to the zygote on which it
-reports a failure of these walls (the host's fault); it closes that channel first, so nothing bot
-code does can pass for a set-up failure — its exit codes, signals and words are its own.
+fds 0-2 on /dev/null and the output pipe; as root on the host a network and IPC namespace that
+is not the host's (the zygote's own, made once, when the seccomp filter denies making anything in
+it; else a new one per bot) and a chroot into the entry's jail (a folder holding only ``bot.so``,
+or a private read-only view of /usr, /dev/null and the jail for a program); whenever it can
+change uid (root, on the host or in a container) a uid no other live process has (so NPROC=0
+blocks fork and it can signal nothing); the parent-death signal, set again after that
+credential change and checked; rlimits (AS, CPU, NPROC, FSIZE, NOFILE, CORE); and the seccomp
+filter of walls.py — then ``dlopen`` or ``exec``. Until the moment before bot code runs, it
+holds a channel to the zygote on which it reports a failure of these walls (the host's fault); it
+closes that channel first, so nothing bot code does can pass for a set-up failure — its exit
+codes, signals and words are its own.
 A C bot says hello (its name string) and then answers requests on fd 3 → fd 4: the request's
 bytes in, laid out as the game's signature says (its ``abi``: the cffi declarations, the function,
 the name symbol and how each argument is read from the request), one little-endian int32 out. The
@@ -27,7 +29,8 @@ worker knows no game. Nothing the bot writes is trusted by the host.
 
 **The C blank** (cblank.c, compiled; ``--native PATH``): where the host provides it, a C-function
 bot whose signature it can call (``_native_args``) runs in a process started from that small C
-program (posix_spawn) instead of in a fork of this interpreter. It builds the same walls in the
+program (cloned by its fork server, ``cblank --serve``, or else started with posix_spawn)
+instead of in a fork of this interpreter. It builds the same walls in the
 same order, reports a failed one the same way and speaks the same protocol; a bot's process then
 holds no Python, which makes a game's start, each move and a game's end several times cheaper.
 """
@@ -80,6 +83,7 @@ NATIVE_CHANNEL_FD = 3  # where the C blank finds its channel to the zygote
 NATIVE_ARGS = 6  # arguments the C blank can pass (each in a register of its own)
 NATIVE_REQUEST_CAP = 1 << 16  # request bytes the C blank can take
 NATIVE_MACHINES = ("x86_64", "aarch64")  # calling conventions the C blank's call relies on
+NATIVE_SERVER_WAIT_S = 5.0  # the C blank's fork server answers at once, or is given up
 BLANKS = 2  # children kept forked ahead: a two-player game starts without waiting for a fork
 MAX_BLANKS = 12  # ... or as many as the latest burst of spawns asked for (a turn of 7 seats)
 BURST_GAP_S = 0.002  # spawns closer together than this are one burst (a turn's seats)
@@ -244,6 +248,7 @@ class _Abilities:
     """What this zygote can wall its bots in with, found out once at start."""
 
     private = False  # root on the host: new namespaces, chroot, mounts (CAP_SYS_ADMIN)
+    shared_namespaces = False  # the zygote made one network and IPC namespace for all its bots
     setuid = False  # root (on the host, or in a container with CAP_SETUID): a uid per bot
     seccomp = False  # libseccomp is there and the kernel takes filters
     zygote = 0  # the zygote's pid: every blank's parent
@@ -410,7 +415,7 @@ def _wait_for_bot(
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     os.setsid()
     walls.set_parent_death_signal(_Abilities.zygote)
-    if _Abilities.private:
+    if _Abilities.private and not _Abilities.shared_namespaces:
         _check(_libc.unshare(CLONE_NEWNET | CLONE_NEWIPC), "unshare(NEWNET|NEWIPC)")
     if group:  # joined while waiting (~0.4 ms on cgroup v1); the limit comes with the bot
         _write_text(group + "/cgroup.procs", str(os.getpid()))
@@ -610,22 +615,72 @@ class _Blank:
 
 
 def _spawn_native(channel: socket.socket, group: str | None) -> int:
-    """Start the C blank with ``channel`` on its fd 3 (cblank.c says what it does with it)."""
+    """Start a C blank with ``channel`` on its fd 3 (cblank.c says what it does with it): cloned
+    by the C blank's fork server, or, if that fails, started with posix_spawn."""
     assert _Abilities.native is not None
-    argv = [
-        _Abilities.native,
-        str(_Abilities.zygote),
-        "1" if _Abilities.private else "0",
-        "1" if _Abilities.setuid else "0",
-        group or "-",
-    ]
+    private = "2" if _Abilities.shared_namespaces else "1" if _Abilities.private else "0"
+    walls_args = [private, "1" if _Abilities.setuid else "0", group or "-"]
+    pid = _NATIVE_SERVER.clone(walls_args, channel)
+    if pid is not None:
+        return pid
     os.set_inheritable(channel.fileno(), True)  # the child closes every descriptor but fd 3
     return os.posix_spawn(
         _Abilities.native,
-        argv,
+        [_Abilities.native, str(_Abilities.zygote), *walls_args],
         {},
         file_actions=[(os.POSIX_SPAWN_DUP2, channel.fileno(), NATIVE_CHANNEL_FD)],
     )
+
+
+class _NativeServer:
+    """The C blank's fork server (``cblank --serve``), the zygote's child, started on first use:
+    it clones each C blank as a child of the zygote, so a blank costs no exec and no dynamic
+    loader's start. If it cannot be started or does not answer, it is let go (it ends when its
+    channel closes) and the blank is started with posix_spawn; the next blank starts a new one."""
+
+    def __init__(self) -> None:
+        self.channel: socket.socket | None = None
+        self.pid = 0
+
+    def clone(self, walls_args: list[str], channel: socket.socket) -> int | None:
+        """A new blank's pid, its channel ``channel``; None if the server failed."""
+        try:
+            if self.channel is None:
+                self.start()
+            assert self.channel is not None
+            message = b"".join(arg.encode() + b"\0" for arg in walls_args)
+            socket.send_fds(self.channel, [message], [channel.fileno()])
+            pid = int(self.channel.recv(32) or b"0")
+        except (OSError, ValueError):
+            pid = 0
+        if pid > 0:
+            return pid
+        self.close()
+        return None
+
+    def start(self) -> None:
+        assert _Abilities.native is not None
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        with theirs:
+            os.set_inheritable(theirs.fileno(), True)
+            self.pid = os.posix_spawn(
+                _Abilities.native,
+                [_Abilities.native, "--serve", str(_Abilities.zygote)],
+                {},
+                file_actions=[(os.POSIX_SPAWN_DUP2, theirs.fileno(), NATIVE_CHANNEL_FD)],
+            )
+        ours.settimeout(NATIVE_SERVER_WAIT_S)
+        self.channel = ours
+        _HELD.add(ours)
+
+    def close(self) -> None:
+        if self.channel is not None:
+            _HELD.discard(self.channel)
+            self.channel.close()
+            self.channel = None
+
+
+_NATIVE_SERVER = _NativeServer()
 
 
 def _native_args(request: dict[str, Any]) -> str | None:
@@ -979,6 +1034,7 @@ class _Zygote:
                 os.waitpid(pid, 0)
             except ChildProcessError:
                 pass
+        _NATIVE_SERVER.close()  # it ends when its channel closes
         self.groups.close()
 
 
@@ -998,6 +1054,14 @@ def _find_abilities(groups: _MemoryGroups, native: str | None) -> dict[str, Any]
     _Abilities.seccomp = _can_filter()
     if _Abilities.seccomp:
         walls.filter_for(os.getpid())  # compiled here once: every blank inherits it
+    if _Abilities.private and _Abilities.seccomp:
+        # One network and IPC namespace for every bot of this zygote, made here once instead of
+        # once per bot (~0.4 ms of CPU each, half of it in a kernel worker after the bot ends).
+        # It holds only a loopback device that is down, and nothing else ever: the filter
+        # denies socket() and System V IPC and message queues, so a bot can make nothing in
+        # either that another bot could see. Without the filter, each bot makes its own.
+        _check(_libc.unshare(CLONE_NEWNET | CLONE_NEWIPC), "unshare(NEWNET|NEWIPC)")
+        _Abilities.shared_namespaces = True
     started_as = sys.orig_argv[: len(sys.orig_argv) - len(sys.argv)]
     if dict(os.environ) == PROGRAM_ENV and started_as[:1] == [sys.executable]:
         _Abilities.python = tuple(started_as)
