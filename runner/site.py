@@ -710,8 +710,17 @@ def render_site(
         (tmp / "games").mkdir()
         shutil.copytree(TEMPLATES / "static", tmp / "static")
         (tmp / MARKER).write_text("made by `koth site`; it replaces this folder on every run\n")
-        _season_pages(season, rows, write)
-        _game_pages(season, setups or {}, config_file, old, out_dir, jobs, warn, keep)
+        _game_pages(
+            season,
+            setups or {},
+            config_file,
+            old,
+            out_dir,
+            jobs,
+            warn,
+            keep,
+            meanwhile=lambda: _season_pages(season, rows, write),
+        )
         if season["history"] is not None:
             write("seasons.html", "seasons.html", page="seasons")
             seasons_file.write(tmp / SEASONS, season["history"]["seasons"])
@@ -797,9 +806,11 @@ def _game_pages(
     jobs: int,
     warn: Callable[[str], None],
     keep: Callable[[str, str, bytes, bool], None],
+    meanwhile: Callable[[], None],
 ) -> None:
     """Every game's page: the old one where its inputs are the same, else rendered on ``jobs``
-    processes; a game that does not replay is warned about, in the games' order."""
+    processes, this one doing ``meanwhile`` (the season's pages) first; a game that does not
+    replay is warned about, in the games' order."""
     made: dict[str, bytes | str] = {}
     page_keys: dict[str, str] = {}
     old_pages: set[str] = set()
@@ -814,7 +825,8 @@ def _game_pages(
             else:
                 made[job[0]] = data
                 old_pages.add(job[0])
-    made.update(zip((n for n, _ in todo), pages.render_pages(render_game, todo, jobs), strict=True))
+    rendered = pages.render_pages(render_game, todo, jobs, meanwhile)
+    made.update(zip((n for n, _ in todo), rendered, strict=True))
     for job in work:
         if isinstance(job, str):
             warn(job)

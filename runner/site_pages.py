@@ -122,13 +122,20 @@ def reusable(site: Path, keys: Keys, name: str, page_key: str) -> bytes | None:
     return data if digest(data) == recorded[1] else None
 
 
-def render_pages(render: Callable[[T], R], work: Sequence[T], jobs: int) -> list[R]:
+def render_pages(
+    render: Callable[[T], R],
+    work: Sequence[T],
+    jobs: int,
+    meanwhile: Callable[[], None] = lambda: None,
+) -> list[R]:
     """``render`` of each of ``work``, in order, on ``jobs`` processes: this one and ``jobs - 1``
     started afresh (``render`` must be a module-level function and ``work`` picklable).
 
-    The work is cut into chunks; the started processes take them from the front and this one
-    from the back, until they meet, so a process slow to start costs no more than it does."""
+    The work is cut into chunks; the started processes take them from the front. This one first
+    does ``meanwhile`` (other work of its own), then takes chunks from the back until they meet,
+    so neither a process slow to start nor ``meanwhile`` costs more than it does."""
     if jobs <= 1 or len(work) < SERIAL_BELOW:
+        meanwhile()
         return [render(w) for w in work]
     size = max(1, len(work) // (jobs * 8))
     chunks = [work[i : i + size] for i in range(0, len(work), size)]
@@ -136,6 +143,7 @@ def render_pages(render: Callable[[T], R], work: Sequence[T], jobs: int) -> list
     context = helpers.context()
     with ProcessPoolExecutor(jobs - 1, mp_context=context, initializer=helpers.detach) as pool:
         futures = [pool.submit(_render_all, render, chunk) for chunk in chunks]
+        meanwhile()
         for i in reversed(range(len(chunks))):
             if not futures[i].cancel():  # a started process has it (or had it) already
                 break

@@ -113,6 +113,29 @@ def test_the_pool_takes_chunks_from_the_front_and_this_process_from_the_back(
     assert all(w == "here" for w in where[first_here:]), f"the chunks interleave: {where}"
 
 
+def test_this_process_does_its_own_work_while_the_pool_renders(tmp_path: Path) -> None:
+    """``meanwhile`` (the season's pages) runs once, here, after the pages are handed out: the
+    pool renders while it runs. Serially (one job) it still runs, once."""
+    marker = tmp_path / "marker"
+    ran: list[tuple[int, bool]] = []
+
+    def meanwhile() -> None:
+        for _ in range(600):  # at most a minute: then no other process rendered meanwhile
+            if marker.exists():
+                break
+            time.sleep(0.1)
+        ran.append((os.getpid(), marker.exists()))
+
+    work = [(n, os.getpid(), str(marker)) for n in range(40)]
+    made = site_pages.render_pages(whose, work, 2, meanwhile)
+    assert [int(m.split()[0]) for m in made] == list(range(40)), "pages came back out of order"
+    assert ran == [(os.getpid(), True)], ran
+    ran.clear()
+    marker.touch()
+    site_pages.render_pages(whose, work[:3], 1, meanwhile)
+    assert ran == [(os.getpid(), True)], ran
+
+
 def test_a_page_edited_replaced_or_linked_in_the_old_site_is_rendered_again(
     tmp_path: Path,
 ) -> None:
