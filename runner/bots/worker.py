@@ -640,7 +640,6 @@ class _NativeServer:
 
     def __init__(self) -> None:
         self.channel: socket.socket | None = None
-        self.pid = 0
 
     def clone(self, walls_args: list[str], channel: socket.socket) -> int | None:
         """A new blank's pid, its channel ``channel``; None if the server failed."""
@@ -663,7 +662,7 @@ class _NativeServer:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         with theirs:
             os.set_inheritable(theirs.fileno(), True)
-            self.pid = os.posix_spawn(
+            os.posix_spawn(
                 _Abilities.native,
                 [_Abilities.native, "--serve", str(_Abilities.zygote)],
                 {},
