@@ -1,7 +1,8 @@
 /* A blank for C-function bots, in C: what runner/bots/worker.py's Python blank does for a bot
  * that is a shared object, without a Python interpreter in the bot's process.
  *
- * The zygote (worker.py) starts it with posix_spawn, its channel to the zygote on fd 3:
+ * The zygote (worker.py) clones it from its fork server (``cblank --serve ZYGOTE_PID``, at the
+ * end of this file), or else starts it with posix_spawn, its channel to the zygote on fd 3:
  *
  *     cblank ZYGOTE_PID PRIVATE SETUID CGROUP
  *
