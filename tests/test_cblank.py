@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from processes import children_of, fork_servers, parent_of
 
 from runner.bots.cabi import CFunctionBot
 from runner.bots.faults import BotCrashed
@@ -76,29 +77,6 @@ def test_a_c_function_bot_runs_in_the_c_blank(any_sandbox: Any, tmp_path: Path) 
         assert chr(bot.ask(board + b"X", 1)) in "LRUD"
     finally:
         bot.process.close()
-
-
-def children_of(pid: int) -> list[int]:
-    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-
-
-def parent_of(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("PPid:"):
-            return int(line.split()[1])
-    raise AssertionError(f"no PPid in /proc/{pid}/status")
-
-
-def fork_servers(zygote: int) -> list[int]:
-    """The zygote's children running the C blank's fork server: the blanks it clones show its
-    command line too, but each has a session of its own (setsid), and the server has not."""
-    servers = []
-    for pid in children_of(zygote):
-        if b"--serve" in Path(f"/proc/{pid}/cmdline").read_bytes():
-            session = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[3])
-            if session != pid:
-                servers.append(pid)
-    return servers
 
 
 def test_c_blanks_are_cloned_by_a_fork_server_as_the_zygotes_children(

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from processes import fork_servers
 
 from runner import check, workers
 from runner.config import load_config
@@ -103,6 +104,8 @@ def test_games_played_in_this_process_keep_to_one_cpu_and_give_it_back(tmp_path:
         blanks = zygote.blanks()
         assert blanks, "it holds blanks for the next games"
         assert {cpus_of(pid) for pid in blanks} == {kept}, "and so do its blanks"
+        servers = fork_servers(zygote.pid)
+        assert [cpus_of(pid) for pid in servers] == [kept], "and the C blanks' fork server"
     finally:
         sandbox.close()
 

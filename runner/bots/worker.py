@@ -640,6 +640,7 @@ class _NativeServer:
 
     def __init__(self) -> None:
         self.channel: socket.socket | None = None
+        self.pid = 0  # while it runs: the zygote keeps it to the CPUs of its blanks
 
     def clone(self, walls_args: list[str], channel: socket.socket) -> int | None:
         """A new blank's pid, its channel ``channel``; None if the server failed."""
@@ -662,7 +663,7 @@ class _NativeServer:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         with theirs:
             os.set_inheritable(theirs.fileno(), True)
-            os.posix_spawn(
+            self.pid = os.posix_spawn(
                 _Abilities.native,
                 [_Abilities.native, "--serve", str(_Abilities.zygote)],
                 {},
@@ -677,6 +678,7 @@ class _NativeServer:
             _HELD.discard(self.channel)
             self.channel.close()
             self.channel = None
+        self.pid = 0
 
 
 _NATIVE_SERVER = _NativeServer()
@@ -925,6 +927,8 @@ class _Zygote:
 
     def reap(self) -> None:
         gone = _reap(self.control, self.children, self.groups)
+        if _NATIVE_SERVER.pid in gone:  # reaped: its pid may be another process's from now on
+            _NATIVE_SERVER.close()
         for blank in self.waiting():
             if blank.pid in gone:
                 self.groups.remove(blank.group)
@@ -1013,12 +1017,13 @@ class _Zygote:
         return True
 
     def keep_to(self, cpus: Any) -> None:
-        """From now on this process and the blanks it holds (so every bot forked from them) keep
-        to these CPUs: the CPU of the host's job slot (runner/workers.py). Its own children
-        only, none reaped: no pid here can be another's."""
+        """From now on this process, the blanks it holds and the C blank's fork server (so every
+        bot forked or cloned from them) keep to these CPUs: the CPU of the host's job slot
+        (runner/workers.py). Its own children only, none reaped: no pid here can be another's."""
         if not isinstance(cpus, list) or not cpus or not all(isinstance(c, int) for c in cpus):
             return
-        for pid in [0, *(b.pid for b in self.waiting())]:
+        server = [_NATIVE_SERVER.pid] if _NATIVE_SERVER.pid else []
+        for pid in [0, *server, *(b.pid for b in self.waiting())]:
             try:
                 os.sched_setaffinity(pid, cpus)
             except OSError:
