@@ -30,9 +30,9 @@ worker knows no game. Nothing the bot writes is trusted by the host.
 **The C blank** (cblank.c, compiled; ``--native PATH``): where the host provides it, a C-function
 bot whose signature it can call (``_native_args``) runs in a process started from that small C
 program (cloned by its fork server, ``cblank --serve``, or else started with posix_spawn)
-instead of in a fork of this interpreter. It builds the same walls in the
-same order, reports a failed one the same way and speaks the same protocol; a bot's process then
-holds no Python, which makes a game's start, each move and a game's end several times cheaper.
+instead of in a fork of this interpreter. It builds the same walls in the same order, reports a
+failed one the same way and speaks the same protocol; a bot's process then holds no Python,
+which makes a game's start, each move and a game's end several times cheaper.
 """
 
 from __future__ import annotations
