@@ -7,7 +7,9 @@ records the same games with it and without it.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+import socket
 import struct
 import subprocess
 from pathlib import Path
@@ -16,6 +18,7 @@ from typing import Any
 import pytest
 from processes import children_of, fork_servers, parent_of
 
+from runner.bots import worker
 from runner.bots.cabi import CFunctionBot
 from runner.bots.faults import BotCrashed
 from runner.games.snakes import SPEC as SNAKES
@@ -84,7 +87,8 @@ def test_c_blanks_are_cloned_by_a_fork_server_as_the_zygotes_children(
 ) -> None:
     """The zygote's fork server clones each C blank (no exec, no dynamic loader's start), as the
     zygote's own child: the zygote reaps it and is its parent-death reference. A server that
-    dies is replaced, and bots start as before."""
+    dies is replaced (by the next blank, or the one after if that one finds it dead: then it is
+    started with posix_spawn), and bots start as before."""
     jail = shared_object(tmp_path, (HOSTILE / "steady.c").read_text())
     zygote = local_sandbox.zygote.pid
     board = bytes([ord(".")]) * (16 * 32) + b"X"
@@ -96,16 +100,48 @@ def test_c_blanks_are_cloned_by_a_fork_server_as_the_zygotes_children(
         assert len(servers) == 1, f"not one fork server among {children_of(zygote)}"
         os.kill(servers[0], signal.SIGKILL)
         assert chr(first.ask(board, 1)) in "LRUD", "a bot outlives its fork server"
-        second = started(local_sandbox, jail, SNAKES_ABI)
+        later = [started(local_sandbox, jail, SNAKES_ABI) for _ in range(2)]
         try:
-            assert second.process.host_pid is not None
-            assert in_the_c_blank(second) and parent_of(second.process.host_pid) == zygote
-            assert chr(second.ask(board, 1)) in "LRUD"
+            for bot in later:
+                assert bot.process.host_pid is not None
+                assert in_the_c_blank(bot) and parent_of(bot.process.host_pid) == zygote
+                assert chr(bot.ask(board, 1)) in "LRUD"
             assert fork_servers(zygote) not in ([], servers), "no new fork server"
         finally:
-            second.process.close()
+            for bot in later:
+                bot.process.close()
     finally:
         first.process.close()
+
+
+def test_a_fork_server_that_fails_every_time_is_given_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A server that never clones (here a program that ends at once, as a server would whose
+    every clone the kernel refused) is started NATIVE_SERVER_TRIES times, then no more: the
+    blanks go to posix_spawn without paying for a server each."""
+    true = shutil.which("true")
+    assert true is not None
+    monkeypatch.setattr(worker._Abilities, "native", true)
+    started: list[int] = []
+    spawn = os.posix_spawn
+
+    def counted(*args: Any, **kwargs: Any) -> int:
+        started.append(spawn(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(os, "posix_spawn", counted)
+    server = worker._NativeServer()
+    ours, theirs = socket.socketpair()
+    try:
+        with ours, theirs:
+            for _ in range(worker.NATIVE_SERVER_TRIES + 3):
+                assert server.clone(["0", "0", "-"], theirs) is None
+    finally:
+        for pid in started:
+            os.waitpid(pid, 0)
+    assert len(started) == worker.NATIVE_SERVER_TRIES
+    assert server.channel is None and server.pid == 0
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="network namespaces are root-only")

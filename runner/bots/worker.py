@@ -84,6 +84,7 @@ NATIVE_ARGS = 6  # arguments the C blank can pass (each in a register of its own
 NATIVE_REQUEST_CAP = 1 << 16  # request bytes the C blank can take
 NATIVE_MACHINES = ("x86_64", "aarch64")  # calling conventions the C blank's call relies on
 NATIVE_SERVER_WAIT_S = 5.0  # the C blank's fork server answers at once, or is given up
+NATIVE_SERVER_TRIES = 3  # failures in a row before the zygote stops starting it
 BLANKS = 2  # children kept forked ahead: a two-player game starts without waiting for a fork
 MAX_BLANKS = 12  # ... or as many as the latest burst of spawns asked for (a turn of 7 seats)
 BURST_GAP_S = 0.002  # spawns closer together than this are one burst (a turn's seats)
@@ -636,14 +637,20 @@ class _NativeServer:
     """The C blank's fork server (``cblank --serve``), the zygote's child, started on first use:
     it clones each C blank as a child of the zygote, so a blank costs no exec and no dynamic
     loader's start. If it cannot be started or does not answer, it is let go (it ends when its
-    channel closes) and the blank is started with posix_spawn; the next blank starts a new one."""
+    channel closes) and the blank is started with posix_spawn; the next blank starts a new one.
+    After NATIVE_SERVER_TRIES failures in a row (a kernel that refuses its clone every time),
+    it is not started again: each blank would pay for a server and a posix_spawn."""
 
     def __init__(self) -> None:
         self.channel: socket.socket | None = None
         self.pid = 0  # while it runs: the zygote keeps it to the CPUs of its blanks
+        self.failures = 0  # in a row
 
     def clone(self, walls_args: list[str], channel: socket.socket) -> int | None:
-        """A new blank's pid, its channel ``channel``; None if the server failed."""
+        """A new blank's pid, its channel ``channel``; None if the server failed (or was given
+        up)."""
+        if self.failures >= NATIVE_SERVER_TRIES:
+            return None
         try:
             if self.channel is None:
                 self.start()
@@ -654,7 +661,9 @@ class _NativeServer:
         except (OSError, ValueError):
             pid = 0
         if pid > 0:
+            self.failures = 0
             return pid
+        self.failures += 1
         self.close()
         return None
 
