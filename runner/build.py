@@ -22,6 +22,7 @@ from runner.bots import worker
 from runner.bots.cabi import CFunctionBot
 from runner.bots.faults import BotFault
 from runner.bots.objcheck import check_library, check_object
+from runner.documents import load_json
 from runner.entries import Entry
 from runner.games.spec import CFunctionCodec, GameSpec
 from runner.safefiles import read_capped
@@ -72,7 +73,7 @@ class Build:
 
 def _cached(entry: Entry, folder: Path, sandbox: str) -> Build | None:
     try:
-        data = json.loads((folder / "build.json").read_text())
+        data = load_json((folder / "build.json").read_text())
         build = Build(**data)
     except (OSError, ValueError, TypeError):
         return None

@@ -24,6 +24,7 @@ from pathlib import Path
 from runner import __version__
 from runner.build import Build, Sandbox, build_entry, is_built, write_file_atomic
 from runner.config import Config, ConfigError
+from runner.documents import load_json
 from runner.entries import Entry, Manifest, content_hash, discover
 from runner.games import find_game
 from runner.progress import Say, to_stderr
@@ -170,7 +171,7 @@ def _saved_check(path: Path, key: str, say: Say) -> tuple[bool, str] | None:
     if not os.path.lexists(path):
         return None
     try:
-        saved = json.loads(read_capped(path, CHECK_FILE_CAP))
+        saved = load_json(read_capped(path, CHECK_FILE_CAP))
         problem = _check_record_problem(saved)
     except (OSError, UnsafeFileError, ValueError) as exc:
         problem = str(exc)

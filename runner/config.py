@@ -22,6 +22,8 @@ from typing import Any, Literal
 
 import yaml
 
+from runner.documents import TooDeepError, load_json, load_yaml
+
 DEFAULT_FILE = "tournament.yaml"
 DOCS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "configuration.md"
 LINEAR_POINTS = "linear"
@@ -713,7 +715,7 @@ def _standings_seeds(base: Path, name: str, src: _Source) -> tuple[str, ...]:
     key = "knockout.seeding"
     text = _read_text(base, name, key, src)
     try:
-        doc = json.loads(text)
+        doc = load_json(text)
     except ValueError:
         doc = None
     problem = check_document(doc) if doc is not None else "it is not JSON"
@@ -796,7 +798,14 @@ def _read(path: Path, src: _Source) -> dict[Any, Any]:
             src.file, "", f"cannot be read: {e}.", "make it a readable UTF-8 text file."
         ) from None
     try:
-        doc = yaml.safe_load(text)
+        doc = load_yaml(text)
+    except TooDeepError as e:
+        raise ConfigError(
+            src.file,
+            "",
+            f"not a configuration: {e}.",
+            "write the fields as docs/configuration.md does.",
+        ) from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         problem = getattr(e, "problem", None) or str(e)

@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from runner.documents import load_yaml
 from runner.safefiles import UnsafeFileError, read_beneath, read_tree, shown, tree_hash
 
 MANIFEST = "entry.yaml"
@@ -65,8 +66,8 @@ def _manifest_fields(where: str, files: Mapping[str, bytes]) -> dict[Any, Any]:
             f"{where} is missing. Fix: add it with the fields name, author, description, language."
         )
     try:
-        data: Any = yaml.safe_load(files[MANIFEST].decode("utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        data: Any = load_yaml(files[MANIFEST].decode("utf-8"))
+    except (yaml.YAMLError, ValueError) as exc:  # UnicodeDecodeError, TooDeepError
         raise ValueError(
             f"{where} is not valid YAML ({exc}). Fix: see the entry template."
         ) from None

@@ -21,6 +21,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from runner.documents import load_json
+
 Season = dict[str, Any]
 
 
@@ -94,7 +96,7 @@ def parse(text: str, where: str, warn: Callable[[str], None]) -> list[Season]:
             continue
         problem: str | None = "not JSON"
         try:
-            season = json.loads(line)
+            season = load_json(line)
         except ValueError:
             season = None
         else:

@@ -46,6 +46,7 @@ from urllib.parse import quote, unquote
 from runner import __version__, check, progress, results, season, workers
 from runner.build import Sandbox
 from runner.config import Config
+from runner.documents import load_json
 from runner.entries import entry_name
 from runner.formats import Fixture
 from runner.site import entries_info_from, render_site
@@ -602,7 +603,7 @@ def read_preview(folder: Path) -> tuple[dict[str, Any] | None, dict[str, Any] | 
 
     def load(path: Path) -> dict[str, Any] | None:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = load_json(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
         return data if isinstance(data, dict) else None

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from runner import results
+from runner.documents import load_json
 
 GAMES = "games.jsonl"
 SEASONS = "seasons.jsonl"
@@ -102,7 +103,7 @@ def fetch_url(url: str, cap: int) -> bytes | None:
 
 def _manifest(body: bytes) -> dict[str, Any] | None:
     try:
-        doc = json.loads(body.decode("utf-8"))
+        doc = load_json(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         return None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("version") != VERSION:

@@ -35,6 +35,7 @@ from typing import Any, BinaryIO
 
 from runner import __version__
 from runner.config import ConfigError
+from runner.documents import load_json
 from runner.entries import NAME_PATTERN
 from runner.games import GAMES
 from runner.games.base import Termination
@@ -396,7 +397,7 @@ def read_records(path: Path) -> tuple[list[Record], list[str]]:
                 problem: str | None = f"it is longer than {LINE_CAP} bytes"
             else:
                 try:
-                    record = json.loads(line)
+                    record = load_json(line)
                     problem = check_record(record)
                 except (ValueError, RecursionError):
                     problem = "it is not valid JSON"
@@ -490,7 +491,7 @@ class ResultsWriter:
         complete = False
         if size - start <= LINE_CAP:
             try:
-                complete = check_record(json.loads(os.pread(self._fd, size - start, start))) is None
+                complete = check_record(load_json(os.pread(self._fd, size - start, start))) is None
             except (ValueError, RecursionError):
                 pass
         if complete:  # only the newline is missing

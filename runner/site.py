@@ -44,7 +44,6 @@ link targets (markdown-it refuses ``javascript:`` and the like).
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import shlex
 import shutil
@@ -65,6 +64,7 @@ from runner import site_pages as pages
 from runner import standings as ranking
 from runner.bracket import bracket_problem, bracket_view
 from runner.config import LINEAR_POINTS, Config, ConfigError, Points
+from runner.documents import load_json
 from runner.entries import LANGUAGES, SOURCES, discover, read_source
 from runner.games import UnknownGameError, find_game
 from runner.games.base import EMPTY, ENDINGS, Setup
@@ -877,7 +877,7 @@ def entries_info_from(entries_dir: Path, build_dir: Path | None = None) -> dict[
         verdict = []
         for stage, name in (("build", "build.json"), ("check", "check.json")):
             try:
-                saved = json.loads((build_dir / entry.name / name).read_text()) if build_dir else {}
+                saved = load_json((build_dir / entry.name / name).read_text()) if build_dir else {}
             except (OSError, ValueError):
                 saved = {}
             if not isinstance(saved, dict) or saved.get("content_hash", entry.content_hash) != (
@@ -930,7 +930,7 @@ def render_from_config(
     standings_path = standings_path or config.output.standings
     standings = None
     try:
-        standings = json.loads(standings_path.read_text(encoding="utf-8"))
+        standings = load_json(standings_path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         warn(
             f"{standings_path} not found; ranking the records directly "

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from runner import __version__, helpers
+from runner.documents import load_json
 from runner.safefiles import UnsafeFileError, read_beneath
 
 KEYS = ".koth-pages.json"  # in the site folder: page → [its inputs' key, its bytes' sha256]
@@ -83,7 +84,7 @@ def digest(data: bytes) -> str:
 def read_keys(site: Path) -> Keys:
     """The keys a site folder's KEYS records, or none when it is missing or malformed."""
     try:
-        found = json.loads(read_beneath(site, KEYS, KEYS_CAP))
+        found = load_json(read_beneath(site, KEYS, KEYS_CAP))
     except (UnsafeFileError, OSError, ValueError):
         return {}
     pages = found.get("pages") if isinstance(found, dict) and found.get("version") == 1 else None

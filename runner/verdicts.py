@@ -28,6 +28,7 @@ from typing import Any
 from runner.build import Build
 from runner.check import CHECK_VERSION, Lineup, Verdict
 from runner.config import Config
+from runner.documents import load_json
 from runner.entries import discover
 
 FORMAT = "koth-verdicts"
@@ -130,7 +131,7 @@ def read(path: Path, config: Config) -> dict[str, Filed]:
     if len(data) > FILE_CAP:
         raise _fail(path, f"is larger than {FILE_CAP >> 20} MiB")
     try:
-        doc = json.loads(data.decode("utf-8"))
+        doc = load_json(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise _fail(path, f"is not valid JSON ({exc})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("version") != VERSION:

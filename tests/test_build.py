@@ -141,6 +141,9 @@ def test_builds_are_cached_by_content_hash(sandbox: LocalSandbox, tmp_path: Path
         ("nosource", None, None, "nosource/bot.c is missing"),
         ("badlang", MANIFEST.format(name="badlang").replace("c\n", "cobol\n"), GOOD, "cobol"),
         ("Bad Name", MANIFEST.format(name="Bad Name"), GOOD, "not a valid entry name"),
+        # nested past the YAML parser's recursion, or into itself: refused, not a traceback
+        ("deep", "name: " + "[" * 5000 + "]" * 5000 + "\n", GOOD, "levels deep"),
+        ("cycle", "name: &a [*a]\n", GOOD, "inside themselves"),
     ],
 )
 def test_malformed_entries_get_one_sentence_naming_file_and_fix(

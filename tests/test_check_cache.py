@@ -86,6 +86,7 @@ def test_a_new_host_version_checks_every_entry_again(
         '{"key": "%(key)s", "ok": true, "message": 7}',
         '{"key": "%(key)s", "ok": true, "message": "x", "more": 1}',
         '{"key": 1, "ok": true, "message": "x"}',
+        '{"key": "%(key)s", "ok": true, "message": "x", "more": ' + "[" * 3000 + "]" * 3000 + "}",
     ],
 )
 def test_a_malformed_cached_verdict_is_ignored_with_a_warning(config: Config, saved: str) -> None:

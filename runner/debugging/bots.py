@@ -18,6 +18,7 @@ import yaml
 from runner import entries
 from runner.build import Build, Sandbox, build_entry
 from runner.config import Config
+from runner.documents import load_yaml
 from runner.entries import MANIFEST, SOURCES, Entry, load_entry
 from runner.games.spec import GameSpec
 from runner.safefiles import UnsafeFileError, read_beneath, read_tree, write_tree
@@ -49,8 +50,8 @@ def _language(files: dict[str, bytes], where: Path) -> str:
     """The language a folder's entry.yaml names, else the one whose source it holds."""
     if MANIFEST in files:
         try:
-            manifest = yaml.safe_load(files[MANIFEST].decode("utf-8"))
-        except (yaml.YAMLError, UnicodeDecodeError):
+            manifest = load_yaml(files[MANIFEST].decode("utf-8"))
+        except (yaml.YAMLError, ValueError):  # UnicodeDecodeError, TooDeepError
             manifest = None
         if isinstance(manifest, dict) and manifest.get("language") in SOURCES:
             return str(manifest["language"])

@@ -10,13 +10,13 @@ is checked as any results file's are (runner/results.py) before it is believed.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from runner import publish, results
+from runner.documents import load_json
 from runner.results import Record
 
 HEX = re.compile(r"[0-9a-f]+")
@@ -62,7 +62,7 @@ def prefix_of(name: str) -> str:
 def from_line(line: str) -> Record:
     """A record given as a ``games.jsonl`` line, checked."""
     try:
-        record = json.loads(line)
+        record = load_json(line)
     except ValueError as exc:
         raise RecordError(f"the game given as a JSON line is not valid JSON ({exc}).") from None
     problem = results.check_record(record)
