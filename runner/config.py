@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 import yaml
 
-from runner.documents import TooDeepError, load_json, load_yaml
+from runner.documents import ShapeError, load_json, load_yaml
 
 DEFAULT_FILE = "tournament.yaml"
 DOCS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "configuration.md"
@@ -799,7 +799,7 @@ def _read(path: Path, src: _Source) -> dict[Any, Any]:
         ) from None
     try:
         doc = load_yaml(text)
-    except TooDeepError as e:
+    except ShapeError as e:
         raise ConfigError(
             src.file,
             "",

@@ -5,9 +5,12 @@ Both parsers recurse once per level of nesting, and a few thousand brackets are 
 RecursionError from inside them, an exception no caller expects; a document just under Python's
 limit parses, then raises it later, from whatever walks it with a few more frames on the stack.
 YAML adds aliases: ``&a [*a]`` is a list inside itself, and nine aliases of nine aliases of ...
-a tree of billions of leaves in a few hundred bytes. So a document is refused (ValueError) if it
-nests deeper than MAX_DEPTH levels, counted along every path an alias makes, a cycle being
-infinitely deep; the count visits each node once per depth it is met at, never once per path.
+a tree of billions of leaves in a few hundred bytes, which any code that prints or copies it
+(an error message naming the value) would go through. So a document is refused (ShapeError, a
+ValueError) if it nests deeper than MAX_DEPTH levels, counted along every path an alias makes, a
+cycle being infinitely deep; or, for YAML, if its aliases expand it to more than MAX_YAML_VALUES
+values. Neither count follows every path: each container is visited once (once per depth it is
+met at, for the first).
 """
 
 from __future__ import annotations
@@ -19,25 +22,35 @@ from typing import Any
 import yaml
 
 MAX_DEPTH = 64  # levels of lists and mappings; koth's own documents use fewer than ten
+MAX_YAML_VALUES = 100_000  # values a YAML document may expand to through its aliases
+CONTAINERS = (dict, list, tuple)
 
 
-class TooDeepError(ValueError):
-    """A document nested deeper than MAX_DEPTH (or inside itself)."""
+class ShapeError(ValueError):
+    """A document nested too deep (or inside itself), or expanding to too many values."""
 
-    def __init__(self) -> None:
-        super().__init__(
-            f"it nests lists or mappings more than {MAX_DEPTH} levels deep, or inside "
-            "themselves through a YAML alias"
-        )
+
+def too_deep() -> ShapeError:
+    return ShapeError(
+        f"it nests lists or mappings more than {MAX_DEPTH} levels deep, or inside themselves "
+        "through a YAML alias"
+    )
 
 
 def load_yaml(text: str) -> Any:
-    """``yaml.safe_load`` of ``text``, nesting bounded (yaml.YAMLError, or TooDeepError)."""
-    return _bounded(yaml.safe_load, text)
+    """``yaml.safe_load`` of ``text``, its nesting and what its aliases expand to bounded
+    (yaml.YAMLError, or ShapeError)."""
+    document = _bounded(yaml.safe_load, text)
+    if count_values(document, MAX_YAML_VALUES) > MAX_YAML_VALUES:
+        raise ShapeError(
+            f"its aliases repeat its values exponentially, to more than {MAX_YAML_VALUES:,}"
+        )
+    return document
 
 
 def load_json(text: str | bytes) -> Any:
-    """``json.loads`` of ``text``, nesting bounded (ValueError, or TooDeepError)."""
+    """``json.loads`` of ``text``, nesting bounded (ValueError, or ShapeError). JSON has no
+    aliases: its size is the text's, which the caller caps."""
     return _bounded(json.loads, text)
 
 
@@ -45,31 +58,46 @@ def _bounded(parse: Callable[[Any], Any], text: str | bytes) -> Any:
     try:
         document = parse(text)
     except RecursionError:
-        raise TooDeepError() from None
+        raise too_deep() from None
     check_depth(document)
     return document
 
 
+def _children(node: Any) -> Any:
+    return [*node.keys(), *node.values()] if isinstance(node, dict) else node
+
+
 def check_depth(document: Any, limit: int = MAX_DEPTH) -> None:
-    """Raise TooDeepError if ``document`` nests lists, tuples and mappings deeper than
-    ``limit``. Iterative, and a container shared by aliases is walked again only when met
-    deeper than before (so at most ``limit`` times)."""
+    """Raise ShapeError if ``document`` nests lists, tuples and mappings deeper than ``limit``.
+    Iterative, and a container shared by aliases is walked again only when met deeper than
+    before (so at most ``limit`` times)."""
     deepest: dict[int, int] = {}  # id of a container: the deepest level it was met at
-    stack: list[tuple[Any, int]] = [(document, 1)]
+    stack: list[tuple[Any, int]] = [(document, 1)] if isinstance(document, CONTAINERS) else []
     while stack:
         node, depth = stack.pop()
-        if isinstance(node, dict):
-            children: Any = [*node.keys(), *node.values()]
-        elif isinstance(node, (list, tuple)):
-            children = node
-        else:
-            continue  # only the document itself can be a scalar here
         if depth > limit:
-            raise TooDeepError()
+            raise too_deep()
         if deepest.get(id(node), 0) >= depth:
             continue
         deepest[id(node)] = depth
-        stack.extend((child, depth + 1) for child in children if isinstance(child, CONTAINERS))
+        stack.extend((c, depth + 1) for c in _children(node) if isinstance(c, CONTAINERS))
 
 
-CONTAINERS = (dict, list, tuple)
+def count_values(document: Any, limit: int) -> int:
+    """How many values ``document`` holds, each alias counted as a copy of what it names (so
+    past ``limit``, a number above it). Each container is counted once, and ``document`` must
+    not hold itself (``check_depth`` first)."""
+    counted: dict[int, int] = {}  # id of a container: its values, itself included
+    stack: list[tuple[Any, bool]] = [(document, False)]
+    while stack:
+        node, children_counted = stack.pop()
+        if not isinstance(node, CONTAINERS) or id(node) in counted:
+            continue
+        children = _children(node)
+        if not children_counted:
+            stack.append((node, True))
+            stack.extend((c, False) for c in children if isinstance(c, CONTAINERS))
+            continue
+        total = 1 + sum(counted.get(id(c), 1) if isinstance(c, CONTAINERS) else 1 for c in children)
+        counted[id(node)] = min(total, limit + 1)
+    return counted.get(id(document), 1)

@@ -67,7 +67,7 @@ def _manifest_fields(where: str, files: Mapping[str, bytes]) -> dict[Any, Any]:
         )
     try:
         data: Any = load_yaml(files[MANIFEST].decode("utf-8"))
-    except (yaml.YAMLError, ValueError) as exc:  # UnicodeDecodeError, TooDeepError
+    except (yaml.YAMLError, ValueError) as exc:  # UnicodeDecodeError, ShapeError
         raise ValueError(
             f"{where} is not valid YAML ({exc}). Fix: see the entry template."
         ) from None

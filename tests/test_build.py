@@ -141,9 +141,19 @@ def test_builds_are_cached_by_content_hash(sandbox: LocalSandbox, tmp_path: Path
         ("nosource", None, None, "nosource/bot.c is missing"),
         ("badlang", MANIFEST.format(name="badlang").replace("c\n", "cobol\n"), GOOD, "cobol"),
         ("Bad Name", MANIFEST.format(name="Bad Name"), GOOD, "not a valid entry name"),
-        # nested past the YAML parser's recursion, or into itself: refused, not a traceback
+        # nested past the YAML parser's recursion, into itself, or (nine aliases of nine aliases
+        # ...) into 86 million values: refused, not a traceback or a hang
         ("deep", "name: " + "[" * 5000 + "]" * 5000 + "\n", GOOD, "levels deep"),
         ("cycle", "name: &a [*a]\n", GOOD, "inside themselves"),
+        (
+            "laughs",
+            "name: &a [x, x]\n"
+            + "".join(
+                f"k{n}: &{chr(98 + n)} [{', '.join([f'*{chr(97 + n)}'] * 9)}]\n" for n in range(8)
+            ),
+            GOOD,
+            "repeat its values exponentially",
+        ),
     ],
 )
 def test_malformed_entries_get_one_sentence_naming_file_and_fix(

@@ -51,7 +51,7 @@ def _language(files: dict[str, bytes], where: Path) -> str:
     if MANIFEST in files:
         try:
             manifest = load_yaml(files[MANIFEST].decode("utf-8"))
-        except (yaml.YAMLError, ValueError):  # UnicodeDecodeError, TooDeepError
+        except (yaml.YAMLError, ValueError):  # UnicodeDecodeError, ShapeError
             manifest = None
         if isinstance(manifest, dict) and manifest.get("language") in SOURCES:
             return str(manifest["language"])
