@@ -25,7 +25,7 @@ from runner.bots.objcheck import check_library, check_object
 from runner.documents import load_json
 from runner.entries import Entry
 from runner.games.spec import CFunctionCodec, GameSpec
-from runner.safefiles import read_capped
+from runner.safefiles import read_capped, shown_text
 from runner.sandbox.local import ARTIFACT_CAP, Compiled
 from runner.sandbox.zygote import BotLimits, BotProcess
 
@@ -169,7 +169,7 @@ class _Job:
             entry.content_hash,
             ok,
             stage,
-            message,
+            shown_text(message),  # compiler output quotes the entry's source
             name or entry.name,
             str(self.folder / "jail") if ok else None,
             self.sandbox.name,

@@ -29,7 +29,7 @@ from runner.entries import Entry, Manifest, content_hash, discover
 from runner.games import find_game
 from runner.progress import Say, to_stderr
 from runner.referee import Player
-from runner.safefiles import UnsafeFileError, read_capped
+from runner.safefiles import UnsafeFileError, read_capped, shown_text
 from runner.schedule import game_seed
 from runner.standings import Entrant
 from runner.workers import GamePool, Task, bot_limits, job_count, start_helpers
@@ -58,7 +58,7 @@ class Verdict:
     @property
     def summary(self) -> str:
         """The message in one line: its first line, plus the first error line below it."""
-        lines = [line.strip() for line in self.message.splitlines() if line.strip()]
+        lines = [line.strip() for line in shown_text(self.message).split("\n") if line.strip()]
         if not lines:
             return self.stage
         text = lines[0]

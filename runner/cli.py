@@ -21,6 +21,7 @@ from typing import Any
 
 from runner import __version__
 from runner.config import Config, ConfigError, load_config
+from runner.safefiles import shown_text
 
 DEFAULT_CONFIG = Path("tournament.yaml")
 
@@ -180,9 +181,10 @@ def _print_result(game: Any, result: Any, seed: int) -> None:
     else:
         verdict = " and ".join(f"{game.seat_name(s)} ({result.names[s]})" for s in winners)
         verdict += " wins" if len(winners) == 1 else " share first place"
-    print(f"result: {verdict} — {outcome.termination.words}: {outcome.detail}")
+    # A fault quotes what a bot sent (escaped where the fault is worded; kept so here too)
+    print(shown_text(f"result: {verdict} — {outcome.termination.words}: {outcome.detail}"))
     for fault in outcome.faults:
-        print(f"fault: {fault.detail}")
+        print(shown_text(f"fault: {fault.detail}"))
     print(f"{len(result.moves)} moves, seed {seed}")
 
 
@@ -258,7 +260,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _say(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
+    print(shown_text(text), file=sys.stderr, flush=True)  # a warning may quote a cached file
 
 
 @contextmanager
@@ -289,7 +291,8 @@ def _stage(args: argparse.Namespace) -> Iterator[tuple[Config, Any, Any]]:
 
 
 def _indent(text: str, prefix: str = "        ") -> str:
-    return "\n".join(prefix + line for line in text.splitlines())
+    """A verdict's message, indented, as it may be printed (it may come from a cache)."""
+    return "\n".join(prefix + line for line in shown_text(text).split("\n"))
 
 
 def cmd_build(args: argparse.Namespace) -> int:

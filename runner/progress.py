@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
+from runner.safefiles import shown_text
+
 BAR = 24
 
 
@@ -83,5 +85,6 @@ Say = Callable[[str], None]  # where a stage says what it does, one line at a ti
 
 
 def to_stderr(text: str) -> None:
-    """A stage's default voice: one line on stderr, flushed."""
-    print(text, file=sys.stderr, flush=True)
+    """A stage's default voice: one line on stderr, flushed (a warning may quote a cached
+    file: no control character in it reaches the terminal)."""
+    print(shown_text(text), file=sys.stderr, flush=True)

@@ -47,6 +47,21 @@ def shown(name: str) -> str:
     return name if name.isprintable() else ascii(name)
 
 
+def shown_text(text: str) -> str:
+    """Text from a stranger (a compiler's output quoting an entry's source, a bot's words, a
+    cached verdict) as it may be printed: line breaks and tabs kept, every other character that
+    is not printable (escape sequences, carriage returns, bidirectional overrides) written as
+    its Python escape, so that nothing in it can move the cursor, recolour, retitle or rewrite
+    the terminal or log it is printed to."""
+    if text.isprintable():
+        return text
+    text = text.replace("\r\n", "\n")  # a source file's line endings, as a compiler quotes them
+    return "\n".join(
+        "".join(c if c.isprintable() or c == "\t" else ascii(c)[1:-1] for c in line)
+        for line in text.split("\n")
+    )
+
+
 def _kind(mode: int) -> str:
     if stat.S_ISLNK(mode):
         return "a symbolic link"

@@ -19,7 +19,7 @@ from runner import pr, safefiles
 from runner.build import build_entry
 from runner.entries import discover, find, load_entry
 from runner.games.snakes import SPEC as SNAKES
-from runner.safefiles import UnsafeFileError, read_beneath, read_capped, read_tree
+from runner.safefiles import UnsafeFileError, read_beneath, read_capped, read_tree, shown_text
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits
 from runner.site import entries_info_from
@@ -290,3 +290,11 @@ def test_a_file_name_that_is_not_printable_text_is_refused(tmp_path: Path) -> No
     (found,) = discover(tmp_path / "entries")
     assert found.problem is not None and "not printable text" in found.problem
     assert found.problem.isprintable()
+
+
+def test_text_from_a_stranger_is_printed_without_its_control_characters() -> None:
+    """Line breaks and tabs stay (a CRLF source's line endings too); escapes, bells,
+    backspaces, a lone carriage return and bidirectional overrides are written out."""
+    said = "a\tb\r\nc\x1b[2J\x07\x08\rd\u202eé"
+    assert shown_text(said) == "a\tb\nc\\x1b[2J\\x07\\x08\\rd\\u202eé"
+    assert shown_text("plain text, ünïcode") == "plain text, ünïcode"

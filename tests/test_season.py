@@ -278,6 +278,33 @@ def test_sharded_play_merged_equals_an_unsharded_run(folder: Path) -> None:
     assert stable(results.read_records(merged)[0]) == stable(records(config))
 
 
+def test_no_escape_sequence_from_an_entry_reaches_the_terminal(
+    folder: Path, build_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An entry whose source holds terminal escapes (retitle, clear the screen, a backspace to
+    overwrite the line) and does not compile: the compiler quotes them, koth prints
+    them as visible escapes. So too from a cached verdict (a CI cache) written by someone else."""
+    add_bot(
+        folder / "entries",
+        "escapes",
+        'int bot(int b[16][32], char p) { return "\x1b]0;T\x07\x1b[2J\x08ok" + ; }\n',
+    )
+    common = ["--config", str(folder / "tournament.yaml")]
+    assert main(["build", *common]) == 1
+    out = capsys.readouterr().out
+    assert "FAILED  escapes  compile:" in out and "\\x1b]0;T\\x07\\x1b[2J\\x08ok" in out, out
+    assert not {"\x1b", "\x07", "\x08"} & set(out), out
+    saved = build_dir / "escapes" / "build.json"
+    verdict = json.loads(saved.read_text())
+    assert "\x1b" not in verdict["message"], "the stored verdict should be clean too"
+    verdict["message"] = "bot.c does not compile:\n\x1b[2J\x1b]0;forged\x07error: here"
+    saved.write_text(json.dumps(verdict))
+    for command in ("build", "check"):
+        main([command, *common])
+        out = capsys.readouterr().out
+        assert "\\x1b[2J" in out and "\x1b" not in out, out
+
+
 def test_the_season_commands(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
     add_bot(folder / "entries", "broken", BROKEN)
     config_file = str(folder / "tournament.yaml")
