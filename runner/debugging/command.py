@@ -34,6 +34,7 @@ from runner.games.spec import GameSpec
 from runner.playback import PlaybackError
 from runner.replay import ReplayError
 from runner.results import Record
+from runner.safefiles import shown_text
 from runner.sandbox.zygote import SandboxError
 from runner.workers import bot_limits, new_sandbox
 
@@ -294,7 +295,8 @@ def verdict_lines(game: Game, verdict: Verdict, output: str) -> list[str]:
     ]
     if output.strip():
         shown = output if len(output) <= OUTPUT_SHOWN else "…" + output[-OUTPUT_SHOWN:]
-        lines += ["what the bot printed:", *(wire.INDENT + line for line in shown.splitlines())]
+        shown = shown_text(shown)  # the bot may be a stranger's: no control characters
+        lines += ["what the bot printed:", *(wire.INDENT + line for line in shown.split("\n"))]
     return lines
 
 
