@@ -77,7 +77,7 @@ from runner.replay import (
     presentation,
     replay,
 )
-from runner.safefiles import UnsafeFileError
+from runner.safefiles import UnsafeFileError, shown_text
 from runner.standings import Row
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "site_templates"
@@ -99,6 +99,11 @@ class EntryInfo:
     source: str = ""
     source_name: str = "bot.c"
     verdict: str = ""  # build/check verdict in words, when known
+
+
+def _warn(text: str) -> None:
+    """A warning on stderr (it may quote a cached record: no control character gets through)."""
+    print(shown_text(f"warning: {text}"), file=sys.stderr)
 
 
 def _canonical(record: results.RecordView) -> tuple[int, tuple[str, ...], str]:
@@ -634,7 +639,7 @@ def render_site(
     standings: Mapping[str, Any] | None,
     entries_info: Mapping[str, EntryInfo],
     out_dir: Path,
-    warn: Callable[[str], None] = lambda text: print(f"warning: {text}", file=sys.stderr),
+    warn: Callable[[str], None] = _warn,
     points: Points = LINEAR_POINTS,
     setups: Setups | None = None,
     repository: str | None = None,
@@ -917,7 +922,7 @@ def render_from_config(
     results_source: Path | None = None,
     standings_path: Path | None = None,
     out: Path | None = None,
-    warn: Callable[[str], None] = lambda text: print(f"warning: {text}", file=sys.stderr),
+    warn: Callable[[str], None] = _warn,
     results_key: str | None = None,
 ) -> SiteReport:
     """Render the site of the season ``config`` describes (its results, standings and entries),
