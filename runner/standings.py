@@ -58,6 +58,7 @@ from runner.config import LINEAR_POINTS as LINEAR
 from runner.config import Points, points_problem
 from runner.results import RecordView
 from runner.results import places as record_places
+from runner.safefiles import shown, shown_text
 
 TIE_BREAK = (
     "points, then head-to-head points among the entries tied on points, then wins, then entry name"
@@ -486,7 +487,8 @@ def table(rows: Sequence[Row]) -> str:
     """The standings as a plain-text table; ranked by score, a column of mean scores ± their
     95% interval, ``≈ #k`` where it overlaps the rank above."""
     entry_w = max([5, *(len(r.entry) for r in rows)])
-    name_w = min(24, max([3, *(len(r.name) for r in rows)]))
+    names = [shown(r.name) for r in rows]  # a bot's name may come from a cached record
+    name_w = min(24, max([3, *map(len, names)]))
     columns = _columns(rows)
     tied = tied_above(rows)
     score_w = max((len(score_text(r)) for r in rows if r.score is not None), default=0)
@@ -499,14 +501,14 @@ def table(rows: Sequence[Row]) -> str:
         + "  faults"
     )
     lines = [head, "-" * len(head)]
-    for r in rows:
+    for r, name in zip(rows, names, strict=True):
         if r.excluded is not None:
-            lines.append(f"{'-':>4}  {r.entry:<{entry_w}}  excluded: {r.excluded}")
+            lines.append(f"{'-':>4}  {r.entry:<{entry_w}}  excluded: {shown_text(r.excluded)}")
             continue
         faults = ", ".join(f"{kind} {n}" for kind, n in sorted(r.faults.items())) or "-"
         mark = f"≈ #{tied[r.entry]}" if r.entry in tied else ""
         lines.append(
-            f"{r.rank:>4}  {r.entry:<{entry_w}}  {_clip(r.name, name_w):<{name_w}}  "
+            f"{r.rank:>4}  {r.entry:<{entry_w}}  {_clip(name, name_w):<{name_w}}  "
             + (f"{score_text(r):>{score_w}}  {mark:4}  " if score_w else "")
             + f"{r.points:>6g}  {r.games:>5}"
             + "".join(f"  {str(value(r)):>4}" for _, value in columns)

@@ -131,6 +131,14 @@ def test_excluded_entries_are_listed_last_with_zero_games_and_their_reason() -> 
     assert text.splitlines()[2].split()[:4] == ["1", "a", "A", "1"]
 
 
+def test_the_table_prints_no_control_character_of_a_name_or_a_reason() -> None:
+    """Names and reasons may come from a cache someone else wrote (CI): escapes written out."""
+    players = [Entrant("a", "A\x1b]0;T\x07", "ha"), Entrant("b", "B", "hb", "x\x1b[2Jy")]
+    text = table(rank(players, []))
+    assert "\x1b" not in text and "\x07" not in text, text
+    assert "'A\\x1b]0;T\\x07'" in text and "excluded: x\\x1b[2Jy" in text, text
+
+
 def test_written_atomically_as_json(tmp_path: Path) -> None:
     rows = rank(entrants("a", "b"), [game("a", "b", (0.5, 0.5))])
     doc = document(rows, {"game": "snakes-v2", "games_played": 1})
