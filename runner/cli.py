@@ -21,6 +21,7 @@ from typing import Any
 
 from runner import __version__
 from runner.config import Config, ConfigError, load_config
+from runner.progress import to_stderr
 from runner.safefiles import shown_text
 
 DEFAULT_CONFIG = Path("tournament.yaml")
@@ -259,8 +260,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 # -- the season's stages ---------------------------------------------------------------------------
 
 
-def _say(text: str) -> None:
-    print(shown_text(text), file=sys.stderr, flush=True)  # a warning may quote a cached file
+_say = to_stderr
 
 
 @contextmanager

@@ -47,7 +47,6 @@ import hashlib
 import re
 import shlex
 import shutil
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import cache
@@ -68,6 +67,7 @@ from runner.documents import load_json
 from runner.entries import LANGUAGES, SOURCES, discover, read_source
 from runner.games import UnknownGameError, find_game
 from runner.games.base import EMPTY, ENDINGS, Setup
+from runner.progress import to_stderr
 from runner.publish import SEASONS, publish
 from runner.replay import (
     ReplayError,
@@ -77,7 +77,7 @@ from runner.replay import (
     presentation,
     replay,
 )
-from runner.safefiles import UnsafeFileError, shown_text
+from runner.safefiles import UnsafeFileError
 from runner.standings import Row
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "site_templates"
@@ -102,8 +102,9 @@ class EntryInfo:
 
 
 def _warn(text: str) -> None:
-    """A warning on stderr (it may quote a cached record: no control character gets through)."""
-    print(shown_text(f"warning: {text}"), file=sys.stderr)
+    """A warning on stderr (it may quote a cached record: ``to_stderr`` lets no control
+    character through)."""
+    to_stderr(f"warning: {text}")
 
 
 def _canonical(record: results.RecordView) -> tuple[int, tuple[str, ...], str]:
