@@ -132,25 +132,51 @@ def render_pages(
     """``render`` of each of ``work``, in order, on ``jobs`` processes: this one and ``jobs - 1``
     started afresh (``render`` must be a module-level function and ``work`` picklable).
 
-    The work is cut into chunks; the started processes take them from the front. This one first
-    does ``meanwhile`` (other work of its own), then takes chunks from the back until they meet,
-    so neither a process slow to start nor ``meanwhile`` costs more than it does."""
+    The work is cut into chunks, and every process is given all of them: each takes the next
+    chunk not yet taken (a counter they share) until none is left, this one after ``meanwhile``
+    (other work of its own), so neither a process slow to start nor ``meanwhile`` costs more
+    than it does. A started process asks no one for its next chunk: this one, busy rendering,
+    would be slow to answer (its threads share one interpreter lock)."""
     if jobs <= 1 or len(work) < SERIAL_BELOW:
         meanwhile()
         return [render(w) for w in work]
     size = max(1, len(work) // (jobs * 8))
     chunks = [work[i : i + size] for i in range(0, len(work), size)]
-    here: dict[int, list[R]] = {}
     context = helpers.context()
-    with ProcessPoolExecutor(jobs - 1, mp_context=context, initializer=helpers.detach) as pool:
-        futures = [pool.submit(_render_all, render, chunk) for chunk in chunks]
+    counter = context.Value("i", 0)
+    with ProcessPoolExecutor(
+        jobs - 1, mp_context=context, initializer=_start, initargs=(counter,)
+    ) as pool:
+        futures = [pool.submit(_take_chunks, render, chunks) for _ in range(jobs - 1)]
         meanwhile()
-        for i in reversed(range(len(chunks))):
-            if not futures[i].cancel():  # a started process has it (or had it) already
-                break
-            here[i] = _render_all(render, chunks[i])
-        return [page for i, f in enumerate(futures) for page in here.get(i) or f.result()]
+        done = _take(render, chunks, counter)
+        for future in futures:
+            done.update(future.result())
+    return [page for i in range(len(chunks)) for page in done[i]]
 
 
-def _render_all(render: Callable[[T], R], chunk: Sequence[T]) -> list[R]:
-    return [render(w) for w in chunk]
+_counter: Any = None  # in a started process: the chunk counter it shares
+
+
+def _start(counter: Any) -> None:
+    global _counter
+    helpers.detach()
+    _counter = counter
+
+
+def _take_chunks(render: Callable[[T], R], chunks: Sequence[Sequence[T]]) -> dict[int, list[R]]:
+    return _take(render, chunks, _counter)
+
+
+def _take(
+    render: Callable[[T], R], chunks: Sequence[Sequence[T]], counter: Any
+) -> dict[int, list[R]]:
+    """Render chunks, each the next one no process has taken, until none is left."""
+    done: dict[int, list[R]] = {}
+    while True:
+        with counter.get_lock():
+            index = counter.value
+            counter.value = index + 1
+        if index >= len(chunks):
+            return done
+        done[index] = [render(w) for w in chunks[index]]

@@ -101,16 +101,35 @@ def whose(job: tuple[int, int, str]) -> str:
     return f"{number} here"
 
 
-def test_the_pool_takes_chunks_from_the_front_and_this_process_from_the_back(
+def held(job: tuple[int, int, str, int]) -> str:
+    """The process that rendered ``job`` (number, the test's pid, a folder, the last number):
+    another process takes a moment a page and leaves a mark of each; the test's own process
+    waits in each of its pages until the last page is marked (at most a minute)."""
+    number, test, folder, last = job
+    if os.getpid() != test:
+        time.sleep(0.01)
+        (Path(folder) / str(number)).touch()
+        return f"{number} elsewhere"
+    for _ in range(600):
+        if (Path(folder) / str(last)).exists():
+            break
+        time.sleep(0.1)
+    return f"{number} here"
+
+
+def test_a_started_process_takes_chunk_after_chunk_while_this_one_is_busy(
     tmp_path: Path,
 ) -> None:
-    work = [(n, os.getpid(), str(tmp_path / "marker")) for n in range(40)]
-    made = site_pages.render_pages(whose, work, 2)
+    """Every process takes the next chunk no one has taken: while this one is held in its first
+    page, the started one renders every chunk left, the last one too, asking no one for them."""
+    work = [(n, os.getpid(), str(tmp_path), 39) for n in range(40)]
+    made = site_pages.render_pages(held, work, 2)
     assert [int(m.split()[0]) for m in made] == list(range(40)), "pages came back out of order"
     where = [m.split()[1] for m in made]
-    assert "elsewhere" in where and "here" in where, f"one process rendered everything: {where}"
-    first_here = where.index("here")
-    assert all(w == "here" for w in where[first_here:]), f"the chunks interleave: {where}"
+    assert "here" in where and where[-1] == "elsewhere", where
+    assert sorted(int(p.name) for p in tmp_path.iterdir()) == [
+        n for n, w in enumerate(where) if w == "elsewhere"
+    ], "a page was rendered twice"
 
 
 def test_this_process_does_its_own_work_while_the_pool_renders(tmp_path: Path) -> None:
