@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,7 +48,7 @@ def _steps(record: Mapping[str, Any], by_turn: bool) -> list[Any]:
     return list(moves) if isinstance(moves, str) else [str(m) for m in moves]
 
 
-def _texts(listed: Any, movers: list[int], seats: int, by_turn: bool) -> list[tuple[int, str]]:
+def _texts(listed: Any, movers: Sequence[int], seats: int, by_turn: bool) -> list[tuple[int, str]]:
     """(seat, move text) for every seat that moves in this step, from its entry in the record."""
     if not by_turn:
         return [(movers[0], str(listed))] if len(movers) == 1 else []
@@ -69,15 +69,16 @@ def playback(
     for fault in record["outcome"].get("faults", []):
         retiring.setdefault(int(fault.get("at", 0)), []).append(int(fault["seat"]))
     out: set[int] = set()
-    for index, listed in enumerate(_steps(record, spec.records_turns)):
+    by_turn = spec.records_turns
+    for index, listed in enumerate(_steps(record, by_turn)):
         retired = []
-        for seat in retiring.get(index, []):
+        for seat in retiring.get(index, ()) if retiring else ():
             if seat not in out and rules.stand_in(state, seat) is None:
                 out.add(seat)
                 retired.append(seat)
                 state = rules.retire(state, seat)
-        movers = [s for s in rules.to_move(state) if s not in out]
-        texts = _texts(listed, movers, seats, spec.records_turns)
+        movers = [s for s in rules.to_move(state) if s not in out] if out else rules.to_move(state)
+        texts = _texts(listed, movers, seats, by_turn)
         if not texts or len(texts) != len(movers):
             raise PlaybackError(
                 f"{_where(record, index)}: the record's step {listed!r} does not fit the "

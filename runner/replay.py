@@ -5,7 +5,9 @@
 (``render_text``), per step the edits that turn one frame into the next, and per frame the turn
 and the scores (``scores``). A step is one ``apply``: one move in a game where seats take turns.
 
-The edits are a generic text diff, knowing nothing of the game. An edit is a splice,
+The edits are a generic text diff, knowing nothing of the game, or, where the game's presentation
+knows which characters a step changed (``frame_changes``: Snakes), made from those without
+drawing each frame (the same edits; ``compare`` forces the diff). An edit is a splice,
 ``(offset, characters removed, text inserted)``. When two consecutive frames have the same
 length: one edit per maximal run of changed characters (as many removed as inserted); when the
 length changed: one edit for all between their common prefix and their common suffix. Edits of
@@ -34,7 +36,7 @@ How a game looks (colours of its symbols, its score line, its move list) is its 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -43,7 +45,7 @@ from markupsafe import Markup, escape
 
 from runner.games import UnknownGameError, find_game
 from runner.games.base import EMPTY, Setup
-from runner.games.spec import Presentation
+from runner.games.spec import GameSpec, Presentation
 from runner.playback import PlaybackError, playback
 from runner.results import RecordView
 
@@ -136,42 +138,87 @@ class Replay:
     final: str  # the last frame
     longest: int  # the length of the longest frame
     layers: tuple[str, ...] = ()  # per frame, the presentation's layer (none: empty)
+    # per step: the edits from its frame back to the one before (``backward``), when the replay
+    # knew them as it went (``Presentation.frame_changes``); None: ``backward`` works them out
+    undo: tuple[tuple[Edit, ...], ...] | None = None
 
     @property
     def final_scores(self) -> tuple[int, ...]:
         return self.scores[-1]
 
 
-def replay(record: RecordView, setup: Setup = EMPTY) -> Replay:
-    """Replay a record's moves with its game's rules, frame by frame."""
+def replay(record: RecordView, setup: Setup = EMPTY, compare: bool = False) -> Replay:
+    """Replay a record's moves with its game's rules, frame by frame: from the characters each
+    step changed where the game's presentation knows them (``frame_changes``), else (or with
+    ``compare``, or where those disagree with the frames) by drawing and comparing every frame."""
     spec = find_game(record["game"])
+    changes = spec.presentation.frame_changes
+    if changes is not None and not compare:
+        known = _replayed(spec, record, setup, changes)
+        if known is not None:
+            return known
+    made = _replayed(spec, record, setup, None)
+    assert made is not None  # only changes can disagree
+    return made
+
+
+class _Disagreed(Exception):
+    """The characters a game said a step changed do not fit the frame the replay keeps."""
+
+
+def _replayed(
+    spec: GameSpec,
+    record: RecordView,
+    setup: Setup,
+    changes: Callable[[Any, Any], Sequence[tuple[int, str, str]]] | None,
+) -> Replay | None:
+    """The replay, each step's edits from ``changes`` (both ways), or without it from drawing
+    the frame and comparing it with the one before; None where ``changes`` does not fit the
+    frame kept from them, or the last frame is not what the rules draw."""
     rules = spec.rules
     steps: list[Step] = []
     edits: list[tuple[Edit, ...]] = []
+    undo: list[tuple[Edit, ...]] = []
     turns: list[int] = []
     scores: list[tuple[int, ...]] = []
     first = frame = ""
     longest = 0
+    cells: list[str] = []  # with ``changes``: the frame after the last step, a character an item
     layers: list[str] = []
     layer = spec.presentation.layer
     to_play = spec.presentation.frame_turn_to_play
+    previous: Any = None
     try:
         for step, state in playback(spec, record, setup):
             if layer is not None:
                 layers.append(_checked(layer(state)))
-            after = _checked(rules.render_text(state))
             if step is None:
-                first = frame = after
+                first = frame = _checked(rules.render_text(state))
+                cells = list(first) if changes is not None else []
+                longest = len(first)
                 turns.append(rules.turn(state) if to_play else 0)
             else:
                 steps.append(Step(step.moves, step.turn))
-                edits.append(tuple(diff(frame, after)))
+                if changes is None:
+                    after = _checked(rules.render_text(state))
+                    edits.append(tuple(diff(frame, after)))
+                    frame = after
+                    longest = max(longest, len(after))
+                else:
+                    forward, back = _spliced(changes(previous, state), cells)
+                    edits.append(forward)
+                    undo.append(back)
                 turns.append(rules.turn(state) if to_play else step.turn)
-                frame = after
-            scores.append(tuple(int(s) for s in rules.scores(state)))
-            longest = max(longest, len(after))
+            scores.append(tuple(map(int, rules.scores(state))))
+            previous = state
     except PlaybackError as exc:
         raise ReplayError(str(exc)) from None
+    except _Disagreed:
+        return None
+    if changes is not None:
+        frame = "".join(cells)
+        if rules.render_text(previous) != frame:
+            return None
     seats = len(record["seats"])
     return Replay(
         record["game"],
@@ -184,7 +231,34 @@ def replay(record: RecordView, setup: Setup = EMPTY) -> Replay:
         frame,
         max([longest, *map(len, layers)]),
         tuple(layers),
+        tuple(undo) if changes is not None else None,
     )
+
+
+def _spliced(
+    found: Sequence[tuple[int, str, str]], cells: list[str]
+) -> tuple[tuple[Edit, ...], tuple[Edit, ...]]:
+    """One step's edits forwards and backwards from the characters it changed (``diff``'s runs:
+    neighbouring characters make one edit), applied to ``cells``."""
+    forward: list[Edit] = []
+    back: list[Edit] = []
+    last = -1
+    size = len(cells)
+    for offset, before, after in found:
+        if not last < offset < size or cells[offset] != before or not "" < after <= "\uffff":
+            raise _Disagreed  # (the frames drawn and compared say what is wrong with it)
+        if before == after or len(after) != 1:
+            raise _Disagreed
+        cells[offset] = after
+        if offset == last + 1 and forward:
+            at, n, text = forward[-1]
+            forward[-1] = (at, n + 1, text + after)
+            back[-1] = (at, n + 1, back[-1][2] + before)
+        else:
+            forward.append((offset, 1, after))
+            back.append((offset, 1, before))
+        last = offset
+    return tuple(forward), tuple(back)
 
 
 def _checked(frame: str) -> str:
@@ -355,6 +429,8 @@ def backward(rep: Replay) -> list[list[Edit]]:
     ``diff`` finds the same places either way round (the same common prefix and suffix, the
     same differing characters), so each forward edit is undone by one at its offset putting
     back what it removed: ``diff(after, before)`` without comparing the frames again."""
+    if rep.undo is not None:
+        return [list(edits) for edits in rep.undo]
     undo: list[list[Edit]] = []
     frame = rep.initial
     for edits in rep.edits:

@@ -5,12 +5,14 @@ Two fixture seasons: Snakes (tests/fixtures/site/) and Cluster (tests/fixtures/s
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import importlib.util
 import json
 import random
 import re
 import shutil
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 from types import ModuleType
@@ -25,12 +27,13 @@ from runner.cli import main
 from runner.config import ConfigError, load_config
 from runner.games import find_game
 from runner.games.cluster import Cluster, Place, Rotate, valid_columns
-from runner.games.snakes import MOVES, Snakes
+from runner.games.snakes import MOVES, Snakes, SnakesState, frame_changes
 from runner.ratings import results_from_records, superiority
 from runner.replay import (
     ALPHABET,
     MOVE_SHOWN,
     Replay,
+    backward,
     board_html,
     diff,
     digits_for,
@@ -735,6 +738,58 @@ def full_length_records(count: int) -> list[dict[str, Any]]:
             }
         )
     return made
+
+
+def test_replaying_from_the_changed_characters_gives_what_drawing_and_comparing_gives() -> None:
+    """Snakes' presentation knows the characters each move changes; its replay (edits both
+    ways) is the one found by drawing every frame and comparing it with the one before."""
+    for record in full_length_records(6):
+        known, compared = replay(record), replay(record, compare=True)
+        assert known.undo is not None and compared.undo is None, "each way was taken"
+        assert dataclasses.replace(known, undo=None) == compared
+        assert backward(known) == backward(compared)
+
+
+def wrong_changes(
+    how: str,
+) -> Callable[[SnakesState, SnakesState], list[tuple[int, str, str]]]:
+    """Snakes' frame changes, with a change of one step (the first to change a character after
+    the fifth move) misreported."""
+    done: list[int] = []
+
+    def changes(before: SnakesState, after: SnakesState) -> list[tuple[int, str, str]]:
+        found = frame_changes(before, after)
+        if before.moves_played < 5 or not found or done:
+            return found
+        done.append(before.moves_played)
+        offset, was, now = found[-1]
+        return {
+            "left out": found[:-1],
+            "wrong before": [*found[:-1], (offset, "?", now)],
+            "twice": [*found, found[-1]],
+            "off the frame": [*found, (10**6, was, now)],
+            "two characters": [*found[:-1], (offset, was, now * 2)],
+            "unchanged": [*found[:-1], (offset, was, was)],
+        }[how]
+
+    return changes
+
+
+@pytest.mark.parametrize(
+    "how",
+    ["left out", "wrong before", "twice", "off the frame", "two characters", "unchanged"],
+)
+def test_changes_that_do_not_fit_the_frames_are_not_used(
+    how: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = full_length_records(1)[0]
+    compared = replay(record, compare=True)
+    spec = find_game("snakes-v2")
+    show = dataclasses.replace(spec.presentation, frame_changes=wrong_changes(how))
+    monkeypatch.setattr(
+        "runner.replay.find_game", lambda game: dataclasses.replace(spec, presentation=show)
+    )
+    assert replay(record) == compared, "the frames drawn and compared, the wrong changes unused"
 
 
 def test_game_pages_stay_within_the_size_budget(

@@ -26,6 +26,7 @@ from runner.games.snakes import (
     SnakesCall,
     SnakesState,
     changed_cells,
+    frame_changes,
     state_from_text,
 )
 
@@ -518,3 +519,20 @@ def test_frames_have_the_seed_format() -> None:
     assert len(rows) == 16 and all(FRAME_ROW.fullmatch(r) for r in rows), "16 rows of 32 symbols"
     assert rows[0] == "*" + "." * 31 and rows[15] == "." * 31 + "@", "the seed's first frame"
     assert not GAME.render_text(new_game()).endswith("\n"), "no trailing newline"
+
+
+def test_frame_changes_are_exactly_the_characters_the_drawn_frames_differ_in() -> None:
+    """Over random games (steps off the board, steps onto the other head, fills, enclosures):
+    every changed character of ``render_text``, with what it was and what it became."""
+    kinds = {"no-op": 0, "two cells": 0, "fill": 0}
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = GAME.initial_state(rng)
+        while GAME.to_move(state):
+            after = GAME.apply(state, {GAME.to_move(state)[0]: rng.choice(MOVES)})
+            drawn = GAME.render_text(state), GAME.render_text(after)
+            expected = [(i, a, b) for i, (a, b) in enumerate(zip(*drawn, strict=True)) if a != b]
+            assert frame_changes(state, after) == expected
+            kinds["no-op" if not expected else "two cells" if len(expected) == 2 else "fill"] += 1
+            state = after
+    assert all(kinds.values()), kinds

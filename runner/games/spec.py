@@ -225,6 +225,13 @@ class Presentation:
     # dot of its class's ink (a head); "letter", the symbol itself in that ink (a snake's letter,
     # a sign, a bombed cell's ``*``).
     marks: Mapping[str, str] = field(default_factory=dict)
+    # The characters one step changed, known without drawing both frames and comparing them:
+    # for the state before a step and the state after it, (offset in the frame, the character
+    # there before, the one after) of every changed character, offsets rising. Only for a game
+    # whose frames all have one length. The replay checks each character before against the
+    # frame it keeps and the last frame against ``render_text``; where they disagree it draws
+    # and compares every frame instead. None: it always does.
+    frame_changes: Callable[[Any, Any], Sequence[tuple[int, str, str]]] | None = None
 
     def seat_class(self, seat: int) -> str:
         return self.seat_classes[seat] if seat < len(self.seat_classes) else ""

@@ -17,6 +17,7 @@ from runner.games.snakes.rules import (
     Snakes,
     SnakesState,
     changed_cells,
+    frame_changes,
     state_from_text,
 )
 from runner.games.spec import Builtin, GameSpec, Presentation
@@ -35,6 +36,7 @@ SPEC = GameSpec(
         by_turn=True,
         graphic="cells",
         marks={"dot": "*@"},  # the heads
+        frame_changes=frame_changes,
     ),
     builtins=(Builtin("steady", HERE / "builtin" / "steady", "c"),),
     rules_doc="snakes",
@@ -52,5 +54,6 @@ __all__ = [
     "SnakesCall",
     "SnakesState",
     "changed_cells",
+    "frame_changes",
     "state_from_text",
 ]

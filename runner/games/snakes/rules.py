@@ -259,6 +259,23 @@ def changed_cells(before: SnakesState, after: SnakesState) -> list[tuple[int, st
     return sorted(changes)
 
 
+def frame_changes(before: SnakesState, after: SnakesState) -> list[tuple[int, str, str]]:
+    """(offset in ``render_text``'s frame, character before, character after) of every cell
+    that differs, offsets rising. A row is ``WIDTH`` cells and its line end, so a cell's offset
+    is its bit position. A move that takes no more than the cell it steps on changes two cells:
+    the head's old one and its new one."""
+    if after.frame is before.frame:
+        return []  # a no-op keeps the frame
+    seat = before.moves_played % 2
+    head, target = before.heads[seat], after.heads[seat]
+    if after.owned[seat] & ~before.owned[seat] & ~(1 << target) or head == target:
+        return [(i + i // WIDTH, chr(before.frame[i]), c) for i, c in changed_cells(before, after)]
+    was, now = before.frame, after.frame
+    i, j = _INDEX[head], _INDEX[target]
+    left, right = (head, chr(was[i]), chr(now[i])), (target, chr(was[j]), chr(now[j]))
+    return [left, right] if head < target else [right, left]
+
+
 class Snakes:
     """The rules of Snakes (Round 1); seat 0 is X, seat 1 is O."""
 
