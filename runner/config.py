@@ -524,7 +524,7 @@ def _check(s: Setting, value: object, src: _Source) -> Any:
 
 # -- the format fields: kinds the plain table cannot say, the files they name, cross-checks -------
 
-SETUP_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+SETUP_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}\Z")
 SETUP_FILE_CAP = 1 << 20
 Scalar = str | int | float | bool
 

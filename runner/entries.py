@@ -22,7 +22,7 @@ from runner.documents import load_yaml
 from runner.safefiles import UnsafeFileError, read_beneath, read_tree, shown, tree_hash
 
 MANIFEST = "entry.yaml"
-NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}\Z")  # \Z: "$" would let a trailing newline by
 LANGUAGES = ("c", "cpp", "python")
 SOURCES = {"c": "bot.c", "cpp": "bot.cpp", "python": "bot.py"}
 

@@ -62,7 +62,7 @@ def make_schedule(
     return list(fmt.known(entries, NO_RESULTS).games)
 
 
-_SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
+_SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*\Z")
 
 
 def parse_shard(text: str) -> Shard:

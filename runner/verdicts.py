@@ -36,8 +36,8 @@ VERSION = 1
 FILE_CAP = 16 << 20
 MESSAGE_CAP = 64 << 10
 DISPLAY_NAME_CAP = 200
-STAGE = re.compile(r"^[a-z][a-z_-]{0,31}$")
-HASH = re.compile(r"^[0-9a-f]{64}$")
+STAGE = re.compile(r"^[a-z][a-z_-]{0,31}\Z")
+HASH = re.compile(r"^[0-9a-f]{64}\Z")
 FIELDS = {"entry", "content_hash", "ok", "stage", "message", "display_name"}
 FIX = "make it again with `koth check --out FILE` from the same commit and settings"
 

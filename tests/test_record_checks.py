@@ -107,6 +107,7 @@ BAD: dict[str, tuple[Edit, str]] = {
     "key-of-another-hash": (setter("seats", 0, "hash", value="0" * 64), "its `key` is not"),
     "key-not-hex": (setter("key", value="zz" * 32), "`key` or `round` is malformed"),
     "entry-path": (rekeyed(setter("seats", 0, "entry", value="../x")), "`seats` are malformed"),
+    "entry-newline": (rekeyed(setter("seats", 0, "entry", value="x\n")), "`seats` are malformed"),
     "hash-not-hex": (rekeyed(setter("seats", 0, "hash", value="h")), "`seats` are malformed"),
     "name-not-text": (setter("seats", 0, "name", value=["<b>"]), "`seats` are malformed"),
     "seats-not-a-list": (setter("seats", value={"entry": "x"}), "`seats` are malformed"),
