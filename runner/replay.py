@@ -245,10 +245,10 @@ def _spliced(
     last = -1
     size = len(cells)
     for offset, before, after in found:
-        if not last < offset < size or cells[offset] != before or not "" < after <= "\uffff":
-            raise _Disagreed  # (the frames drawn and compared say what is wrong with it)
-        if before == after or len(after) != 1:
+        if not last < offset < size or cells[offset] != before or before == after:
             raise _Disagreed
+        if len(after) != 1 or after > "\uffff":
+            raise _Disagreed  # the frames drawn and compared then say what is wrong with it
         cells[offset] = after
         if offset == last + 1 and forward:
             at, n, text = forward[-1]
