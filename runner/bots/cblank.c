@@ -298,15 +298,22 @@ static void serve(const char *so, const struct request *r) {
     }
 }
 
+/* What the fork server and a blank each do first: no fd open but the channel on fd 3, a write
+ * to a closed channel fails (as under Python) instead of raising SIGPIPE, no other process of the
+ * uid may trace it or read its memory, and it dies with the zygote. */
+static void first_walls(pid_t zygote) {
+    check(close_range(CHANNEL_FD + 1, ~0U, 0), "close_range");
+    signal(SIGPIPE, SIG_IGN);
+    check(prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), "prctl(PR_SET_DUMPABLE)");
+    parent_death_signal(zygote);
+}
+
 /* Build the walls (the blank's channel on fd 3), take the request, become the bot. */
 static void blank(pid_t zygote, int private, int own_uid, const char *group) {
-    check(close_range(CHANNEL_FD + 1, ~0U, 0), "close_range");
-    signal(SIGPIPE, SIG_IGN); /* as under Python: a write to a closed channel fails, no signal */
+    first_walls(zygote);
     signal(SIGXFSZ, SIG_IGN);
     if (setsid() < 0)
         fail("OSError: setsid: %s", strerror(errno));
-    check(prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), "prctl(PR_SET_DUMPABLE)");
-    parent_death_signal(zygote);
     if (private == 1)
         check(unshare(CLONE_NEWNET | CLONE_NEWIPC), "unshare(NEWNET|NEWIPC)");
     if (strcmp(group, "-") != 0) { /* joined while waiting; the limit comes with the bot */
@@ -371,10 +378,7 @@ static void blank(pid_t zygote, int private, int own_uid, const char *group) {
  * the dynamic loader's start (cpuid probes that trap to the hypervisor in a VM) are paid once,
  * here. The server never runs bot code and keeps nothing a request said. */
 static void serve_forks(pid_t zygote) {
-    check(close_range(CHANNEL_FD + 1, ~0U, 0), "close_range");
-    signal(SIGPIPE, SIG_IGN);
-    check(prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), "prctl(PR_SET_DUMPABLE)");
-    parent_death_signal(zygote);
+    first_walls(zygote);
     static char message[PATH_MAX + 16];
     for (;;) {
         int fds[8], count;
