@@ -485,6 +485,22 @@ def test_a_diverging_bot_gets_the_position_both_answers_and_exit_1(
     assert position in out and "\n*......" in out, out
 
 
+def test_what_a_diverging_bot_printed_is_shown_without_control_characters(
+    season: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot may be a stranger's: what it printed reaches the terminal with every control
+    character but line breaks written out (here what it printed is given; the rest is real)."""
+    monkeypatch.chdir(season)
+    printed = "thinking\x1b]0;owned\x07\x1b[2J\nstill\u202ehere"
+    monkeypatch.setattr("runner.debugging.feed.Sandboxed.output", lambda self: printed)
+    assert main(["replay", key_of(season), "--seat", "O", "--bot", "greedy"]) == 1
+    out = capsys.readouterr().out
+    shown = out[out.index("what the bot printed:") :]
+    assert "thinking\\x1b]0;owned\\x07\\x1b[2J\n" in shown, shown
+    assert "still\\u202ehere" in shown, shown
+    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
+
+
 def test_under_a_harmless_prefix_a_c_function_runs_in_its_host_and_crashes_at_turn_37(
     season: Path,
 ) -> None:
