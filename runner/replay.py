@@ -46,7 +46,7 @@ from markupsafe import Markup, escape
 from runner.games import UnknownGameError, find_game
 from runner.games.base import EMPTY, Setup
 from runner.games.spec import GameSpec, Presentation
-from runner.playback import PlaybackError, playback
+from runner.playback import PlaybackError, Step, playback
 from runner.results import RecordView
 
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
@@ -117,12 +117,6 @@ def _span(run: str, cls: str) -> str:
 
 
 # -- replay and diff -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Step:
-    moves: tuple[tuple[int, str], ...]  # (seat, move text) of each seat that moved
-    turn: int  # the engine's turn number of this step
 
 
 @dataclass(frozen=True)
@@ -198,7 +192,7 @@ def _replayed(
                 longest = len(first)
                 turns.append(rules.turn(state) if to_play else 0)
             else:
-                steps.append(Step(step.moves, step.turn))
+                steps.append(step)
                 if changes is None:
                     after = _checked(rules.render_text(state))
                     edits.append(tuple(diff(frame, after)))
@@ -394,7 +388,9 @@ def encode_edits(steps: Iterable[Sequence[Edit]], digits: int) -> str:
     for edits in steps:
         parts = []
         for offset, removed, text in edits:
-            if removed == len(text) and len(text) * (digits + 1) <= 3 * digits + 1 + len(text):
+            if removed == 1 == len(text):  # the usual case, alone for speed
+                parts.append(_number(offset, digits) + text)
+            elif removed == len(text) and len(text) * (digits + 1) <= 3 * digits + 1 + len(text):
                 parts += [_number(offset + i, digits) + c for i, c in enumerate(text)]
             else:
                 parts.append(
@@ -412,14 +408,14 @@ def encode_numbers(rows: Sequence[Sequence[int]]) -> str:
     """The ``numbers`` string: each row's change from the row before, trailing zeros left out;
     ``=`` for a change that repeats the one before (a turn on which every score grew again)."""
     out = []
-    previous = [0] * (len(rows[0]) if rows else 0)
+    previous: Sequence[int] = [0] * (len(rows[0]) if rows else 0)
     last: list[int] | None = None
     for row in rows:
         delta = [b - a for a, b in zip(previous, row, strict=True)]
         while delta and not delta[-1]:
             delta.pop()
         out.append("=" if delta == last and len(delta) > 1 else " ".join(map(str, delta)))
-        previous, last = list(row), delta
+        previous, last = row, delta
     return ",".join(out)
 
 
@@ -445,7 +441,7 @@ def page_data(rep: Replay, show: Presentation, log_name: str) -> dict[str, Any]:
     data: dict[str, Any] = {
         "finalLength": len(rep.final),
         "digits": digits,
-        "changes": encode_edits(backward(rep), digits),
+        "changes": encode_edits(backward(rep) if rep.undo is None else rep.undo, digits),
         "steps": len(rep.steps),
         "seats": len(rep.seat_names),
         "numbers": encode_numbers([(t, *s) for t, s in zip(rep.turns, rep.scores, strict=True)]),
