@@ -820,3 +820,13 @@ def test_random_playouts_keep_every_rule(seed: int, rotate_odds: float) -> None:
     outcome = GAME.outcome(state)
     assert outcome is not None and sum(outcome.points) == 1.0
     assert outcome.termination is Termination.NORMAL
+
+
+@pytest.mark.parametrize(
+    "text", ["PLACE \u00b2 1", "PLACE 3 \u0661", "ROTATE \uff13", "PLACE 03 1"]
+)
+def test_a_recorded_move_is_written_in_plain_decimal_digits(text: str) -> None:
+    """A record (perhaps a stranger's) with other digits is refused as no Cluster move, with
+    the text named; int() would read some (U+0661) and fail on others (U+00B2)."""
+    with pytest.raises(InvalidMoveError, match="is not a Cluster move"):
+        GAME.parse_move(0, text)

@@ -185,7 +185,11 @@ def _remove_stale_groups(root: str) -> None:
     (the kernel refuses), so a live run's groups are safe even if its pid was reused."""
     for name in os.listdir(root):
         owner = name.removeprefix("koth-")
-        if not name.startswith("koth-") or not owner.isdigit() or walls.alive(int(owner)):
+        if (
+            not name.startswith("koth-")
+            or not (owner.isascii() and owner.isdigit())
+            or walls.alive(int(owner))
+        ):
             continue
         parent = f"{root}/{name}"
         for child in os.listdir(parent):

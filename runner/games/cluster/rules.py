@@ -316,7 +316,7 @@ class Cluster:
         """A move from its text as ``move_text`` writes it (records); InvalidMoveError naming
         the text for anything else, and for values no move can have."""
         word, *numbers = text.split(" ")
-        if all(n.isdigit() and n == str(int(n)) for n in numbers):
+        if all(n.isascii() and n.isdigit() and n == str(int(n)) for n in numbers):
             if word == "ROTATE" and len(numbers) == 1 and 1 <= int(numbers[0]) <= 5:
                 return Rotate(int(numbers[0]))
             if word == "PLACE" and len(numbers) == 2:
