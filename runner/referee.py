@@ -25,7 +25,7 @@ from typing import Any
 
 from runner.bots.faults import BotFault
 from runner.bots.seats import Entrant, Seat, SeatOpener, Spawner, open_seat
-from runner.bots.watch import Pending, drive, gather
+from runner.bots.watch import Pending, gather
 from runner.build import Build
 from runner.games.base import (
     EMPTY,
@@ -214,12 +214,10 @@ class _Game:
         turn = self.rules.turn(self.state)
         held = self.seats[seat]
         try:
-            move = held.bot.begin(held.request(self.state), turn)
+            move = held.bot.ask_alone(held.request(self.state), turn)
         except BotFault as exc:
             self.fault(seat, exc.termination, str(exc))
             return
-        if not move.done:
-            drive(move)
         chosen = self.judge(seat, move, turn)
         if chosen is not None:
             self.state = self.rules.apply(self.state, {seat: chosen})

@@ -22,8 +22,13 @@ def fork_servers(zygote: int) -> list[int]:
     command line too, but each has a session of its own (setsid), and the server has not."""
     servers = []
     for pid in children_of(zygote):
-        if b"--serve" in Path(f"/proc/{pid}/cmdline").read_bytes():
-            session = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[3])
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # a blank that ended since the list was read (the pool's, discarded)
+        if b"--serve" in command:
+            session = int(stat.rsplit(")", 1)[1].split()[3])
             if session != pid:
                 servers.append(pid)
     return servers

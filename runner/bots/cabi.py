@@ -47,6 +47,9 @@ class CFunctionBot(WatchedBot):
     def begin(self, request: bytes, turn: int) -> Exchange:
         return Exchange(self, request, _WANT, turn)
 
+    def ask_alone(self, request: bytes, turn: int) -> Exchange:
+        return self.exchange_alone(request, _WANT, turn)
+
     def finish(self, move: Exchange) -> None:
         self.moves += 1
 

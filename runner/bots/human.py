@@ -22,6 +22,7 @@ from typing import Any
 
 from runner.bots.faults import BotFault, BotProtocolError
 from runner.bots.seats import Seat, SeatOpener
+from runner.bots.watch import drive
 from runner.games.spec import GameSpec, Keyboard
 from runner.terminal import KeyDecoder
 
@@ -62,6 +63,11 @@ class HumanBot:
                 if key in self.keyboard.keys:
                     self.chosen = self.keyboard.keys[key]
 
+    def ask_alone(self, request: bytes, turn: int) -> HumanMove:
+        move = self.begin(request, turn)
+        drive(move)
+        return move
+
     def finish(self, move: HumanMove) -> None:
         pass
 
@@ -77,7 +83,8 @@ class HumanMove:
     after it began, with the move of the last key pressed by then."""
 
     def __init__(self, bot: HumanBot, turn: int, deadline: float) -> None:
-        self.bot, self.turn, self.deadline = bot, turn, deadline
+        self.bot, self.deadline = bot, deadline
+        self.turn: int | None = turn
         self.fault: BotFault | None = None
         self.chosen: Any = None
         self.finished = False

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from runner.bots.watch import Exchange, Want, WatchedBot
+from runner.bots.watch import Exchange, Want, WatchedBot, drive
 from runner.sandbox.zygote import BotLimits, BotProcess
 
 LINE_CAP = 4096  # the longest reply line accepted
@@ -51,6 +51,10 @@ class StdioBot(WatchedBot):
     def begin(self, request: bytes, turn: int) -> Exchange:
         first = self.limits.first_move_wall_s if self.moves == 0 else None
         return Exchange(self, request, self.want, turn, first or 0.0)
+
+    def ask_alone(self, request: bytes, turn: int) -> Exchange:
+        first = self.limits.first_move_wall_s if self.moves == 0 else None
+        return self.exchange_alone(request, self.want, turn, first or 0.0)
 
     def finish(self, move: Exchange) -> None:
         self.moves += 1
@@ -109,6 +113,12 @@ class FreshStdioBot:
         bot.start()
         bot.send(self.greeting)
         return bot.begin(request, turn)
+
+    def ask_alone(self, request: bytes, turn: int) -> Exchange:
+        move = self.begin(request, turn)
+        if not move.done:
+            drive(move)
+        return move
 
     def finish(self, move: Exchange) -> None:
         bot, self._current = self._current, None

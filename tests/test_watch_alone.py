@@ -1,0 +1,224 @@
+"""A move asked alone takes a quick way (``WatchedBot.exchange_alone``) while everything goes as
+it should, and hands over to an ``Exchange`` at anything else. Whatever a bot does, the quick way
+must end the move exactly as the general one (``WatchedBot.exchange``: an Exchange driven from
+the start) does: the same reply, or the same fault in the same words, and the same output kept.
+
+Each bot here is a real program in the local sandbox. It answers its first request "ok" (after
+that the host knows where the bot's CPU clock stood, and the quick way may be taken), then does
+one thing to the second request, or between the two.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from runner.bots import worker
+from runner.bots.faults import BotFault
+from runner.bots.stdio import LINE_CAP, StdioBot
+from runner.bots.watch import Want
+from runner.build import Build, build_entry
+from runner.entries import load_entry
+from runner.games import find_game
+from runner.sandbox.local import LocalSandbox
+from runner.sandbox.zygote import BotLimits, Zygote
+
+LIMITS = BotLimits(
+    move_cpu_s=0.1, game_cpu_s=30.0, move_wall_s=1.0, memory_bytes=256 << 20, first_move_wall_s=None
+)
+FIRST_WALL_S = 5.0  # the first move includes the interpreter's start, on a loaded machine too
+WANT = Want(LINE_CAP, 1)
+PRELUDE = """import os, sys, time
+def reply(text):
+    sys.stdout.write(text)
+    sys.stdout.flush()
+def spin(seconds):
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+sys.stdin.readline()
+"""
+BEHAVIOURS = {
+    # The usual move: one whole line.
+    "whole": 'reply("ok\\n"); sys.stdin.readline(); reply("A\\n"); sys.stdin.readline()',
+    # A reply in two writes: the first read has part of it.
+    "pieces": 'reply("ok\\n"); sys.stdin.readline(); reply("A"); time.sleep(0.1); '
+    'reply("B\\n"); sys.stdin.readline()',
+    # Words on stderr before the reply: the wake-up is not the reply alone.
+    "chatty": 'reply("ok\\n"); sys.stdin.readline(); sys.stderr.write("thinking\\n"); '
+    'sys.stderr.flush(); time.sleep(0.1); reply("A\\n"); sys.stdin.readline()',
+    # Words on stderr written with the first reply, still unread when the second is asked.
+    "chatty-before": 'sys.stderr.write("early\\n"); sys.stderr.flush(); reply("ok\\n"); '
+    'sys.stdin.readline(); reply("A\\n"); sys.stdin.readline()',
+    # Words on stderr with every reply, written just before it: a wake-up finds both.
+    "chatty-with-replies": 'reply("ok\\n")\nfor turn in (2, 3):\n    sys.stdin.readline(); '
+    'sys.stderr.write(f"turn {turn}\\n"); sys.stderr.flush(); reply("A\\n")\n'
+    "sys.stdin.readline()",
+    # A reply with a second line after it: the next reply is there before it is asked.
+    "two-lines": 'reply("ok\\n"); sys.stdin.readline(); reply("A\\nB\\n"); sys.stdin.readline()',
+    # A reply written after the move ended, before the next request.
+    "ahead": 'reply("ok\\n"); time.sleep(0.05); reply("B\\n"); sys.stdin.readline()',
+    # No reply within the move's wall-clock limit.
+    "silent": 'reply("ok\\n"); sys.stdin.readline(); time.sleep(30)',
+    # The move's CPU limit, used thinking.
+    "spins": 'reply("ok\\n"); sys.stdin.readline(); spin(5)',
+    # CPU used between the moves, on the host's time.
+    "between": 'reply("ok\\n"); spin(0.5); sys.stdin.readline(); reply("A\\n")',
+    # The program ends instead of replying.
+    "exits": 'reply("ok\\n"); sys.stdin.readline(); sys.exit(3)',
+    # It closes its output and lives on.
+    "closes": 'reply("ok\\n"); sys.stdin.readline(); os.close(1); time.sleep(30)',
+    # A line longer than a reply may be.
+    "long-line": 'reply("ok\\n"); sys.stdin.readline(); reply("x" * 5000); time.sleep(30)',
+    # Half a line, then the end.
+    "cut-short": 'reply("ok\\n"); sys.stdin.readline(); reply("A"); sys.exit(0)',
+}
+# What the second move ends with, the same both ways; a fault's words or the reply.
+EXPECTED = {
+    "whole": "A",
+    "pieces": "AB",
+    "chatty": "A",
+    "chatty-before": "A",
+    "chatty-with-replies": "A",
+    "two-lines": "A",
+    "ahead": "BotProtocolError: replied before it was asked at turn 2",
+    "silent": "BotTimeout: no reply within 1 s of wall-clock time at turn 2",
+    "spins": "BotTimeout: over 100 ms CPU on one move at turn 2",
+    "between": "BotTimeout: used over 100 ms of CPU between its moves, before turn 2",
+    "exits": "BotCrashed: exited with code 3 at turn 2",
+    "closes": "BotProtocolError: closed its channel to the host at turn 2",
+    "long-line": "BotProtocolError: sent a line longer than 4096 bytes at turn 2",
+    "cut-short": "A",
+}
+
+
+@dataclass
+class Ended:
+    second: str  # the second move's reply, or its fault as "Type: words"
+    third: str  # a third move's, where the second left the bot able to play one
+    output: str
+
+
+def built(sandbox: LocalSandbox, root: Path, name: str) -> Build:
+    folder = root / "entries" / name
+    folder.mkdir(parents=True)
+    (folder / "bot.py").write_text(PRELUDE + BEHAVIOURS[name] + "\n")
+    (folder / "entry.yaml").write_text(
+        f"name: {name}\nauthor: tests\ndescription: one behaviour\nlanguage: python\n"
+    )
+    game = find_game("cluster-v2")
+    build = build_entry(load_entry(folder), root / "build", sandbox, LIMITS, 60, game)
+    assert build.ok, build.message
+    return build
+
+
+def move(bot: StdioBot, turn: int, alone: bool) -> str:
+    try:
+        if alone:
+            exchange = bot.exchange_alone(b"go\n", WANT, turn)
+            if exchange.fault is not None:
+                raise exchange.fault
+            assert exchange.reply is not None
+            reply = exchange.reply
+        else:
+            reply = bot.exchange(b"go\n", WANT, turn)
+    except BotFault as fault:
+        return f"{type(fault).__name__}: {fault}"
+    bot.moves += 1
+    return reply.decode()
+
+
+def played(sandbox: LocalSandbox, build: Build, alone: bool) -> Ended:
+    process = sandbox.spawn(build.jail_path, LIMITS, list(build.program or ()))
+    bot = StdioBot(process, LIMITS, build.entry)
+    try:
+        bot.start()
+        assert bot.exchange(b"go\n", WANT, 1, FIRST_WALL_S) == b"ok"
+        bot.moves += 1
+        time.sleep(0.2)  # what the bot does between its moves, done
+        second = move(bot, 2, alone)
+        third = move(bot, 3, alone) if ":" not in second else ""
+        return Ended(second, third, bot.output_text())
+    finally:
+        bot.close()
+
+
+@pytest.mark.parametrize("name", sorted(BEHAVIOURS))
+def test_a_move_asked_alone_ends_as_the_general_way_ends_it(
+    local_sandbox: LocalSandbox, tmp_path: Path, name: str
+) -> None:
+    build = built(local_sandbox, tmp_path, name)
+    general = played(local_sandbox, build, alone=False)
+    quick = played(local_sandbox, build, alone=True)
+    assert quick.second == general.second == EXPECTED[name]
+    assert quick.third == general.third
+    assert quick.output == general.output
+
+
+def test_what_a_bot_writes_beside_its_replies_is_kept_on_the_quick_way(
+    local_sandbox: LocalSandbox, tmp_path: Path
+) -> None:
+    """Words written before the reply (so the wake-up is not the reply alone) are read and kept
+    by the move they came with."""
+    quick = played(local_sandbox, built(local_sandbox, tmp_path, "chatty"), alone=True)
+    assert quick.output == "thinking"
+
+
+class _ThenReplies:
+    """The bot's poll, as the quick way waits on it: the first wake-up is returned as it was,
+    and the bot's reply comes right after it (before the Exchange taking over looks again)."""
+
+    def __init__(self, poll: Any, reply: Callable[[], object]) -> None:
+        self.real, self.reply, self.calls = poll, reply, 0
+
+    def register(self, fd: int, events: int) -> None:
+        self.real.register(fd, events)
+
+    def unregister(self, fd: int) -> None:
+        self.real.unregister(fd)
+
+    def poll(self, timeout: float) -> list[tuple[int, int]]:
+        events: list[tuple[int, int]] = self.real.poll(timeout)
+        self.calls += 1
+        if self.calls == 1:
+            self.reply()
+        return events
+
+
+def test_what_woke_the_quick_way_is_handled_by_the_exchange_that_takes_over(
+    fake_zygote: tuple[socket.socket, socket.socket], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Words left from the bot's last move wake the quick way, and the reply follows at once.
+    The Exchange taking over handles the wake-up the quick way had (the words, read and kept)
+    instead of looking again: a second look finds the reply too, takes it first, and the move
+    ends with the words never read (a bot printing just before each reply would have every
+    word it printed lost)."""
+    host, far = fake_zygote
+    zygote = Zygote(host)
+    process = zygote.spawn("/jail", LIMITS, ["./bot"])
+    _, fds, _, _ = socket.recv_fds(far, 1 << 16, 3)
+    request, reply, output = fds[0], socket.socket(fileno=fds[1]), fds[2]
+    try:
+        far.send(json.dumps({"event": "spawned", "pid": 100}).encode())
+        reply.send(worker.IDENTIFY)  # the kernel stamps it with this process's pid
+        bot = StdioBot(process, LIMITS, "printer")
+        bot.start()
+        bot.mark = process.cpu_time()  # as after its first move
+        os.write(output, b"left from the last move\n")
+        monkeypatch.setattr(bot, "poll", _ThenReplies(bot.poll, lambda: reply.send(b"A\n")))
+        move = bot.exchange_alone(b"go\n", WANT, 2)
+        assert move.fault is None and move.reply == b"A"
+        assert os.read(request, 100) == b"go\n"
+        assert bot.output_text() == "left from the last move"
+    finally:
+        reply.close()
+        os.close(request)
+        os.close(output)
