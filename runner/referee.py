@@ -144,10 +144,9 @@ class _Game:
         self.fault_turns: list[int] = []
         self.moves: list[Any] = []
         self.ended: Outcome | None = None  # a two-seat game's forfeit
-
-    @property
-    def two_seats(self) -> bool:
-        return len(self.players) == 2
+        self.two_seats = len(self.players) == 2
+        # Two seats taking turns: each move is asked alone (``play_alone``).
+        self.in_turns = self.two_seats and not spec.records_turns
 
     def fault(self, seat: int, termination: Termination, reason: str) -> None:
         who = f"{self.spec.seat_name(seat)} ({self.names[seat]})"
@@ -185,7 +184,7 @@ class _Game:
     def play_turn(self) -> None:
         """Ask every seat that moves now, at once; apply what they chose."""
         movers = self.rules.to_move(self.state)
-        if len(movers) == 1 and self.two_seats and not self.spec.records_turns:
+        if self.in_turns and len(movers) == 1:
             self.play_alone(movers[0])
             return
         movers = tuple(s for s in movers if s not in self.out)
