@@ -22,7 +22,7 @@ from typing import Any
 from runner import __version__
 from runner.config import Config, ConfigError, load_config
 from runner.progress import to_stderr
-from runner.safefiles import shown_text
+from runner.safefiles import shown_indented, shown_text
 
 DEFAULT_CONFIG = Path("tournament.yaml")
 
@@ -290,11 +290,6 @@ def _stage(args: argparse.Namespace) -> Iterator[tuple[Config, Any, Any]]:
             sandbox.close()
 
 
-def _indent(text: str, prefix: str = "        ") -> str:
-    """A verdict's message, indented, as it may be printed (it may come from a cache)."""
-    return "\n".join(prefix + line for line in shown_text(text).split("\n"))
-
-
 def cmd_build(args: argparse.Namespace) -> int:
     from runner import check
 
@@ -305,7 +300,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         if b.ok:
             print(f"ok      {b.entry:<{width}}  {b.display_name}")
         else:
-            print(f"FAILED  {b.entry:<{width}}  {b.stage}:\n{_indent(b.message)}")
+            print(f"FAILED  {b.entry:<{width}}  {b.stage}:\n{shown_indented(b.message)}")
     failed = sum(not b.ok for b in builds)
     print(f"{len(builds)} entries, {len(builds) - failed} built, {failed} failed")
     return 1 if failed else 0
@@ -327,7 +322,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 f"ok        {v.entry:<{width}}  {v.display_name}: builds and passes the smoke games"
             )
         else:
-            print(f"EXCLUDED  {v.entry:<{width}}  {v.stage}:\n{_indent(v.message)}")
+            print(f"EXCLUDED  {v.entry:<{width}}  {v.stage}:\n{shown_indented(v.message)}")
     excluded = sum(not v.ok for v in verdicts)
     print(f"{len(verdicts)} entries, {len(verdicts) - excluded} play, {excluded} excluded")
     if args.out is not None:

@@ -49,7 +49,7 @@ from runner.config import Config
 from runner.documents import load_json
 from runner.entries import entry_name
 from runner.formats import Fixture
-from runner.safefiles import shown_text
+from runner.safefiles import shown_indented
 from runner.site import entries_info_from, render_site
 from runner.standings import Row, check_document, document
 from runner.standings import write as write_standings
@@ -625,8 +625,7 @@ def print_preview(result: PreviewResult) -> None:
             print(f"ok      {c['entry']}  {c['display_name']}: builds and passes the smoke games")
         else:
             stage = STAGE_WORDS.get(c["stage"], c["stage"])
-            indented = "\n".join("        " + x for x in shown_text(c["message"]).split("\n"))
-            print(f"FAILED  {c['entry']}  {stage}:\n{indented}")
+            print(f"FAILED  {c['entry']}  {stage}:\n{shown_indented(c['message'])}")
     for problem in result.doc["not_played"]:
         print(f"not played: {problem}")
     if result.rows:

@@ -62,6 +62,12 @@ def shown_text(text: str) -> str:
     )
 
 
+def shown_indented(text: str, prefix: str = "        ") -> str:
+    """A stranger's text as it may be printed (``shown_text``), every line indented: a verdict's
+    message under the line that names its entry."""
+    return "\n".join(prefix + line for line in shown_text(text).split("\n"))
+
+
 def _kind(mode: int) -> str:
     if stat.S_ISLNK(mode):
         return "a symbolic link"

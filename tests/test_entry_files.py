@@ -298,3 +298,28 @@ def test_text_from_a_stranger_is_printed_without_its_control_characters() -> Non
     said = "a\tb\r\nc\x1b[2J\x07\x08\rd\u202eé"
     assert shown_text(said) == "a\tb\nc\\x1b[2J\\x07\\x08\\rd\\u202eé"
     assert shown_text("plain text, ünïcode") == "plain text, ünïcode"
+
+
+def test_a_preview_prints_a_failed_entrys_message_escaped_under_its_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The message of a changed entry that failed (a compiler quoting its source) is printed
+    under the line naming it, each of its lines indented, with its control characters written
+    out: the pull request's log shows it, and cannot be rewritten by it."""
+    doc = {
+        "changed": [
+            {
+                "entry": "bad",
+                "ok": False,
+                "stage": "compile",
+                "message": "bot.c:1: error\n  \x1b]0;T\x07 here",
+            }
+        ],
+        "not_played": [],
+        "games_played": 0,
+        "games_scheduled": 0,
+    }
+    pr.print_preview(pr.PreviewResult(doc))
+    out = capsys.readouterr().out
+    assert "\n        bot.c:1: error\n          \\x1b]0;T\\x07 here\n" in out, out
+    assert "\x1b" not in out and "\x07" not in out
