@@ -1,6 +1,7 @@
 """Where the host's time per bot move goes (run by hand; not a test).
 
     python benchmarks/bench_move_cost.py [--games 10] [--profile] [--strace] [--one-cpu]
+                                         [--instructions]
 
 Plays ``--games`` Snakes games in this process (local sandbox) between two copies of a greedy bot
 from benchmarks/snakes_baseline.py, and prints per bot move: the wall time, the CPU the kernel
@@ -13,6 +14,11 @@ the figures, the shares are what count).
 ``--strace``: the system calls this process makes per move (strace -c on this process only, not
 the zygote or the bots), counted on a second run of the same games, and what one of each costs
 from Python when it wakes nobody (timeit, best of 3).
+``--instructions``: the machine instructions this process (the referee, the watchdogs, the codec,
+the rules; not the zygote nor the bots) executes per move, counted by valgrind's callgrind over
+two runs of ``--games`` and of twice as many games: their difference over the difference in
+moves (the start, the build and the warm-up cancel out). A count does not depend on what else the
+machine is doing, so it shows a change of a few per cent that timings on a busy machine hide.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import cProfile
 import ctypes
 import os
 import pstats
+import re
 import resource
 import select
 import shutil
@@ -80,11 +87,19 @@ def main() -> None:
     parser.add_argument("--strace", action="store_true")
     parser.add_argument("--plain", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count the host's instructions per move with valgrind (slow: minutes)",
+    )
+    parser.add_argument(
         "--one-cpu",
         action="store_true",
         help="keep to one CPU, as a season's job slot does (runner/workers.py pin_to_one_cpu)",
     )
     args = parser.parse_args()
+    if args.instructions:
+        count_instructions(args.games, args.one_cpu)
+        return
     if args.one_cpu:
         print(f"kept to CPU {pin_to_one_cpu(0)}")
     sandbox = LocalSandbox()
@@ -120,6 +135,27 @@ def main() -> None:
         stats.sort_stats("tottime").print_stats(18)
     if args.strace and not args.plain:
         trace(args.games, moves, args.one_cpu)
+
+
+def count_instructions(games: int, one_cpu: bool) -> None:
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed")
+        return
+    counted: list[tuple[int, int]] = []  # (moves, instructions) of each run
+    for played in (games, 2 * games):
+        command = [sys.executable, __file__, "--games", str(played), "--plain"]
+        command += ["--one-cpu"] if one_cpu else []
+        valgrind = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+        done = subprocess.run([*valgrind, *command], capture_output=True, text=True, check=False)
+        moves = re.search(r"games, (\d+) moves", done.stdout)
+        instructions = re.search(r"Collected : (\d+)", done.stderr)
+        if done.returncode != 0 or moves is None or instructions is None:
+            raise SystemExit(f"the run under valgrind said:\n{done.stdout}\n{done.stderr}")
+        counted.append((int(moves.group(1)), int(instructions.group(1))))
+        print(f"{played} games: {counted[-1][0]} moves, {counted[-1][1]:,} instructions")
+    (moves_1, count_1), (moves_2, count_2) = counted
+    per_move = (count_2 - count_1) / (moves_2 - moves_1)
+    print(f"host instructions per move (callgrind): {per_move:,.0f}")
 
 
 def trace(games: int, moves: int, one_cpu: bool) -> None:
