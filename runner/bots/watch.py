@@ -22,7 +22,7 @@ import socket
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
 from runner.bots import worker
 from runner.bots.faults import (
@@ -54,16 +54,11 @@ def _number(value: object) -> float:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
 
 
-class Progress(NamedTuple):
-    """How far a move asked alone got on the quick way (``WatchedBot.exchange_alone``): where
-    its CPU is counted from (the end of the bot's last move), the clock when the move began, the
-    wall-clock deadline, and the request's bytes written and the reply's read so far."""
-
-    start_cpu: float
-    seen_cpu: float
-    deadline: float
-    written: int
-    data: bytes
+# How far a move asked alone got on the quick way (``WatchedBot.exchange_alone``): where its CPU
+# is counted from (the end of the bot's last move), the bot's clock when the move began, the
+# wall-clock deadline, and the request's bytes written and the reply's read so far. (A plain
+# tuple: made on every move.)
+Progress = tuple[float, float, float, int, bytes]
 
 
 @dataclass(frozen=True)
@@ -167,7 +162,7 @@ class WatchedBot:
                     data, events = os.read(process.reply_fd, READ_CHUNK), []
                 except OSError:
                     pass  # the Exchange reads again
-        progress = Progress(mark, now_cpu, deadline, written, data)
+        progress = (mark, now_cpu, deadline, written, data)
         move = Exchange(self, request, want, turn, wall, progress=progress)
         for fd, happened in events:  # what else woke it is the Exchange's to handle, as drive's
             move.handle(fd, happened)
@@ -197,9 +192,9 @@ class WatchedBot:
         self.process.kill()
         raise BotProtocolError(f"replied before it was asked at turn {turn}")
 
-    def charge(self, start_cpu: float, at: str, seen: float = 0.0) -> None:
-        """Count the CPU of the move that began at ``start_cpu`` (``seen``: the most its clock
-        was read at during the move)."""
+    def charge(self, start_cpu: float, turn: int | None, seen: float = 0.0) -> None:
+        """Count the CPU of turn ``turn``'s move, which began at ``start_cpu`` (``seen``: the
+        most its clock was read at during the move)."""
         end = self.process.cpu_time()
         self.mark = end
         if end is None and self.process.had_clock:
@@ -210,10 +205,12 @@ class WatchedBot:
         self.cpu_used += used
         if used > self.limits.move_cpu_s:
             self.process.kill()
-            raise BotTimeout(f"over {self.limits.move_cpu_s * 1000:g} ms CPU on one move {at}")
+            limit = self.limits.move_cpu_s * 1000
+            raise BotTimeout(f"over {limit:g} ms CPU on one move at turn {turn}")
         if self.cpu_used > self.limits.game_cpu_s:
             self.process.kill()
-            raise BotTimeout(f"over the {self.limits.game_cpu_s:g} s CPU limit for a game {at}")
+            limit = self.limits.game_cpu_s
+            raise BotTimeout(f"over the {limit:g} s CPU limit for a game at turn {turn}")
 
     def cpu_at_exit(self, seen: float) -> float | None:
         """The CPU a process that has ended used in all, from the kernel's count at its exit
@@ -323,9 +320,10 @@ class Pending(Protocol):
 class Exchange:
     """One bot's move in flight: its request going out, its reply coming in, its limits.
 
-    Made by ``WatchedBot.exchange`` (a move asked alone) or by the referee for a turn whose
-    seats move at once; ``gather`` drives it. Ends with ``reply`` set, or ``fault`` set (the
-    bot's loss, in words). A host failure (SandboxError from a zygote no bot can reach) escapes.
+    Made by ``WatchedBot.exchange`` and ``exchange_alone`` (a move asked alone) or by the
+    referee for a turn whose seats move at once; ``gather`` drives it. Ends with ``reply`` set,
+    or ``fault`` set (the bot's loss, in words). A host failure (SandboxError from a zygote no
+    bot can reach) escapes.
     """
 
     def __init__(
@@ -410,13 +408,12 @@ class Exchange:
     def _resume(self, progress: Progress) -> None:
         """Go on with a move begun the quick way (``WatchedBot.exchange_alone``): what it wrote
         and read count as if this exchange had done it, and a whole reply ends the move here."""
-        self.start_cpu, self.seen_cpu, self.deadline = progress[:3]
-        self.out = self.out[progress.written :]
-        self.data = progress.data
+        self.start_cpu, self.seen_cpu, self.deadline, written, self.data = progress
+        self.out = self.out[written:]
         if self.data:
             self._complete()
             if self.done:
-                self.bot.charge(self.start_cpu, self.at, self.seen_cpu)
+                self.bot.charge(self.start_cpu, self.turn, self.seen_cpu)
 
     def watch(self, poll: select.poll) -> None:
         """Register the request's fd in ``poll`` while some of it is still to be written."""
@@ -470,7 +467,7 @@ class Exchange:
         if self.reply is None:
             self._complete()
         if self.done and self.fault is None and not self.loading:
-            bot.charge(self.start_cpu, self.at, self.seen_cpu)
+            bot.charge(self.start_cpu, self.turn, self.seen_cpu)
 
     def _drain(self) -> None:
         """Read what the bot wrote before it ended. A process that replies and exits at once
@@ -577,7 +574,7 @@ class Exchange:
             if self.reply is None or self.out:
                 raise bot.death(self.at)
             if not self.loading:
-                bot.charge(self.start_cpu, self.at, self.seen_cpu)
+                bot.charge(self.start_cpu, self.turn, self.seen_cpu)
             return 0.0
         self.seen_cpu = cpu
         used = cpu - self.start_cpu

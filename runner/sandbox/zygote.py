@@ -348,8 +348,7 @@ class BotProcess:
         self.output = bytearray()
         self.output_dropped = 0
         self._oom_baseline = oom_baseline
-        self._clock = ctypes.c_int()
-        self._clock_ok = False
+        self._clock: int | None = None  # the kernel's CPU clock of the process, once known
         self._identified = False
         self.closed = False
 
@@ -365,8 +364,9 @@ class BotProcess:
             self._identified = True
             self.host_pid = self._identify()
             if self.host_pid is not None:
-                clock = ctypes.byref(self._clock)
-                self._clock_ok = _libc.clock_getcpuclockid(self.host_pid, clock) == 0
+                clock = ctypes.c_int()
+                if _libc.clock_getcpuclockid(self.host_pid, ctypes.byref(clock)) == 0:
+                    self._clock = clock.value
         return pid
 
     def _identify(self) -> int | None:
@@ -394,14 +394,14 @@ class BotProcess:
     def had_clock(self) -> bool:
         """Whether the kernel's clock of this process could be read once (so that it reads
         None now only because the process has ended and been reaped)."""
-        return self._clock_ok
+        return self._clock is not None
 
     def cpu_time(self) -> float | None:
         """CPU seconds the kernel has charged this process so far; None once it is gone."""
-        if not self._clock_ok:
+        if self._clock is None:
             return None
         try:
-            return time.clock_gettime(self._clock.value)
+            return time.clock_gettime(self._clock)
         except OSError:
             return None
 
