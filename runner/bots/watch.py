@@ -3,13 +3,15 @@
 A move is one ``Exchange``: the host writes the request (non-blocking: a bot that does not read
 its input cannot stall the host) and reads the reply, both under the move's limits. ``gather``
 drives several exchanges at once — every seat that moves in a turn is asked together, each under
-its own watchdog — and one exchange alone when seats take turns. CPU per move and
-per game is read from the kernel's clock of the bot's process, never from anything the process
-says, and it runs from the end of the bot's previous move: CPU a bot uses between its moves (on
-its opponent's time) counts against its next one. Wall-clock time is a backstop. Replies are read
-with a cap; a reply that is already there before the host asks is a fault. A death is explained
-from the zygote's wait4 report (signal, exit, OOM kill, a stop). The two kinds of bot
-(runner/bots/cabi.py: C functions; runner/bots/stdio.py: programs) add only their protocol.
+its own watchdog — and one exchange alone when seats take turns (``WatchedBot.exchange_alone``
+takes a quick way through the usual such move, and hands the move to an Exchange at anything
+else). CPU per move and per game is read from the kernel's clock of the bot's process, never
+from anything the process says, and it runs from the end of the bot's previous move: CPU a bot
+uses between its moves (on its opponent's time) counts against its next one. Wall-clock time is
+a backstop. Replies are read with a cap; a reply that is already there before the host asks is a
+fault. A death is explained from the zygote's wait4 report (signal, exit, OOM kill, a stop). The
+two kinds of bot (runner/bots/cabi.py: C functions; runner/bots/stdio.py: programs) add only
+their protocol.
 """
 
 from __future__ import annotations
@@ -132,8 +134,8 @@ class WatchedBot:
 
         The usual move takes the quick way: the bot idle since its last move and nothing waiting
         from it, the request taken whole by the pipe, then one wake-up with the reply channel
-        readable and nothing else, and one read. That is the same system calls an Exchange makes,
-        without its bookkeeping on the way. At anything else (news from the sandbox, output, a
+        readable and nothing else, and one read: the system calls an Exchange makes for such a
+        move, without its bookkeeping on the way. At anything else (news from the sandbox, output, a
         full pipe, a reply in pieces or none in time, a limit reached), the move goes on as an
         Exchange from where it got to (``Progress``), and it is judged by the same code as every
         other move: the reply read is taken, and the move's CPU charged, by the Exchange."""
