@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import socket
 import time
 from collections.abc import Callable
@@ -136,6 +137,25 @@ def move(bot: StdioBot, turn: int, alone: bool) -> str:
     return reply.decode()
 
 
+def between_moves(bot: StdioBot, name: str) -> None:
+    """Give the bot the time it takes between its moves: what it does then (replies early,
+    burns CPU) is done by the next request, however busy the machine."""
+
+    def replied_early() -> bool:
+        return bool(select.select([bot.process.reply_socket], [], [], 0)[0])
+
+    def burnt_cpu() -> bool:
+        used = (bot.process.cpu_time() or 0.0) - (bot.mark or 0.0)
+        return used > 2 * LIMITS.move_cpu_s
+
+    time.sleep(0.2)
+    done = {"ahead": replied_early, "between": burnt_cpu}.get(name)
+    until = time.monotonic() + 10.0
+    while done is not None and not done():
+        assert time.monotonic() < until, f"{name!r} did not do what it does between its moves"
+        time.sleep(0.01)
+
+
 def played(sandbox: LocalSandbox, build: Build, alone: bool) -> Ended:
     process = sandbox.spawn(build.jail_path, LIMITS, list(build.program or ()))
     bot = StdioBot(process, LIMITS, build.entry)
@@ -143,7 +163,7 @@ def played(sandbox: LocalSandbox, build: Build, alone: bool) -> Ended:
         bot.start()
         assert bot.exchange(b"go\n", WANT, 1, FIRST_WALL_S) == b"ok"
         bot.moves += 1
-        time.sleep(0.2)  # what the bot does between its moves, done
+        between_moves(bot, build.entry)
         second = move(bot, 2, alone)
         third = move(bot, 3, alone) if ":" not in second else ""
         return Ended(second, third, bot.output_text())
