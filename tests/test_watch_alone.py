@@ -166,6 +166,9 @@ def played(sandbox: LocalSandbox, build: Build, alone: bool) -> Ended:
         between_moves(bot, build.entry)
         second = move(bot, 2, alone)
         third = move(bot, 3, alone) if ":" not in second else ""
+        # Words written with a reply are read by that move or a later one, as the wake-ups fall
+        # (both ways alike): what is still unread is read now, so the words compare whole.
+        bot.process.drain_output(1 << 16)
         return Ended(second, third, bot.output_text())
     finally:
         bot.close()
