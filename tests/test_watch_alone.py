@@ -63,6 +63,9 @@ BEHAVIOURS = {
     "chatty-with-replies": 'reply("ok\\n")\nfor turn in (2, 3):\n    sys.stdin.readline(); '
     'sys.stderr.write(f"turn {turn}\\n"); sys.stderr.flush(); reply("A\\n")\n'
     "sys.stdin.readline()",
+    # Words written after its last reply: no move reads them.
+    "last-words": 'reply("ok\\n"); sys.stdin.readline(); reply("A\\n"); '
+    'sys.stderr.write("last words\\n"); sys.stderr.flush(); sys.stdin.readline()',
     # A reply with a second line after it: the next reply is there before it is asked.
     "two-lines": 'reply("ok\\n"); sys.stdin.readline(); reply("A\\nB\\n"); sys.stdin.readline()',
     # A reply written after the move ended, before the next request.
@@ -90,6 +93,7 @@ EXPECTED = {
     "chatty-before": "A",
     "chatty-with-replies": "A",
     "two-lines": "A",
+    "last-words": "A",
     "ahead": "BotProtocolError: replied before it was asked at turn 2",
     "silent": "BotTimeout: no reply within 1 s of wall-clock time at turn 2",
     "spins": "BotTimeout: over 100 ms CPU on one move at turn 2",
@@ -193,6 +197,24 @@ def test_what_a_bot_writes_beside_its_replies_is_kept_on_the_quick_way(
     by the move they came with."""
     quick = played(local_sandbox, built(local_sandbox, tmp_path, "chatty"), alone=True)
     assert quick.output == "thinking"
+
+
+def test_what_a_bot_wrote_after_its_last_reply_is_kept_when_it_is_closed(
+    local_sandbox: LocalSandbox, tmp_path: Path
+) -> None:
+    """No move reads words written after the bot's last reply; closing the bot reads them, so
+    the game's record has them."""
+    build = built(local_sandbox, tmp_path, "last-words")
+    process = local_sandbox.spawn(build.jail_path, LIMITS, list(build.program or ()))
+    bot = StdioBot(process, LIMITS, build.entry)
+    try:
+        bot.start()
+        assert bot.exchange(b"go\n", WANT, 1, FIRST_WALL_S) == b"ok"
+        assert move(bot, 2, alone=True) == "A"
+        time.sleep(0.3)  # its last words, written
+    finally:
+        bot.close()
+    assert bot.output_text() == "last words"
 
 
 class _ThenReplies:

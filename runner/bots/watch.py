@@ -40,6 +40,7 @@ OUTPUT_CAP = 16 * 1024  # bytes of a bot's stdout/stderr kept per game
 LOAD_WALL_S = 5.0  # wall-clock limit for loading a bot
 EXIT_WALL_S = 0.5  # how long the news of a process's end may take once it is gone
 READ_CHUNK = 4096
+FINAL_READS = 4  # reads of a bot's output pipe as it is closed, 64 KiB each at most
 _IN = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR
 _OUT = select.POLLOUT | select.POLLHUP | select.POLLERR
 
@@ -94,6 +95,11 @@ class WatchedBot:
         self._reply_waiting.register(process.reply_fd, _IN)
 
     def close(self) -> None:
+        """End the bot's process. What it wrote with its last replies and no move has read yet
+        is read first, so that its output is whole (a few reads at most: it may be writing
+        still)."""
+        if not self.process.closed:
+            self.process.drain_output(OUTPUT_CAP, reads=FINAL_READS)
         self.process.close()
 
     def prepare(self) -> None:

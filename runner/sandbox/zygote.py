@@ -405,9 +405,12 @@ class BotProcess:
         except OSError:
             return None
 
-    def drain_output(self, cap: int) -> None:
-        """Keep the first ``cap`` bytes the bot printed; count and drop the rest."""
-        while True:
+    def drain_output(self, cap: int, reads: int | None = None) -> None:
+        """Keep the first ``cap`` bytes the bot printed; count and drop the rest. ``reads``: at
+        most that many reads (a bot still running may be writing all the while)."""
+        while reads is None or reads > 0:
+            if reads is not None:
+                reads -= 1
             try:
                 chunk = os.read(self.output_fd, 1 << 16)
             except BlockingIOError:
