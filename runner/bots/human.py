@@ -22,7 +22,7 @@ from typing import Any
 
 from runner.bots.faults import BotFault, BotProtocolError
 from runner.bots.seats import Seat, SeatOpener
-from runner.bots.watch import drive
+from runner.bots.watch import driven
 from runner.games.spec import GameSpec, Keyboard
 from runner.terminal import KeyDecoder
 
@@ -64,9 +64,7 @@ class HumanBot:
                     self.chosen = self.keyboard.keys[key]
 
     def ask_alone(self, request: bytes, turn: int) -> HumanMove:
-        move = self.begin(request, turn)
-        drive(move)
-        return move
+        return driven(self.begin(request, turn))
 
     def finish(self, move: HumanMove) -> None:
         pass

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from runner.bots.watch import Exchange, Want, WatchedBot, drive
+from runner.bots.watch import Exchange, Want, WatchedBot, driven
 from runner.sandbox.zygote import BotLimits, BotProcess
 
 LINE_CAP = 4096  # the longest reply line accepted
@@ -115,10 +115,7 @@ class FreshStdioBot:
         return bot.begin(request, turn)
 
     def ask_alone(self, request: bytes, turn: int) -> Exchange:
-        move = self.begin(request, turn)
-        if not move.done:
-            drive(move)
-        return move
+        return driven(self.begin(request, turn))
 
     def finish(self, move: Exchange) -> None:
         bot, self._current = self._current, None

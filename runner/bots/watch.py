@@ -24,7 +24,7 @@ import socket
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from runner.bots import worker
 from runner.bots.faults import (
@@ -147,14 +147,14 @@ class WatchedBot:
         other move: the reply read is taken, and the move's CPU charged, by the Exchange."""
         process, limits, mark = self.process, self.limits, self.mark
         if self.outbox or self.unread or mark is None or want.until_end:
-            return _driven(Exchange(self, request, want, turn, wall))
+            return driven(Exchange(self, request, want, turn, wall))
         now_cpu = process.cpu_time()
         if now_cpu is None:
-            return _driven(Exchange(self, request, want, turn, wall))
+            return driven(Exchange(self, request, want, turn, wall))
         used = now_cpu - mark
         game_left = limits.game_cpu_s - self.cpu_used - used
         if used > limits.move_cpu_s or game_left < 0 or self._reply_waiting.poll(0):
-            return _driven(Exchange(self, request, want, turn, wall))  # it says what is wrong
+            return driven(Exchange(self, request, want, turn, wall))  # it says what is wrong
         wall = wall or limits.move_wall_s
         deadline = time.monotonic() + wall
         try:
@@ -174,7 +174,7 @@ class WatchedBot:
         move = Exchange(self, request, want, turn, wall, progress=progress)
         for fd, happened in events:  # what else woke it is the Exchange's to handle, as drive's
             move.handle(fd, happened)
-        return _driven(move)
+        return driven(move)
 
     def supervisor_lost(self, at: str, error: SandboxError) -> BotFault:
         """The zygote died, fell silent or said something malformed. Where it shares a
@@ -323,6 +323,9 @@ class Pending(Protocol):
     def handle(self, fd: int, events: int) -> None: ...
 
     def check(self, now: float) -> float: ...
+
+
+P = TypeVar("P", bound=Pending)
 
 
 class Exchange:
@@ -622,7 +625,8 @@ def _watched(pending: list[Pending]) -> tuple[select.poll, dict[int, list[Pendin
     return poll, owners
 
 
-def _driven(move: Exchange) -> Exchange:
+def driven(move: P) -> P:
+    """``move``, asked alone, driven to its end (its reply or its fault)."""
     if not move.done:
         drive(move)
     return move
