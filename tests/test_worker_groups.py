@@ -1,11 +1,18 @@
-"""The zygote's clean-up of memory groups left by zygotes that died (runner/bots/worker.py):
-only a group named for a dead zygote's pid goes; any other name is left alone, never a crash."""
+"""The zygote's memory groups (runner/bots/worker.py): the clean-up of groups left by zygotes
+that died (only a group named for a dead zygote's pid goes; any other name is left alone, never
+a crash), and a group used again for the next bot only when it is empty, with its OOM kills
+counted afresh."""
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from runner.bots import worker
 
@@ -24,3 +31,64 @@ def test_only_the_groups_of_dead_zygotes_are_removed(tmp_path: Path) -> None:
         (tmp_path / name / "bot-1").mkdir(parents=True)
     worker._remove_stale_groups(str(tmp_path))
     assert {name: (tmp_path / name).exists() for name in names} == names
+
+
+def _run_in(group: str, code: str) -> subprocess.CompletedProcess[bytes]:
+    """A Python process that moves itself into ``group`` first, then runs ``code``."""
+    join = f"import os; open({group + '/cgroup.procs'!r}, 'w').write(str(os.getpid()))\n"
+    return subprocess.run([sys.executable, "-I", "-c", join + code], check=False)
+
+
+@pytest.fixture
+def groups() -> Iterator[worker._MemoryGroups]:
+    if os.geteuid() != 0:
+        pytest.skip("memory groups are made only by root (CI runs as root)")
+    made = worker._MemoryGroups()
+    assert made.version, "root, but no memory cgroup controller to use"
+    try:
+        yield made
+    finally:
+        made.close()
+    assert not os.path.exists(made.parent)
+
+
+def test_a_group_is_used_again_and_counts_only_its_new_bots_oom_kills(
+    groups: worker._MemoryGroups,
+) -> None:
+    group = groups.new()
+    assert group is not None
+    groups.set_limit(group, 64 << 20)
+    hog = _run_in(group, "data = b'x' * (256 << 20)")
+    assert hog.returncode == -signal.SIGKILL
+    assert groups.oom_kills(group) == 1
+    groups.release(group)
+    again = groups.new()
+    assert again == group  # empty once its process ended: handed out again
+    groups.set_limit(again, 64 << 20)
+    assert _run_in(again, "data = b'x' * (8 << 20)").returncode == 0
+    assert groups.oom_kills(again) == 0  # the last bot's kill is not this one's
+    groups.release(again)
+    assert groups.new() == group
+    groups.set_limit(group, 16 << 20)  # a new limit is written, not taken as the last one
+    assert _run_in(group, "data = b'x' * (40 << 20)").returncode == -signal.SIGKILL
+    assert groups.oom_kills(group) == 1
+
+
+def test_a_group_still_holding_a_process_is_not_used_again(
+    groups: worker._MemoryGroups,
+) -> None:
+    group = groups.new()
+    assert group is not None
+    join = f"import os, time; open({group + '/cgroup.procs'!r}, 'w').write(str(os.getpid()))"
+    stray = subprocess.Popen(
+        [sys.executable, "-I", "-c", join + "; print(flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert stray.stdout is not None and stray.stdout.readline() == b"\n"  # it is in
+        groups.release(group)
+        assert groups.new() != group
+        assert os.path.isdir(group)  # the kernel refuses to remove it while it holds a process
+    finally:
+        stray.kill()
+        stray.wait()
