@@ -15,9 +15,10 @@ import os
 import select
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -25,7 +26,7 @@ import pytest
 from runner.bots import worker
 from runner.bots.faults import BotFault
 from runner.bots.stdio import LINE_CAP, StdioBot
-from runner.bots.watch import Want
+from runner.bots.watch import Want, WatchedBot
 from runner.build import Build, build_entry
 from runner.entries import load_entry
 from runner.games import find_game
@@ -84,7 +85,11 @@ BEHAVIOURS = {
     "long-line": 'reply("ok\\n"); sys.stdin.readline(); reply("x" * 5000); time.sleep(30)',
     # Half a line, then the end.
     "cut-short": 'reply("ok\\n"); sys.stdin.readline(); reply("A"); sys.exit(0)',
+    # CPU used thinking on every move, within the limits: each move's is charged.
+    "thinks": 'reply("ok\\n")\nfor turn in (2, 3):\n    sys.stdin.readline(); spin(0.03); '
+    'reply("A\\n")\nsys.stdin.readline()',
 }
+THINKING_S = 2 * 0.03  # what "thinks" spins on its second and third moves
 # What the second move ends with, the same both ways; a fault's words or the reply.
 EXPECTED = {
     "whole": "A",
@@ -102,6 +107,7 @@ EXPECTED = {
     "closes": "BotProtocolError: closed its channel to the host at turn 2",
     "long-line": "BotProtocolError: sent a line longer than 4096 bytes at turn 2",
     "cut-short": "A",
+    "thinks": "A",
 }
 
 
@@ -110,6 +116,7 @@ class Ended:
     second: str  # the second move's reply, or its fault as "Type: words"
     third: str  # a third move's, where the second left the bot able to play one
     output: str
+    cpu_s: float  # the CPU charged to the second and third moves
 
 
 def built(sandbox: LocalSandbox, root: Path, name: str) -> Build:
@@ -167,13 +174,14 @@ def played(sandbox: LocalSandbox, build: Build, alone: bool) -> Ended:
         bot.start()
         assert bot.exchange(b"go\n", WANT, 1, FIRST_WALL_S) == b"ok"
         bot.moves += 1
+        first_cpu = bot.cpu_used
         between_moves(bot, build.entry)
         second = move(bot, 2, alone)
         third = move(bot, 3, alone) if ":" not in second else ""
         # Words written with a reply are read by that move or a later one, as the wake-ups fall
         # (both ways alike): what is still unread is read now, so the words compare whole.
         bot.process.drain_output(1 << 16)
-        return Ended(second, third, bot.output_text())
+        return Ended(second, third, bot.output_text(), bot.cpu_used - first_cpu)
     finally:
         bot.close()
 
@@ -267,3 +275,67 @@ def test_what_woke_the_quick_way_is_handled_by_the_exchange_that_takes_over(
         reply.close()
         os.close(request)
         os.close(output)
+
+
+def test_the_quick_way_charges_the_cpu_of_every_move(
+    local_sandbox: LocalSandbox, tmp_path: Path
+) -> None:
+    build = built(local_sandbox, tmp_path, "thinks")
+    for alone in (False, True):
+        ended = played(local_sandbox, build, alone)
+        assert (ended.second, ended.third) == ("A", "A")
+        assert ended.cpu_s >= 0.9 * THINKING_S, f"{ended.cpu_s:.3f} s charged (alone: {alone})"
+
+
+@pytest.fixture
+def clocked() -> Iterator[tuple[WatchedBot, list[float | None]]]:
+    """A bot around a stand-in process whose CPU clock the test sets (a unit test of the quick
+    way's last step: the limits a real bot reaches only at the edge of a poll's timeout)."""
+    reads, writes = zip(*(os.pipe() for _ in range(3)), strict=True)
+    clock: list[float | None] = [1.0]
+    process = SimpleNamespace(
+        reply_fd=reads[0],
+        output_fd=reads[1],
+        zygote=SimpleNamespace(fileno=reads[2]),
+        cpu_time=lambda: clock[0],
+    )
+    bot = WatchedBot(process, LIMITS, "stand-in")  # type: ignore[arg-type]
+    bot.mark = 1.0
+    try:
+        yield bot, clock
+    finally:
+        for fd in reads + writes:
+            os.close(fd)
+
+
+@pytest.mark.parametrize(
+    ("reply", "end_cpu", "game_used", "ends"),
+    [
+        (b"A\n", 1.05, 0.0, True),
+        (b"A\nB", 1.05, 0.0, True),  # the rest is kept unread (the next move's fault)
+        (b"A", 1.05, 0.0, False),  # not all there yet
+        (b"x" * 5000, 1.05, 0.0, False),  # a line too long: the Exchange says so
+        (b"A\n", 1.11, 0.0, False),  # over the move's CPU
+        (b"A\n", 1.05, 29.97, False),  # over the game's CPU
+        (b"A\n", None, 0.0, False),  # the clock is gone: the process ended
+    ],
+)
+def test_the_quick_way_ends_a_move_itself_only_within_its_limits(
+    clocked: tuple[WatchedBot, list[float | None]],
+    reply: bytes,
+    end_cpu: float | None,
+    game_used: float,
+    ends: bool,
+) -> None:
+    bot, clock = clocked
+    bot.cpu_used = game_used
+    clock[0] = end_cpu
+    ended = bot._ended(WANT, 2, 1.0, (1.0, 1.0, time.monotonic() + 1.0, 3, reply))
+    if ends:
+        assert ended is not None and ended.done and ended.fault is None
+        assert (ended.reply, bot.unread) == tuple(reply.split(b"\n", 1))
+        assert bot.cpu_used == pytest.approx(game_used + 0.05)
+        assert bot.mark == end_cpu
+    else:
+        assert ended is None  # handed over to an Exchange, which judges the move
+        assert (bot.cpu_used, bot.mark, bot.unread) == (game_used, 1.0, b"")

@@ -41,6 +41,7 @@ LOAD_WALL_S = 5.0  # wall-clock limit for loading a bot
 EXIT_WALL_S = 0.5  # how long the news of a process's end may take once it is gone
 READ_CHUNK = 4096
 FINAL_READS = 4  # reads of a bot's output pipe as it is closed, 64 KiB each at most
+_NOTHING = memoryview(b"")
 _IN = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR
 _OUT = select.POLLOUT | select.POLLHUP | select.POLLERR
 
@@ -141,10 +142,12 @@ class WatchedBot:
         The usual move takes the quick way: the bot idle since its last move and nothing waiting
         from it, the request taken whole by the pipe, then one wake-up with the reply channel
         readable and nothing else, and one read: the system calls an Exchange makes for such a
-        move, without its bookkeeping on the way. At anything else (news from the sandbox, output, a
-        full pipe, a reply in pieces or none in time, a limit reached), the move goes on as an
-        Exchange from where it got to (``Progress``), and it is judged by the same code as every
-        other move: the reply read is taken, and the move's CPU charged, by the Exchange."""
+        move, without its bookkeeping on the way. If that read is a whole reply and the bot's
+        clock is then within the move's and the game's limits, the move ends there (``_ended``).
+        At anything else (news from the sandbox, output, a full pipe, a reply in pieces or none
+        in time, a limit reached), the move goes on as an Exchange from where it got to
+        (``Progress``), and it is judged by the same code as every other move: the reply read is
+        taken, and the move's CPU charged, by the Exchange."""
         process, limits, mark = self.process, self.limits, self.mark
         if self.outbox or self.unread or mark is None or want.until_end:
             return driven(Exchange(self, request, want, turn, wall))
@@ -171,10 +174,30 @@ class WatchedBot:
                 except OSError:
                     pass  # the Exchange reads again
         progress = (mark, now_cpu, deadline, written, data)
+        if data and not events and (ended := self._ended(want, turn, wall, progress)):
+            return ended
         move = Exchange(self, request, want, turn, wall, progress=progress)
         for fd, happened in events:  # what else woke it is the Exchange's to handle, as drive's
             move.handle(fd, happened)
         return driven(move)
+
+    def _ended(self, want: Want, turn: int, wall: float, progress: Progress) -> Exchange | None:
+        """The quick way's usual end: the reply read is whole, and the bot's clock now is within
+        the move's and the game's CPU limits. None for anything else."""
+        mark, _, deadline, written, data = progress
+        split = _split_reply(want, data)
+        if not isinstance(split, tuple):
+            return None
+        end_cpu = self.process.cpu_time()
+        if end_cpu is None:
+            return None
+        used = end_cpu - mark
+        if used > self.limits.move_cpu_s or self.cpu_used + used > self.limits.game_cpu_s:
+            return None
+        self.mark, self.unread = end_cpu, split[1]
+        self.cpu_used += used
+        done = (mark, end_cpu, deadline, written, b"")
+        return Exchange.replied(self, split[0], want, turn, wall, done)
 
     def supervisor_lost(self, at: str, error: SandboxError) -> BotFault:
         """The zygote died, fell silent or said something malformed. Where it shares a
@@ -337,6 +360,24 @@ class Exchange:
     bot can reach) escapes.
     """
 
+    __slots__ = (
+        "bot",
+        "want",
+        "turn",
+        "loading",
+        "reply",
+        "fault",
+        "move_cpu",
+        "wall",
+        "out",
+        "data",
+        "writing",
+        "start_cpu",
+        "seen_cpu",
+        "fresh_cpu",
+        "deadline",
+    )
+
     def __init__(
         self,
         bot: WatchedBot,
@@ -371,6 +412,20 @@ class Exchange:
             self._failed(fault)
         except SandboxError as error:
             self._failed(bot.supervisor_lost(self.at, error))
+
+    @classmethod
+    def replied(
+        cls, bot: WatchedBot, reply: bytes, want: Want, turn: int, wall: float, done: Progress
+    ) -> Exchange:
+        """A move asked alone that the quick way saw to its usual end (``exchange_alone``): its
+        reply whole, its CPU charged (``done``: its progress, the clock read at its end).
+        Nothing is left to do."""
+        move = cls.__new__(cls)
+        move.bot, move.want, move.turn, move.loading = bot, want, turn, False
+        move.reply, move.fault, move.writing, move.fresh_cpu = reply, None, None, False
+        move.move_cpu, move.wall, move.out = bot.limits.move_cpu_s, wall, _NOTHING
+        move.start_cpu, move.seen_cpu, move.deadline, _, move.data = done
+        return move
 
     @property
     def at(self) -> str:
@@ -535,24 +590,13 @@ class Exchange:
 
     def _complete(self) -> None:
         """Take the reply out of what was read, if it is all there (the rest stays unread)."""
-        want, data = self.want, self.data
-        if not want.lines:
-            if len(data) >= want.size:
-                self.reply, self.bot.unread = data[: want.size], data[want.size :]
+        split = _split_reply(self.want, self.data)
+        if split is None:
             return
-        end, count = 0, 0
-        while count < want.lines:
-            newline = data.find(b"\n", end)
-            if newline < 0:
-                break
-            if newline - end > want.size:
-                break
-            end, count = newline + 1, count + 1
-        if count == want.lines:
-            self.reply, self.bot.unread = data[: end - 1], data[end:]
-        elif len(data) - end > want.size:
+        if isinstance(split, _TooLong):
             self.bot.process.kill()
-            raise BotProtocolError(f"sent a line longer than {want.size} bytes {self.at}")
+            raise BotProtocolError(f"sent a line longer than {self.want.size} bytes {self.at}")
+        self.reply, self.bot.unread = split
 
     def _write(self) -> int:
         """Write what the pipe takes now (it is non-blocking); how many bytes went."""
@@ -606,6 +650,31 @@ class Exchange:
         return min(
             self.move_cpu - used, self.deadline - now, game_left if not self.loading else self.wall
         )
+
+
+class _TooLong:
+    """What ``_split_reply`` finds where a line is longer than a reply's lines may be."""
+
+
+_TOO_LONG = _TooLong()
+
+
+def _split_reply(want: Want, data: bytes) -> tuple[bytes, bytes] | _TooLong | None:
+    """The reply ``data`` starts with and what follows it, None while it is not all there, or
+    _TOO_LONG."""
+    if not want.lines:
+        return (data[: want.size], data[want.size :]) if len(data) >= want.size else None
+    end, count = 0, 0
+    while count < want.lines:
+        newline = data.find(b"\n", end)
+        if newline < 0:
+            break
+        if newline - end > want.size:
+            break
+        end, count = newline + 1, count + 1
+    if count == want.lines:
+        return data[: end - 1], data[end:]
+    return _TOO_LONG if len(data) - end > want.size else None
 
 
 def _watched(pending: list[Pending]) -> tuple[select.poll, dict[int, list[Pending]]]:
