@@ -194,25 +194,28 @@ SENTINEL_PID = 0x7ABCDEF0  # stands for the bot's pid in the compiled template
 
 
 @functools.cache
-def _template() -> bytes:
-    """The filter compiled once, for a sentinel pid (compiling is what costs: ~5 ms)."""
-    return deny_list_filter(SENTINEL_PID).compiled()
+def _template() -> tuple[bytes, tuple[int, ...]]:
+    """The filter compiled once, for a sentinel pid (compiling is what costs: ~5 ms), and the
+    offsets of its instructions' constants that are the sentinel."""
+    compiled = deny_list_filter(SENTINEL_PID).compiled()
+    sentinel = SENTINEL_PID.to_bytes(4, "little")
+    # struct sock_filter: code u16, jt u8, jf u8, k u32
+    offsets = tuple(at for at in range(4, len(compiled), 8) if compiled[at : at + 4] == sentinel)
+    return compiled, offsets
 
 
 def filter_for(pid: int) -> bytes:
     """The compiled filter of a bot whose process is ``pid``: libseccomp's program for the
     sentinel pid, with each instruction's constant that is the sentinel set to ``pid``. Every
     other byte is libseccomp's; a test checks the result equals compiling for ``pid`` afresh."""
-    template = bytearray(_template())
-    sentinel, real = SENTINEL_PID.to_bytes(4, "little"), pid.to_bytes(4, "little")
-    found = 0
-    for at in range(4, len(template), 8):  # struct sock_filter: code u16, jt u8, jf u8, k u32
-        if template[at : at + 4] == sentinel:
-            template[at : at + 4] = real
-            found += 1
-    if not found:
+    compiled, offsets = _template()
+    if not offsets:
         raise SeccompUnavailable("the compiled filter does not name the bot's pid")
-    return bytes(template)
+    program = bytearray(compiled)
+    real = pid.to_bytes(4, "little")
+    for at in offsets:
+        program[at : at + 4] = real
+    return bytes(program)
 
 
 def _prctl(option: int, value: int) -> None:

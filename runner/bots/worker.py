@@ -882,9 +882,16 @@ class _Zygote:
         self.requests: dict[str, dict[str, Any]] = {}  # the request of each key seen lately
         self.bursts: deque[Counter[str]] = deque([Counter()], maxlen=3)  # the latest last
         self.last_spawn = 0.0
+        self._wanted: Counter[str] | None = None  # ``wanted`` of these bursts, once worked out
 
     def wanted(self) -> Counter[str]:
-        """How many blanks to keep primed for each request."""
+        """How many blanks to keep primed for each request (not to be changed: it is kept
+        until the next spawn changes the bursts)."""
+        if self._wanted is None:
+            self._wanted = self._count_wanted()
+        return self._wanted
+
+    def _count_wanted(self) -> Counter[str]:
         seen = Counter(key for burst in self.bursts for key in burst)
         wanted: Counter[str] = Counter()
         for key in sorted(seen, key=lambda k: -self.bursts[-1][k]):
@@ -1012,6 +1019,7 @@ class _Zygote:
         self.last_spawn = now
         key = _key(request)
         self.bursts[-1][key] += 1
+        self._wanted = None
         self.requests = {k: v for k, v in self.requests.items() if k in self.wanted()}
         self.requests[key] = dict(request)
         seen = {k for burst in self.bursts for k in burst}
