@@ -14,8 +14,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from runner.games.base import EMPTY, Setup
 from runner.games.spec import GameSpec
@@ -25,9 +24,10 @@ class PlaybackError(ValueError):
     """A record's moves cannot be replayed by its game's rules."""
 
 
-@dataclass(frozen=True)
-class Step:
-    """One ``apply`` of the rules: the moves of the seats that moved, and the turn number."""
+class Step(NamedTuple):
+    """One ``apply`` of the rules: the moves of the seats that moved, and the turn number. (A
+    tuple: one is made for every step of every replay, ~2.5 times as fast as a frozen
+    dataclass.)"""
 
     moves: tuple[tuple[int, str], ...]  # (seat, move text)
     turn: int
