@@ -431,6 +431,7 @@ class DockerSandbox:
         self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="koth-docker")
         self._starting: list[Future[_PlayContainer]] = []  # containers started in the background
         self._served: list[Path] = []  # folders whose jails any container may play (``serve``)
+        self._ways_of: dict[Path, Ways] = {}  # ``_ways`` of each jail asked for, while served
         self._load_limits: BotLimits | None = None  # the loading container's, until it starts
         self._wanted: dict[str, None] = {}  # jails to mount in the next container, oldest first
         self._places: dict[str, str] = {}  # host folder -> its mount point in every container
@@ -500,6 +501,7 @@ class DockerSandbox:
         if folder in self._served:
             return
         self._served.append(folder)
+        self._ways_of.clear()  # a jail may be in this folder
         self._load_limits = limits
 
     def _start_loading(self) -> None:
@@ -581,13 +583,22 @@ class DockerSandbox:
     def _ways(self, jail: Path) -> Ways:
         """How a container may see ``jail``, the first way preferred: through the served folder
         it is in, or mounted itself. Each way is a folder a container mounts (its path on the
-        host) and the jail's path below it."""
-        jail = jail.resolve()
-        own = (str(jail), PurePosixPath())
-        folder = self._under(jail)
-        if folder is None:
-            return [own]
-        return [(str(folder), PurePosixPath(jail.relative_to(folder))), own]
+        host) and the jail's path below it. Worked out once per jail (a path resolved and each
+        folder on it looked at: ~0.1 ms, and every game's ``prepare`` asks for all its batch's
+        jails), until another folder is served."""
+        known = self._ways_of.get(jail)
+        if known is not None:
+            return known
+        resolved = jail.resolve()
+        own = (str(resolved), PurePosixPath())
+        folder = self._under(resolved)
+        ways = (
+            [own]
+            if folder is None
+            else [(str(folder), PurePosixPath(resolved.relative_to(folder))), own]
+        )
+        self._ways_of[jail] = ways
+        return ways
 
     def _want(self, ways: Ways) -> None:
         """Mount this jail in the next container (its own way: the last)."""
