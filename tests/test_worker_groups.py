@@ -72,6 +72,11 @@ def test_a_group_is_used_again_and_counts_only_its_new_bots_oom_kills(
     groups.set_limit(group, 16 << 20)  # a new limit is written, not taken as the last one
     assert _run_in(group, "data = b'x' * (40 << 20)").returncode == -signal.SIGKILL
     assert groups.oom_kills(group) == 1
+    groups.release(group)
+    assert groups.new() == group
+    groups.set_limit(group, 64 << 20)  # raised (cgroup v1 refuses memory above memory + swap)
+    assert _run_in(group, "data = b'x' * (40 << 20)").returncode == 0
+    assert groups.oom_kills(group) == 0
 
 
 def test_a_group_still_holding_a_process_is_not_used_again(

@@ -163,16 +163,22 @@ class _MemoryGroups:
         return path
 
     def set_limit(self, path: str, limit: int) -> None:
-        if self._limits.get(path) == limit:
+        previous = self._limits.pop(path, None)  # unknown until every write is done
+        if previous == limit:
+            self._limits[path] = limit
             return
-        self._limits.pop(path, None)  # unknown until every write is done
         if self.version == 2:
             _write_text(path + "/memory.max", str(limit))
             _write_text(path + "/memory.swap.max", "0")
         else:
-            _write_text(path + "/memory.limit_in_bytes", str(limit))
+            files = ["/memory.limit_in_bytes"]
             if os.path.exists(path + "/memory.memsw.limit_in_bytes"):
-                _write_text(path + "/memory.memsw.limit_in_bytes", str(limit))
+                # Memory and swap together may never be limited below memory alone: raised
+                # first and lowered last (a new group's is unlimited).
+                raising = previous is not None and limit > previous
+                files.insert(0 if raising else 1, "/memory.memsw.limit_in_bytes")
+            for name in files:
+                _write_text(path + name, str(limit))
         self._limits[path] = limit
 
     def oom_kills(self, path: str) -> int:
