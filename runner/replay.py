@@ -36,6 +36,7 @@ How a game looks (colours of its symbols, its score line, its move list) is its 
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -408,13 +409,23 @@ def encode_numbers(rows: Sequence[Sequence[int]]) -> str:
     """The ``numbers`` string: each row's change from the row before, trailing zeros left out;
     ``=`` for a change that repeats the one before (a turn on which every score grew again)."""
     out = []
-    previous: Sequence[int] = [0] * (len(rows[0]) if rows else 0)
-    last: list[int] | None = None
+    width = len(rows[0]) if rows else 0
+    previous: Sequence[int] = (0,) * width
+    last: tuple[int, ...] | None = None
+    shown: dict[tuple[int, ...], str] = {}  # each change as text (a game repeats a few of them)
     for row in rows:
-        delta = [b - a for a, b in zip(previous, row, strict=True)]
+        if len(row) != width:
+            raise ValueError(f"a row of {len(row)} numbers among rows of {width}")
+        delta = tuple(map(operator.sub, row, previous))
         while delta and not delta[-1]:
-            delta.pop()
-        out.append("=" if delta == last and len(delta) > 1 else " ".join(map(str, delta)))
+            delta = delta[:-1]
+        if delta == last and len(delta) > 1:
+            out.append("=")
+        else:
+            text = shown.get(delta)
+            if text is None:
+                text = shown[delta] = " ".join(map(str, delta))
+            out.append(text)
         previous, last = row, delta
     return ",".join(out)
 
