@@ -163,10 +163,10 @@ class _MemoryGroups:
         return path
 
     def set_limit(self, path: str, limit: int) -> None:
-        previous = self._limits.pop(path, None)  # unknown until every write is done
+        previous = self._limits.get(path)
         if previous == limit:
-            self._limits[path] = limit
             return
+        self._limits.pop(path, None)  # unknown until every write is done
         if self.version == 2:
             _write_text(path + "/memory.max", str(limit))
             _write_text(path + "/memory.swap.max", "0")
