@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.bots.faults import BotFault
+from runner.bots.quick import QuickPlay, resume
 from runner.bots.seats import Entrant, Seat, SeatOpener, Spawner, open_seat
 from runner.bots.watch import Pending, gather
 from runner.build import Build
@@ -217,10 +218,31 @@ class _Game:
         except BotFault as exc:
             self.fault(seat, exc.termination, str(exc))
             return
+        self.settle(seat, move, turn)
+
+    def settle(self, seat: int, move: Pending, turn: int) -> None:
+        """Judge a move asked alone and apply it (nothing, after a fault)."""
         chosen = self.judge(seat, move, turn)
         if chosen is not None:
             self.state = self.rules.apply(self.state, {seat: chosen})
             self.moves.append(self.rules.move_text(chosen))
+
+    def play_quick(self, quick: QuickPlay) -> bool:
+        """The game's quick loop (``GameSpec.quick``): its usual moves played in C, then the move
+        it handed over, if any, driven on, judged and applied here. False when it played
+        nothing (these bots cannot be asked that way, or the next move is not usual): the
+        referee then plays that move its own way."""
+        played = quick(self.state, [held.bot for held in self.seats])
+        if played is None:
+            return False
+        self.state = played.state
+        self.moves.extend(played.moves)
+        handed = played.handed
+        if handed is None:
+            return bool(played.moves)
+        held, turn = self.seats[handed.seat], self.rules.turn(self.state)
+        self.settle(handed.seat, resume(held.bot, held.request(self.state), handed, turn), turn)
+        return True
 
     def judge(self, seat: int, move: Pending, turn: int) -> Any:
         """The move a seat's reply means, checked; None after a fault (recorded)."""
@@ -282,7 +304,10 @@ def play_game(
         game.start(sandbox, limits)
         if on_state is not None:
             on_state(game.state)
+        quick = spec.quick if on_state is None and game.in_turns else None
         while (outcome := game.outcome()) is None:
+            if quick is not None and game.play_quick(quick):
+                continue
             game.play_turn()
             if on_state is not None and game.ended is None:
                 on_state(game.state)

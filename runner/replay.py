@@ -46,13 +46,12 @@ from markupsafe import Markup, escape
 
 from runner.games import UnknownGameError, find_game
 from runner.games.base import EMPTY, Setup
-from runner.games.spec import GameSpec, Presentation
+from runner.games.spec import Edit, GameSpec, Presentation
 from runner.playback import PlaybackError, Step, playback
 from runner.results import RecordView
 
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
 SPLICE = "~"  # starts an edit that is not a single replaced character
-Edit = tuple[int, int, str]  # (offset, characters removed, text inserted there)
 
 
 class ReplayError(ValueError):
@@ -148,6 +147,10 @@ def replay(record: RecordView, setup: Setup = EMPTY, compare: bool = False) -> R
     ``compare``, or where those disagree with the frames) by drawing and comparing every frame."""
     spec = find_game(record["game"])
     changes = spec.presentation.frame_changes
+    if spec.presentation.replay_steps is not None and not compare:
+        stepped = _stepped(spec, record, setup)
+        if stepped is not None:
+            return stepped
     if changes is not None and not compare:
         known = _replayed(spec, record, setup, changes)
         if known is not None:
@@ -155,6 +158,29 @@ def replay(record: RecordView, setup: Setup = EMPTY, compare: bool = False) -> R
     made = _replayed(spec, record, setup, None)
     assert made is not None  # only changes can disagree
     return made
+
+
+def _stepped(spec: GameSpec, record: RecordView, setup: Setup) -> Replay | None:
+    """The replay from the game's own replay of the record (``Presentation.replay_steps``);
+    None where it does not take the record."""
+    assert spec.presentation.replay_steps is not None
+    made = spec.presentation.replay_steps(record, setup)
+    if made is None:
+        return None
+    seats = len(record["seats"])
+    return Replay(
+        record["game"],
+        tuple(spec.seat_name(s) for s in range(seats)),
+        made.first,
+        tuple(map(Step, made.moves, made.turns)),
+        made.forward,
+        (0, *made.turns),
+        made.scores,
+        made.final,
+        len(made.first),
+        (),
+        made.back,
+    )
 
 
 class _Disagreed(Exception):

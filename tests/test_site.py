@@ -785,7 +785,9 @@ def test_changes_that_do_not_fit_the_frames_are_not_used(
     record = full_length_records(1)[0]
     compared = replay(record, compare=True)
     spec = find_game("snakes-v2")
-    show = dataclasses.replace(spec.presentation, frame_changes=wrong_changes(how))
+    show = dataclasses.replace(
+        spec.presentation, frame_changes=wrong_changes(how), replay_steps=None
+    )
     monkeypatch.setattr(
         "runner.replay.find_game", lambda game: dataclasses.replace(spec, presentation=show)
     )

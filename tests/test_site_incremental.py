@@ -17,8 +17,9 @@ import regen_golden_site as regen
 
 from runner import results, site_pages
 from runner.cli import main
+from runner.games.spec import Edit
 from runner.playback import Step
-from runner.replay import Edit, Replay, backward, diff, frames, replay
+from runner.replay import Replay, backward, diff, frames, replay
 from runner.site import MARKER, EntryInfo, SiteReport, render_site
 from runner.site_pages import KEYS
 

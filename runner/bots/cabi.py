@@ -8,10 +8,11 @@ signature) with a four-byte int. The watchdogs are runner/bots/watch.py's.
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 
 from runner.bots import worker
 from runner.bots.faults import BotProtocolError
-from runner.bots.watch import Exchange, Want, WatchedBot
+from runner.bots.watch import Exchange, Progress, Want, WatchedBot
 
 NAME_CHARS = 64
 _REPLY = struct.Struct("<i")
@@ -49,6 +50,12 @@ class CFunctionBot(WatchedBot):
 
     def ask_alone(self, request: bytes, turn: int) -> Exchange:
         return self.exchange_alone(request, _WANT, turn)
+
+    def resume_alone(
+        self, request: bytes, progress: Progress, events: Sequence[tuple[int, int]], turn: int
+    ) -> Exchange:
+        """A move a game's quick loop began and handed over (``WatchedBot.resumed``)."""
+        return self.resumed(request, _WANT, turn, progress, events)
 
     def finish(self, move: Exchange) -> None:
         self.moves += 1

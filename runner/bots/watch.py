@@ -176,6 +176,20 @@ class WatchedBot:
         progress = (mark, now_cpu, deadline, written, data)
         if data and not events and (ended := self._ended(want, turn, wall, progress)):
             return ended
+        return self.resumed(request, want, turn, progress, events, wall)
+
+    def resumed(
+        self,
+        request: bytes,
+        want: Want,
+        turn: int,
+        progress: Progress,
+        events: Sequence[tuple[int, int]],
+        wall: float = 0.0,
+    ) -> Exchange:
+        """A move begun the quick way (here, or by a game's quick loop: runner/games/snakes/
+        quick.py) and not seen to its usual end, driven to its end as an Exchange from where it
+        got to: ``progress``, and the ``events`` its last poll woke to."""
         move = Exchange(self, request, want, turn, wall, progress=progress)
         for fd, happened in events:  # what else woke it is the Exchange's to handle, as drive's
             move.handle(fd, happened)

@@ -32,9 +32,12 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, NamedTuple, Protocol, TypeVar
 
 from runner.games.base import EMPTY, GameInfo, Outcome, Setup, Termination
+
+if TYPE_CHECKING:
+    from runner.bots.quick import QuickPlay
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -182,6 +185,21 @@ class CFunctionCodec(Protocol, Generic[S_in, M_out]):
         ...
 
 
+Edit = tuple[int, int, str]  # (offset, characters removed, text inserted there): runner/replay.py
+
+
+class ReplaySteps(NamedTuple):
+    """A record's steps as a game's own code replays them (``Presentation.replay_steps``)."""
+
+    first: str  # the first frame
+    final: str  # the last frame
+    moves: tuple[tuple[tuple[int, str], ...], ...]  # per step: (seat, move text) of each mover
+    turns: tuple[int, ...]  # per step: the turn it was played in
+    forward: tuple[tuple[Edit, ...], ...]  # per step: its edits from the frame before
+    back: tuple[tuple[Edit, ...], ...]  # per step: its edits back to the frame before
+    scores: tuple[tuple[int, ...], ...]  # per frame: each seat's score
+
+
 @dataclass(frozen=True)
 class Presentation:
     """How the site and the terminal show one game's frames, scores and moves."""
@@ -232,6 +250,12 @@ class Presentation:
     # frame it keeps and the last frame against ``render_text``; where they disagree it draws
     # and compares every frame instead. None: it always does.
     frame_changes: Callable[[Any, Any], Sequence[tuple[int, str, str]]] | None = None
+    # A record replayed by the game's own code at once (Snakes': in C), for a game whose frames
+    # all have one length, with no layer, whose frames name the turn of their step: its steps,
+    # their edits both ways and each frame's scores (``ReplaySteps``); None where it cannot (a
+    # record it does not take): then the replay plays the rules step by step, and says what is
+    # wrong with the record if anything is. None: it always does.
+    replay_steps: Callable[[Mapping[str, Any], Setup], ReplaySteps | None] | None = None
 
     def seat_class(self, seat: int) -> str:
         return self.seat_classes[seat] if seat < len(self.seat_classes) else ""
@@ -297,6 +321,9 @@ class GameSpec:
     # What the standings rank by (runner/standings.py): points (by place in games of more than
     # two seats), or ``score``, the mean of the game's own score per game with a 95% interval.
     ranking: Literal["points", "score"] = "points"
+    # Its usual moves played in C (runner/bots/quick.py), for two C-function bots taking turns:
+    # the referee hands it the game where it can, and plays on in Python where it stops.
+    quick: QuickPlay | None = field(default=None, compare=False)
 
     def setup_problem(self, setup: Setup, seats: int | None) -> SetupError | None:
         """Why ``setup`` cannot be played by ``seats`` players (None: by some number the game

@@ -396,6 +396,11 @@ class BotProcess:
         None now only because the process has ended and been reaped)."""
         return self._clock is not None
 
+    @property
+    def clock(self) -> int | None:
+        """The kernel's CPU clock of the process (a clock id for clock_gettime), once known."""
+        return self._clock
+
     def cpu_time(self) -> float | None:
         """CPU seconds the kernel has charged this process so far; None once it is gone."""
         if self._clock is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from runner.games.snakes import quick
 from runner.games.snakes.codec import SnakesCall
 from runner.games.snakes.rules import (
     CELLS,
@@ -37,9 +38,11 @@ SPEC = GameSpec(
         graphic="cells",
         marks={"dot": "*@"},  # the heads
         frame_changes=frame_changes,
+        replay_steps=quick.replay_steps,
     ),
     builtins=(Builtin("steady", HERE / "builtin" / "steady", "c"),),
     rules_doc="snakes",
+    quick=quick.play,
 )
 
 __all__ = [

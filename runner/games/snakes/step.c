@@ -1,0 +1,264 @@
+/* Snakes' rules in C (rules.py's, cell for cell: tests/test_snakes_quick.py plays both side by
+ * side), for the quick loop (runner/bots/quick.c), which asks the bots; this file is as pure as
+ * rules.py: a state in, a state out, no I/O. runner/games/snakes/quick.py compiles the two
+ * together and loads them.
+ *
+ * The state is rules.py's SnakesState, field for field (``struct step_state``'s first fields;
+ * the owner grid after them is this file's own), and a move is the int a bot's function returns
+ * (codec.py): the ASCII code of L, R, U or D.
+ */
+#include <string.h>
+
+#define W 32
+#define H 16
+#define N (W * H)
+#define STRIDE (W + 1) /* rules.py's bit positions: y * 33 + x */
+#define BITS_BYTES 66  /* 16 rows of 33 bits, little-endian */
+#define MAX_MOVES 2048
+
+struct step_state {
+    unsigned char frame[N]; /* what the bots see, row-major */
+    unsigned char owned[2][BITS_BYTES];
+    int heads[2]; /* bit positions */
+    int played;
+    int suffocated; /* -1: nobody */
+    /* this file's own, between step_open and step_close */
+    unsigned char owner[N]; /* 0 free, 1 X, 2 O */
+    int head[2];            /* cell index y * 32 + x */
+};
+
+static const unsigned char TERRITORY[2] = {'X', 'O'};
+static const unsigned char HEAD[2] = {'*', '@'};
+
+static int step_to(int cell, int move)
+{
+    int x = cell % W, y = cell / W;
+    switch (move) {
+    case 'L': x--; break;
+    case 'R': x++; break;
+    case 'U': y--; break;
+    case 'D': y++; break;
+    default: return -2;
+    }
+    return x < 0 || x >= W || y < 0 || y >= H ? -1 : y * W + x;
+}
+
+/* Whether the free 4-neighbours of a cell are joined through its free 8-neighbours (rules.py's
+ * _locally_connected): ``key`` is the 3 x 3 window, bit 3 * row + column. */
+static int locally_connected(int key)
+{
+    static const int ring[8] = {1, 2, 5, 8, 7, 6, 3, 0};
+    int free_[8], start = -1, runs = 0, in_run = 0, orthogonal = 0;
+    for (int r = 0; r < 8; r++) {
+        free_[r] = key >> ring[r] & 1;
+        if (!free_[r] && start < 0)
+            start = r;
+    }
+    if (start < 0)
+        return 1;
+    for (int k = 1; k <= 8; k++) {
+        int i = (start + k) % 8;
+        if (free_[i]) {
+            in_run = 1;
+            orthogonal = orthogonal || i % 2 == 0;
+        } else if (in_run) {
+            runs += orthogonal;
+            in_run = orthogonal = 0;
+        }
+    }
+    return runs <= 1;
+}
+
+static int local_ok[512];
+static int local_ready;
+
+static int is_free(const struct step_state *s, int x, int y, int who)
+{
+    return x >= 0 && x < W && y >= 0 && y < H && s->owner[y * W + x] != who;
+}
+
+/* Fill the mover's enclosures after it took ``target``: every group of the cells it does not
+ * own but the largest (ties: the one holding the enemy head, else the first in row-major
+ * order). Returns 1 when the enemy head was filled. */
+static int enclose(struct step_state *s, int seat, int target)
+{
+    int who = seat + 1, tx = target % W, ty = target / W, key = 0;
+    for (int row = 0; row < 3; row++)
+        for (int col = 0; col < 3; col++)
+            key |= is_free(s, tx + col - 1, ty + row - 1, who) << (3 * row + col);
+    if (local_ok[key])
+        return 0; /* the cells it does not own are one group still */
+    static short label[N], queue[N];
+    int size[N + 1], groups = 0, enemy_head = s->head[1 - seat];
+    memset(label, 0, sizeof label);
+    for (int i = 0; i < N; i++) {
+        if (label[i] || s->owner[i] == who)
+            continue;
+        int qh = 0, qt = 0;
+        label[i] = (short)++groups;
+        queue[qt++] = (short)i;
+        while (qh < qt) {
+            int c = queue[qh++], x = c % W;
+            int next[4] = {x > 0 ? c - 1 : -1, x < W - 1 ? c + 1 : -1, c >= W ? c - W : -1,
+                           c < N - W ? c + W : -1};
+            for (int d = 0; d < 4; d++) {
+                int n = next[d];
+                if (n >= 0 && !label[n] && s->owner[n] != who) {
+                    label[n] = (short)groups;
+                    queue[qt++] = (short)n;
+                }
+            }
+        }
+        size[groups] = qt;
+    }
+    if (groups <= 1)
+        return 0;
+    int keep = 1;
+    for (int k = 2; k <= groups; k++)
+        if (size[k] > size[keep] || (size[k] == size[keep] && k == label[enemy_head]))
+            keep = k;
+    for (int i = 0; i < N; i++)
+        if (label[i] && label[i] != keep) {
+            s->owner[i] = (unsigned char)who;
+            if (i != enemy_head) /* the dead head's cell is the encloser's but stays drawn */
+                s->frame[i] = TERRITORY[seat];
+        }
+    return label[enemy_head] != keep;
+}
+
+/* The owner grid and the heads' cells from the state's fields. */
+void step_open(struct step_state *s)
+{
+    if (!local_ready) {
+        for (int key = 0; key < 512; key++)
+            local_ok[key] = locally_connected(key);
+        local_ready = 1;
+    }
+    memset(s->owner, 0, sizeof s->owner);
+    for (int seat = 1; seat >= 0; seat--) /* X's last: a cell in both (never in play) is X's */
+        for (int i = 0; i < N; i++) {
+            int bit = i / W * STRIDE + i % W;
+            if (s->owned[seat][bit / 8] >> bit % 8 & 1)
+                s->owner[i] = (unsigned char)(seat + 1);
+        }
+    for (int seat = 0; seat < 2; seat++)
+        s->head[seat] = s->heads[seat] / STRIDE * W + s->heads[seat] % STRIDE;
+}
+
+/* The state's fields from the owner grid and the heads' cells. */
+void step_close(struct step_state *s)
+{
+    memset(s->owned, 0, sizeof s->owned);
+    for (int i = 0; i < N; i++)
+        if (s->owner[i]) {
+            int bit = i / W * STRIDE + i % W;
+            s->owned[s->owner[i] - 1][bit / 8] |= (unsigned char)(1 << bit % 8);
+        }
+    for (int seat = 0; seat < 2; seat++)
+        s->heads[seat] = s->head[seat] / W * STRIDE + s->head[seat] % W;
+}
+
+/* The seat to move; -1 once the game is over. */
+int step_to_move(const struct step_state *s)
+{
+    return s->played >= MAX_MOVES || s->suffocated >= 0 ? -1 : s->played % 2;
+}
+
+/* The request ``seat`` is sent (codec.py: the board's cells, then the player byte) into
+ * ``out`` (``cap`` bytes at least 513); its length. */
+int step_request(const struct step_state *s, int seat, unsigned char *out, int cap)
+{
+    if (cap < N + 1)
+        return -1;
+    memcpy(out, s->frame, N);
+    out[N] = TERRITORY[seat];
+    return N + 1;
+}
+
+/* Whether a bot's int is a move (one of L, R, U, D). */
+int step_is_move(int value)
+{
+    return value >= 0 && value < 128 && step_to(0, value) != -2;
+}
+
+/* The move ``value`` (step_is_move) of the seat to move. */
+void step_apply(struct step_state *s, int value)
+{
+    int seat = s->played % 2;
+    int target = step_to(s->head[seat], value);
+    s->played++;
+    if (target < 0 || target == s->head[1 - seat])
+        return; /* a no-op: nothing changes but the count of moves */
+    s->frame[s->head[seat]] = TERRITORY[seat];
+    s->frame[target] = HEAD[seat];
+    s->head[seat] = target;
+    if (s->owner[target] == seat + 1)
+        return;
+    s->owner[target] = (unsigned char)(seat + 1);
+    if (enclose(s, seat, target))
+        s->suffocated = 1 - seat;
+}
+
+/* The rules alone: ``count`` moves from ``moves`` applied to the state (tests compare them with
+ * rules.py's). Returns how many were applied before the game ended or one was not a move. */
+int step_apply_moves(struct step_state *s, const char *moves, int count)
+{
+    int done = 0;
+    step_open(s);
+    for (; done < count && step_to_move(s) >= 0; done++) {
+        if (!step_is_move((unsigned char)moves[done]))
+            break;
+        step_apply(s, (unsigned char)moves[done]);
+    }
+    step_close(s);
+    return done;
+}
+
+/* A record's moves replayed for the site (runner/replay.py, Presentation.replay_steps): per
+ * step, the runs of characters it changed in the text frame (rules.py's render_text: a line end
+ * after every row), as ``run_at`` (offset), ``run_length`` and the characters before and after
+ * (``was``, ``now``, run after run), ``runs`` of them for the step; per frame, each side's
+ * cells (``cells``, two a frame). Returns the number of steps, or -1 where a move is not one,
+ * the game ended before the moves did, or more than ``cap`` characters changed. */
+int step_replay(struct step_state *s, const char *moves, int count, int *runs, int *run_at,
+                int *run_length, unsigned char *was, unsigned char *now, int cap, int *cells)
+{
+    unsigned char before[N];
+    int used = 0, at = 0;
+    step_open(s);
+    for (int step = 0; step <= count; step++) {
+        int mine[2] = {0, 0};
+        for (int i = 0; i < N; i++)
+            if (s->owner[i])
+                mine[s->owner[i] - 1]++;
+        cells[2 * step] = mine[0];
+        cells[2 * step + 1] = mine[1];
+        if (step == count)
+            break;
+        if (step_to_move(s) < 0 || !step_is_move((unsigned char)moves[step]))
+            return -1;
+        memcpy(before, s->frame, N);
+        step_apply(s, (unsigned char)moves[step]);
+        int made = 0, last = -2;
+        for (int i = 0; i < N; i++) {
+            if (before[i] == s->frame[i])
+                continue;
+            if (used == cap)
+                return -1;
+            int offset = i + i / W;
+            if (offset == last + 1) {
+                run_length[at - 1]++;
+            } else {
+                run_at[at] = offset;
+                run_length[at++] = 1;
+                made++;
+            }
+            was[used] = before[i];
+            now[used++] = s->frame[i];
+            last = offset;
+        }
+        runs[step] = made;
+    }
+    step_close(s);
+    return count;
+}

@@ -1,0 +1,281 @@
+"""Snakes' quick loop (runner/games/snakes/quick.c): its rules are rules.py's, state for state;
+a game played with it records exactly what the Python referee records without it, clean bots and
+hostile ones alike; every move it does not see to its usual end is handed to the referee, whose
+words say what went wrong; and where it cannot be had, the referee plays every move itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import snakes_baseline as baseline
+from test_cblank import shared_object
+
+from runner.bots.quick import Played
+from runner.games.base import EMPTY, Termination
+from runner.games.snakes import SPEC as SNAKES
+from runner.games.snakes import quick
+from runner.games.snakes.rules import MAX_MOVES, SnakesState
+from runner.referee import GameResult, Player, play_game
+from runner.replay import ReplayError, backward, replay
+from runner.sandbox.local import LocalSandbox
+from runner.sandbox.zygote import BotLimits
+
+LIMITS = BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20)
+HOSTILE = Path(__file__).parent / "hostile"
+
+pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+
+# Prints a line on every move (its output wakes the host's poll with the reply: not usual), and
+# plays the greedy baseline bot's move.
+PRINTER = """
+#include <stdio.h>
+int bot(int board[16][32], char player) {
+    int mine = 0;
+    for (int y = 0; y < 16; y++) for (int x = 0; x < 32; x++) mine += board[y][x] == player;
+    printf("I own %d cells\\n", mine);
+    fflush(stdout);
+    return "RDLU"[mine % 4];
+}
+char *bot_name = "Printer";
+"""
+# Plays well for ten moves, then returns a number that is not a move.
+LATE_BADMOVE = """
+int bot(int board[16][32], char player) {
+    static int calls;
+    (void)board; (void)player;
+    return ++calls > 10 ? 1234567 : "RD"[calls % 2];
+}
+char *bot_name = "Late bad move";
+"""
+
+
+def random_moves(rng: random.Random) -> str:
+    """A game's worth of moves that turn often enough to enclose things."""
+    bias = rng.choice(["LRUD", "RRDDLU", "DDRRUL", "RDLU", "RRRDDDLLUU"])
+    return "".join(
+        rng.choice(bias) if rng.random() < 0.7 else rng.choice("LRUD") for _ in range(MAX_MOVES)
+    )
+
+
+def test_the_quick_loops_rules_are_the_python_rules_state_for_state() -> None:
+    rules = SNAKES.rules
+    start = rules.initial_state(random.Random(0), 2, EMPTY)
+    steps = suffocations = fills = 0
+    for game in range(120):
+        moves = random_moves(random.Random(game))
+        state = start
+        for move in moves:
+            if state.over:
+                break
+            ours, applied = quick.apply_moves(state, move)
+            after = rules.apply(state, {state.moves_played % 2: move})
+            assert (ours, applied) == (after, 1), f"game {game}, move {state.moves_played + 1}"
+            mover = state.moves_played % 2
+            fills += after.owned[mover].bit_count() > state.owned[mover].bit_count() + 1
+            state, steps = after, steps + 1
+        suffocations += state.suffocated is not None
+        assert quick.apply_moves(start, moves) == (state, state.moves_played), f"game {game}"
+    assert steps > 100_000 and suffocations > 20 and fills > 500, (steps, suffocations, fills)
+
+
+def test_the_quick_loops_rules_stop_at_a_text_that_is_not_a_move() -> None:
+    start = SNAKES.rules.initial_state(random.Random(0), 2, EMPTY)
+    state, applied = quick.apply_moves(start, "RDxR")
+    assert applied == 2
+    assert state == SNAKES.rules.apply(SNAKES.rules.apply(start, {0: "R"}), {1: "D"})
+
+
+@dataclass
+class Counted:
+    """The quick loop, counting what it did."""
+
+    runs: int = 0
+    moves: int = 0
+    handed: list[tuple[int, int]] = field(default_factory=list)  # (seat, events) per hand-over
+
+    def __call__(self, state: Any, bots: Sequence[Any]) -> Played | None:
+        played = quick.play(state, bots)
+        if played is not None:
+            self.runs += 1
+            self.moves += len(played.moves)
+            if played.handed is not None:
+                self.handed.append((played.handed.seat, len(played.handed.events)))
+        return played
+
+
+@pytest.fixture(scope="module")
+def players(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Player]:
+    root = tmp_path_factory.mktemp("quick")
+    sources = {name: (HOSTILE / f"{name}.c").read_text() for name in ("badmove", "spin")}
+    sources |= {name: (HOSTILE / f"{name}.c").read_text() for name in ("offturn", "sleepy")}
+    sources["segfault"] = (HOSTILE / "segfault.c").read_text()
+    sources |= {"printer": PRINTER, "late": LATE_BADMOVE}
+    for folder in baseline.write_entries(root / "greedy", 2):
+        sources[folder.name] = (folder / "bot.c").read_text()
+    return {
+        name: Player(name, name * 4, shared_object(root / name, source))
+        for name, source in sources.items()
+    }
+
+
+def both_ways(
+    box: LocalSandbox, pair: list[Player], seed: int = 3, limits: BotLimits = LIMITS
+) -> tuple[GameResult, GameResult, Counted]:
+    """The game played with the quick loop (counted), then by the Python referee alone."""
+    counted = Counted()
+    fast = play_game(replace(SNAKES, quick=counted), pair, box, limits, seed)
+    slow = play_game(replace(SNAKES, quick=None), pair, box, limits, seed)
+    return fast, slow, counted
+
+
+def same_record(fast: GameResult, slow: GameResult, output: bool = True) -> None:
+    """Everything but what was measured (CPU, wall time; ``output``: a bot's output, where it
+    prints what it measured) is the same."""
+    parts = ["game", "seed", "names", "moves", "outcome", "scores", "fault_turns"]
+    for part in [*parts, "output"] if output else parts:
+        assert getattr(fast, part) == getattr(slow, part), part
+
+
+def test_clean_games_are_played_in_c_and_recorded_as_python_records_them(
+    local_sandbox: LocalSandbox, players: dict[str, Player]
+) -> None:
+    greedy = [p for name, p in players.items() if name.startswith("greedy")]
+    for pair in (greedy, greedy[::-1]):
+        fast, slow, counted = both_ways(local_sandbox, pair)
+        same_record(fast, slow)
+        # Every move is played in C, but one whose bot is not scheduled within the move's CPU
+        # limit of wall time (the poll's wait; a busy machine): that one is handed over whole,
+        # and the referee waits on.
+        assert len(fast.moves) > 100 and counted.moves > len(fast.moves) - 5, counted
+        assert counted.moves + len(counted.handed) == len(fast.moves), counted
+        assert all(events == 0 for _, events in counted.handed), counted
+        assert all(0 < cpu < LIMITS.game_cpu_s for cpu in fast.cpu_s)
+
+
+@pytest.mark.parametrize(
+    ("name", "termination", "detail", "handed"),
+    [
+        # a reply that is not a move: handed over whole, judged by the referee
+        ("badmove", Termination.INVALID_MOVE, r"returned 81 \('Q'\).* at turn 1$", True),
+        ("late", Termination.INVALID_MOVE, r"returned 1234567, .* at turn 11$", True),
+        # no reply within the move's CPU: the poll timed out, handed over with nothing read
+        ("spin", Termination.TIMEOUT, r"over 100 ms CPU on one move at turn 1$", True),
+        # the channel closed: handed over with the news of its end
+        ("segfault", Termination.CRASH, r"SIGSEGV at turn 1$", True),
+    ],
+)
+def test_a_move_that_is_not_usual_is_the_referees_to_judge(
+    local_sandbox: LocalSandbox,
+    players: dict[str, Player],
+    name: str,
+    termination: Termination,
+    detail: str,
+    handed: bool,
+) -> None:
+    greedy = players["greedy01"]
+    fast, slow, counted = both_ways(local_sandbox, [players[name], greedy])
+    same_record(fast, slow)
+    assert fast.outcome.termination == termination
+    assert fast.outcome.faulty == 0
+    assert fast.outcome.detail is not None
+    assert re.search(detail, fast.outcome.detail), fast.outcome.detail
+    assert counted.runs >= 1
+    assert [seat for seat, _ in counted.handed] == ([0] if handed else [])
+
+
+def test_cpu_used_between_moves_stops_the_loop_before_the_move(
+    local_sandbox: LocalSandbox, players: dict[str, Player]
+) -> None:
+    """A bot that thinks on its opponent's time (the opponent sleeps over its moves): the loop
+    sends it nothing, and the referee asks it and says why it lost."""
+    tight = replace(LIMITS, move_cpu_s=0.03)
+    pair = [players["offturn"], players["sleepy"]]
+    fast, slow, counted = both_ways(local_sandbox, pair, limits=tight)
+    same_record(fast, slow, output=False)  # it prints the CPU it used
+    assert fast.outcome.termination == Termination.TIMEOUT and fast.outcome.faulty == 0
+    assert fast.outcome.detail is not None
+    assert re.search(
+        r"used over 30 ms of CPU between its moves, before turn \d+$", fast.outcome.detail
+    )
+    # The sleeper's moves outlast the poll's wait (the move's CPU limit): handed over with
+    # nothing read, the referee waits on. The attacker's are never begun by the loop.
+    assert counted.runs >= 1 and {seat for seat, _ in counted.handed} == {1}
+
+
+def test_a_bot_that_prints_plays_on_with_every_move_handed_over(
+    local_sandbox: LocalSandbox, players: dict[str, Player]
+) -> None:
+    """Its output wakes the poll beside its reply: the referee takes each of its moves on from
+    the quick loop's poll, reads the output, and the game goes on in C."""
+    fast, slow, counted = both_ways(local_sandbox, [players["printer"], players["greedy02"]])
+    same_record(fast, slow)
+    assert fast.outcome.faulty is None and "I own" in fast.output[0]
+    printer_moves = (len(fast.moves) + 1) // 2
+    assert len(counted.handed) >= printer_moves // 2, "most of its moves woke with its output"
+    assert counted.moves > 0, "its opponent's moves were played in C"
+
+
+def test_without_the_compiled_loop_the_referee_plays_every_move(
+    local_sandbox: LocalSandbox, players: dict[str, Player], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pair = [players["greedy01"], players["greedy02"]]
+    with_it = play_game(SNAKES, pair, local_sandbox, LIMITS, 5)
+    monkeypatch.setattr(quick, "library", lambda: None)
+    counted = Counted()
+    without = play_game(replace(SNAKES, quick=counted), pair, local_sandbox, LIMITS, 5)
+    same_record(with_it, without)
+    assert counted.runs == 0
+
+
+def test_only_c_function_bots_with_a_known_clock_are_played_quickly() -> None:
+    state = SNAKES.rules.initial_state(random.Random(0), 2, EMPTY)
+    assert isinstance(state, SnakesState)
+    assert quick.play(state, [object(), object()]) is None
+
+
+def a_record(moves: str, seed: int) -> dict[str, Any]:
+    seats = [{"entry": n, "hash": n * 4, "name": n} for n in ("a", "b")]
+    return {"game": SNAKES.id, "seed": seed, "seats": seats, "moves": moves, "outcome": {}}
+
+
+def test_the_site_replays_a_record_in_c_exactly_as_the_rules_replay_it() -> None:
+    """Against the replay that draws every frame and compares it with the one before, on games
+    with enclosures, some ended by one."""
+    rules = SNAKES.rules
+    suffocations = 0
+    for game in range(40):
+        state = rules.initial_state(random.Random(0), 2, EMPTY)
+        played = []
+        for move in random_moves(random.Random(1000 + game)):
+            if state.over:
+                break
+            state = rules.apply(state, {state.moves_played % 2: move})
+            played.append(move)
+        suffocations += state.suffocated is not None
+        record = a_record("".join(played), game)
+        assert quick.replay_steps(record, EMPTY) is not None
+        fast, compared = replay(record), replay(record, compare=True)
+        assert dataclasses.replace(fast, undo=None) == compared, f"game {game}"
+        assert fast.undo is not None and list(map(list, fast.undo)) == backward(compared)
+    assert suffocations > 5
+
+
+def test_a_record_the_c_replay_does_not_take_is_replayed_by_the_rules() -> None:
+    """A move that is not one, or moves past the game's end: the rules' replay says so."""
+    for moves in ("RDQ", "R" * (MAX_MOVES + 1)):
+        record = a_record(moves, 1)
+        assert quick.replay_steps(record, EMPTY) is None
+        with pytest.raises(ReplayError) as fast:
+            replay(record)
+        with pytest.raises(ReplayError) as slow:
+            replay(record, compare=True)
+        assert str(fast.value) == str(slow.value)
