@@ -47,6 +47,21 @@ def _cache_folder() -> Path | None:
     return folder if _private(folder, stat.S_IFDIR) else None
 
 
+def private_folder(name: str) -> Path | None:
+    """A folder ``name`` of this user's own in the cache folder, that no one else may write to
+    (made if missing); None where there is none. What koth keeps there it runs or loads as code
+    (the Jinja templates' compiled code, runner/site.py), so nobody else may have written it."""
+    base = _cache_folder()
+    if base is None:
+        return None
+    folder = base / name
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    return folder if _private(folder, stat.S_IFDIR) else None
+
+
 def _compile(sources: Sequence[Path], flags: Sequence[str], target: Path) -> bool:
     """Compile ``sources`` to ``target`` (through a temporary name beside it: another process
     may be compiling it at the same moment)."""

@@ -23,7 +23,7 @@ from runner.bots.quick import Played
 from runner.games.base import EMPTY, Termination
 from runner.games.snakes import SPEC as SNAKES
 from runner.games.snakes import quick
-from runner.games.snakes.rules import MAX_MOVES, SnakesState
+from runner.games.snakes.rules import CELLS, MAX_MOVES, SnakesState
 from runner.referee import GameResult, Player, play_game
 from runner.replay import ReplayError, backward, replay
 from runner.sandbox.local import LocalSandbox
@@ -267,6 +267,24 @@ def test_the_site_replays_a_record_in_c_exactly_as_the_rules_replay_it() -> None
         assert dataclasses.replace(fast, undo=None) == compared, f"game {game}"
         assert fast.undo is not None and list(map(list, fast.undo)) == backward(compared)
     assert suffocations > 5
+
+
+def test_a_replay_that_changes_more_than_there_was_room_for_is_made_again_with_room(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = SNAKES.rules.initial_state(random.Random(0), 2, EMPTY)
+    played = []
+    for move in random_moves(random.Random(7)):
+        if state.over:
+            break
+        state = SNAKES.rules.apply(state, {state.moves_played % 2: move})
+        played.append(move)
+    record = a_record("".join(played), 7)
+    roomy = replay(record)
+    monkeypatch.setattr(quick, "_ROOM", (0, CELLS))  # room for 16 characters, then for all
+    assert replay(record) == roomy
+    monkeypatch.setattr(quick, "_ROOM", (0,))
+    assert quick.replay_steps(record, EMPTY) is None, "never more room than given"
 
 
 def test_a_record_the_c_replay_does_not_take_is_replayed_by_the_rules() -> None:

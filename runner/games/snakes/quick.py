@@ -29,7 +29,8 @@ _BITS_BYTES = 66  # a side's bitboard (rules.py: bit y * 33 + x), little-endian
 _MOVES_CAP = 4096  # quick.c's MAX_MOVES
 _HANDED_CAP = 4096
 _HANDED = 2  # quick.c's stops: OVER 0, BEFORE 1, HANDED 2
-_CHANGED_CAP = 1 << 18  # characters a replayed game may change in all (a fill changes many)
+_NO_ROOM = -2  # step_replay: more characters changed than there was room for
+_ROOM = (8, CELLS)  # characters changed a move step_replay has room for: first, then at most
 _RULES = Snakes()
 
 
@@ -190,18 +191,21 @@ def replay_steps(record: Mapping[str, Any], setup: Setup) -> ReplaySteps | None:
     if loaded is None:
         return None
     first = _RULES.initial_state(random.Random(record["seed"]), 2, setup)
-    made = _state_in(first)
     steps = len(moves)
     runs = (ctypes.c_int * max(steps, 1))()
-    run_at = (ctypes.c_int * _CHANGED_CAP)()
-    run_length = (ctypes.c_int * _CHANGED_CAP)()
-    was = (ctypes.c_ubyte * _CHANGED_CAP)()
-    now = (ctypes.c_ubyte * _CHANGED_CAP)()
     cells = (ctypes.c_int * (2 * steps + 2))()
-    done = loaded.step_replay(
-        *(ctypes.byref(made), moves.encode("ascii"), steps, runs, run_at, run_length),
-        *(was, now, _CHANGED_CAP, cells),
-    )
+    # A move changes two characters, a fill more: room for a few a move first (a buffer the
+    # size of the worst case costs more to make than the replay), then for the most there are.
+    for cap in (a_move * steps + 16 for a_move in _ROOM):
+        made = _state_in(first)
+        run_at, run_length = (ctypes.c_int * cap)(), (ctypes.c_int * cap)()
+        was, now = (ctypes.c_ubyte * cap)(), (ctypes.c_ubyte * cap)()
+        done = loaded.step_replay(
+            *(ctypes.byref(made), moves.encode("ascii"), steps, runs, run_at, run_length),
+            *(was, now, cap, cells),
+        )
+        if done != _NO_ROOM:
+            break
     if done != steps:
         return None
     forward: list[tuple[Edit, ...]] = []

@@ -218,8 +218,8 @@ int step_apply_moves(struct step_state *s, const char *moves, int count)
  * step, the runs of characters it changed in the text frame (rules.py's render_text: a line end
  * after every row), as ``run_at`` (offset), ``run_length`` and the characters before and after
  * (``was``, ``now``, run after run), ``runs`` of them for the step; per frame, each side's
- * cells (``cells``, two a frame). Returns the number of steps, or -1 where a move is not one,
- * the game ended before the moves did, or more than ``cap`` characters changed. */
+ * cells (``cells``, two a frame). Returns the number of steps; -1 where a move is not one or
+ * the game ended before the moves did; -2 where more than ``cap`` characters changed. */
 int step_replay(struct step_state *s, const char *moves, int count, int *runs, int *run_at,
                 int *run_length, unsigned char *was, unsigned char *now, int cap, int *cells)
 {
@@ -244,7 +244,7 @@ int step_replay(struct step_state *s, const char *moves, int count, int *runs, i
             if (before[i] == s->frame[i])
                 continue;
             if (used == cap)
-                return -1;
+                return -2;
             int offset = i + i / W;
             if (offset == last + 1) {
                 run_length[at - 1]++;
