@@ -43,6 +43,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 import snakes_baseline as baseline  # noqa: E402
 
 from runner import check, season, workers  # noqa: E402
+from runner.build import Build  # noqa: E402
 from runner.config import Config, load_config  # noqa: E402
 from runner.site import render_from_config  # noqa: E402
 
@@ -92,7 +93,12 @@ def run_koth(config: Config) -> tuple[Times, dict[str, float]]:
     sandbox = workers.make_sandbox(config)
     try:
         with workers.open_pool(config, sandbox) as pool:
-            builds = timed(times, "build", lambda: check.build_all(config, sandbox))
+
+            def build() -> list[Build]:
+                check.start_ahead(config, sandbox, pool)  # as check.lineup does
+                return check.build_all(config, sandbox)
+
+            builds = timed(times, "build", build)
             verdicts = timed(times, "check", lambda: check.check_all(config, builds, sandbox, pool))
             line = check.Lineup(verdicts)
             timed(

@@ -275,8 +275,18 @@ def _verdict(build: Build, checked: tuple[bool, str] | None) -> Verdict:
     )
 
 
+def start_ahead(config: Config, sandbox: Sandbox, pool: GamePool) -> None:
+    """Under Docker, the workers start now and their play containers with them, while the
+    entries are built: a container's start is mostly the engine's (~0.3 s of its CPU), and the
+    builds leave a core idle part of the time."""
+    if sandbox.name == "docker":
+        config.output.build.mkdir(parents=True, exist_ok=True)
+        pool.start_ahead(config.output.build)
+
+
 def lineup(config: Config, sandbox: Sandbox, pool: GamePool, say: Say = to_stderr) -> Lineup:
     """Build and check every entry (both cached): who plays this season, and why not."""
+    start_ahead(config, sandbox, pool)
     builds = build_all(config, sandbox, pool.workers)
     verdicts = check_all(config, builds, sandbox, pool, say)
     failed = [v.entry for v in verdicts if not v.ok]

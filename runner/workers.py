@@ -172,9 +172,11 @@ def _worker_init(
     host: int,
     slots: Any = None,
     cpus: Sequence[int] | None = None,
+    ahead: str | None = None,
 ) -> None:
     """``host``: the process that plays the season; ``cpus``: the CPUs it may use (the fork
-    server this worker comes from may have started when it kept to fewer)."""
+    server this worker comes from may have started when it kept to fewer); ``ahead``: a folder
+    of builds to start the sandbox's containers for now (``GamePool.start_ahead``)."""
     if slots is not None:
         pin_to_one_cpu(_take_slot(slots), cpus)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
@@ -189,6 +191,27 @@ def _worker_init(
     walls.make_undumpable()
     _WORKER.update(game=find_game(game_id), limits=limits, kind=kind, sandbox=None)
     util.Finalize(None, _close_sandbox, args=(_WORKER,), exitpriority=10)
+    if ahead is not None:
+        _start_ahead(Path(ahead))
+
+
+def _start_ahead(folder: Path) -> None:
+    """Start this worker's sandbox now, serving ``folder``, and its containers for a game in
+    the background (``start_ahead``), while the entries are still being built. Where that
+    fails, the first game starts them and says why."""
+    try:
+        sandbox = new_sandbox(_WORKER["kind"])
+    except (SandboxError, OSError):
+        return
+    _WORKER["sandbox"] = sandbox
+    serve, start = getattr(sandbox, "serve", None), getattr(sandbox, "start_ahead", None)
+    if serve is not None and start is not None:
+        serve(folder)
+        start(_WORKER["limits"])
+
+
+def _worker_ready() -> None:
+    """A task that only makes the pool start a worker (``GamePool.start_ahead``)."""
 
 
 def _worker_play(task: Task) -> Done:
@@ -243,16 +266,8 @@ class GamePool:
                 for task in tasks:
                     yield _play(task, self._local)
             return
-        if self._executor is None:
-            context = helpers.context()
-            slots = context.Value("i", 0)  # each worker takes the next: its CPU (pin_to_one_cpu)
-            self._executor = ProcessPoolExecutor(
-                self.workers,
-                mp_context=context,
-                initializer=_worker_init,
-                initargs=(self.game_id, self.limits, self.kind, os.getpid(), slots, _cpus()),
-            )
-        futures = {self._executor.submit(_worker_play, task): task for task in tasks}
+        executor = self._executor or self._start()
+        futures = {executor.submit(_worker_play, task): task for task in tasks}
         broken = False
         try:
             for future in as_completed(futures):
@@ -266,6 +281,29 @@ class GamePool:
                 future.cancel()
         if broken:
             self.close()
+
+    def _start(self, ahead: Path | None = None) -> ProcessPoolExecutor:
+        context = helpers.context()
+        slots = context.Value("i", 0)  # each worker takes the next: its CPU (pin_to_one_cpu)
+        folder = str(ahead) if ahead is not None else None
+        self._executor = ProcessPoolExecutor(
+            self.workers,
+            mp_context=context,
+            initializer=_worker_init,
+            initargs=(self.game_id, self.limits, self.kind, os.getpid(), slots, _cpus(), folder),
+        )
+        return self._executor
+
+    def start_ahead(self, builds: Path) -> None:
+        """Games will be played from jails under ``builds`` on the workers: start them now,
+        each starting its sandbox's containers for a game (Docker's take ~0.3 s of the engine's
+        CPU each), while this process builds the entries. Nothing where games are played in
+        this process, or the workers have started."""
+        if self._executor is not None or self.parallel(self.workers) == 1:
+            return
+        executor = self._start(builds)
+        for _ in range(self.workers):  # the pool starts a worker for each task none is idle for
+            executor.submit(_worker_ready)
 
     def close(self, terminate: bool = False) -> None:
         executor, self._executor = self._executor, None

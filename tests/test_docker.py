@@ -241,3 +241,57 @@ def test_a_play_container_has_a_network_namespace_with_loopback_only(
         assert [line.split(":")[0].strip() for line in devices] == ["lo"], devices
     finally:
         process.close()
+
+
+def test_the_job_slots_containers_start_while_the_entries_build_and_play_the_checks(
+    tmp_path: Path,
+) -> None:
+    """``check.start_ahead``: each worker starts its sandbox and a game's two play containers,
+    mounting the builds folder, before any entry is built; the smoke games are played in them
+    (no container is started for them), and the season's close removes them."""
+    import docker
+
+    from runner import check, workers
+    from runner.config import load_config
+
+    for name in ("greedy", "turtle"):
+        target = tmp_path / "entries" / name
+        target.mkdir(parents=True)
+        for file in (ENTRIES / name).iterdir():
+            (target / file.name).write_bytes(file.read_bytes())
+    (tmp_path / "tournament.yaml").write_text("sandbox: docker\njobs: 2\n")
+    config = load_config(tmp_path / "tournament.yaml")
+    client = docker.from_env(version="auto")
+    before = {c.id for c in labelled(client)}
+    sandbox = workers.make_sandbox(config)
+    assert isinstance(sandbox, DockerSandbox)
+    own = sandbox.labels[SESSION_LABEL]
+
+    def workers_boxes() -> set[str]:
+        """The workers' play containers (sessions other than this process's sandbox's)."""
+        return {
+            c.id
+            for c in labelled(client)
+            if c.id not in before
+            and c.labels.get(SESSION_LABEL) != own
+            and "--control-socket" in c.attrs["Config"]["Cmd"]
+        }
+
+    try:
+        with workers.open_pool(config, sandbox) as pool:
+            check.start_ahead(config, sandbox, pool)
+            deadline = time.monotonic() + 60
+            while len(workers_boxes()) < 4 and time.monotonic() < deadline:
+                time.sleep(0.1)
+            started = workers_boxes()
+            assert len(started) == 4, "two play containers for each of the two job slots"
+            builds = check.build_all(config, sandbox)
+            verdicts = check.check_all(config, builds, sandbox, pool, say=lambda text: None)
+            assert [v.ok for v in verdicts] == [True, True], verdicts
+            assert workers_boxes() == started, "the smoke games were played in them"
+    finally:
+        sandbox.close()
+    deadline = time.monotonic() + 30
+    while workers_boxes() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert workers_boxes() == set(), "closing the pool removed them"

@@ -428,7 +428,9 @@ class DockerSandbox:
         self._building: set[BuildContainer] = set()  # taken by a build thread
         self._builders_lock = threading.Lock()
         self._boxes: list[_PlayContainer] = []
-        self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="koth-docker")
+        self._background = ThreadPoolExecutor(
+            max_workers=PREPARED_CONTAINERS, thread_name_prefix="koth-docker"
+        )
         self._starting: list[Future[_PlayContainer]] = []  # containers started in the background
         self._served: list[Path] = []  # folders whose jails any container may play (``serve``)
         self._ways_of: dict[Path, Ways] = {}  # ``_ways`` of each jail asked for, while served
@@ -503,6 +505,13 @@ class DockerSandbox:
         self._served.append(folder)
         self._ways_of.clear()  # a jail may be in this folder
         self._load_limits = limits
+
+    def start_ahead(self, limits: BotLimits, count: int = PREPARED_CONTAINERS) -> None:
+        """Start ``count`` play containers in the background, mounting what is served (a job
+        slot's, while the entries are still being built: ``GamePool.start_ahead``)."""
+        places = self._mounts()
+        for _ in range(count):
+            self._starting.append(self._background.submit(_PlayContainer, self, places, limits))
 
     def _start_loading(self) -> None:
         """At the first compile: the container that will load the built bots, started in the
