@@ -137,11 +137,9 @@ def both_ways(
     return fast, slow, counted
 
 
-def same_record(fast: GameResult, slow: GameResult, output: bool = True) -> None:
-    """Everything but what was measured (CPU, wall time; ``output``: a bot's output, where it
-    prints what it measured) is the same."""
-    parts = ["game", "seed", "names", "moves", "outcome", "scores", "fault_turns"]
-    for part in [*parts, "output"] if output else parts:
+def same_record(fast: GameResult, slow: GameResult) -> None:
+    """Everything but what was measured (CPU, wall time) is the same."""
+    for part in ("game", "seed", "names", "moves", "outcome", "scores", "output", "fault_turns"):
         assert getattr(fast, part) == getattr(slow, part), part
 
 
@@ -152,25 +150,25 @@ def test_clean_games_are_played_in_c_and_recorded_as_python_records_them(
     for pair in (greedy, greedy[::-1]):
         fast, slow, counted = both_ways(local_sandbox, pair)
         same_record(fast, slow)
-        # Every move is played in C, but one whose bot is not scheduled within the move's CPU
-        # limit of wall time (the poll's wait; a busy machine): that one is handed over whole,
-        # and the referee waits on.
+        # Every move is played in C but one whose poll woke to more than its reply (news from
+        # the sandbox, which serves the job slot's every bot: the last game's bots' ends) or
+        # to nothing within the wait (a busy machine): that one is handed over and finished
+        # by the referee, and the game goes on in C.
         assert len(fast.moves) > 100 and counted.moves > len(fast.moves) - 5, counted
         assert counted.moves + len(counted.handed) == len(fast.moves), counted
-        assert all(events == 0 for _, events in counted.handed), counted
         assert all(0 < cpu < LIMITS.game_cpu_s for cpu in fast.cpu_s)
 
 
 @pytest.mark.parametrize(
-    ("name", "termination", "detail", "handed"),
+    ("name", "termination", "detail"),
     [
         # a reply that is not a move: handed over whole, judged by the referee
-        ("badmove", Termination.INVALID_MOVE, r"returned 81 \('Q'\).* at turn 1$", True),
-        ("late", Termination.INVALID_MOVE, r"returned 1234567, .* at turn 11$", True),
+        ("badmove", Termination.INVALID_MOVE, r"returned 81 \('Q'\).* at turn 1$"),
+        ("late", Termination.INVALID_MOVE, r"returned 1234567, .* at turn 11$"),
         # no reply within the move's CPU: the poll timed out, handed over with nothing read
-        ("spin", Termination.TIMEOUT, r"over 100 ms CPU on one move at turn 1$", True),
+        ("spin", Termination.TIMEOUT, r"over 100 ms CPU on one move at turn 1$"),
         # the channel closed: handed over with the news of its end
-        ("segfault", Termination.CRASH, r"SIGSEGV at turn 1$", True),
+        ("segfault", Termination.CRASH, r"SIGSEGV at turn 1$"),
     ],
 )
 def test_a_move_that_is_not_usual_is_the_referees_to_judge(
@@ -179,7 +177,6 @@ def test_a_move_that_is_not_usual_is_the_referees_to_judge(
     name: str,
     termination: Termination,
     detail: str,
-    handed: bool,
 ) -> None:
     greedy = players["greedy01"]
     fast, slow, counted = both_ways(local_sandbox, [players[name], greedy])
@@ -188,8 +185,9 @@ def test_a_move_that_is_not_usual_is_the_referees_to_judge(
     assert fast.outcome.faulty == 0
     assert fast.outcome.detail is not None
     assert re.search(detail, fast.outcome.detail), fast.outcome.detail
-    assert counted.runs >= 1
-    assert [seat for seat, _ in counted.handed] == ([0] if handed else [])
+    # Its last move, the faulty one, was handed over (a move before it may have been too, where
+    # the poll woke to news from the sandbox as well).
+    assert counted.runs >= 1 and counted.handed and counted.handed[-1][0] == 0, counted
 
 
 def test_cpu_used_between_moves_stops_the_loop_before_the_move(
@@ -200,15 +198,16 @@ def test_cpu_used_between_moves_stops_the_loop_before_the_move(
     tight = replace(LIMITS, move_cpu_s=0.03)
     pair = [players["offturn"], players["sleepy"]]
     fast, slow, counted = both_ways(local_sandbox, pair, limits=tight)
-    same_record(fast, slow, output=False)  # it prints the CPU it used
-    assert fast.outcome.termination == Termination.TIMEOUT and fast.outcome.faulty == 0
-    assert fast.outcome.detail is not None
-    assert re.search(
-        r"used over 30 ms of CPU between its moves, before turn \d+$", fast.outcome.detail
-    )
+    for result in (fast, slow):  # when it goes over depends on the machine: not compared
+        outcome = result.outcome
+        assert outcome.termination == Termination.TIMEOUT and outcome.faulty == 0
+        assert outcome.detail is not None
+        assert re.search(
+            r"used over 30 ms of CPU between its moves, before turn \d+$", outcome.detail
+        )
     # The sleeper's moves outlast the poll's wait (the move's CPU limit): handed over with
-    # nothing read, the referee waits on. The attacker's are never begun by the loop.
-    assert counted.runs >= 1 and {seat for seat, _ in counted.handed} == {1}
+    # nothing read, the referee waits on.
+    assert counted.runs >= 1 and (1, 0) in counted.handed, counted
 
 
 def test_a_bot_that_prints_plays_on_with_every_move_handed_over(

@@ -69,6 +69,8 @@ static int locally_connected(int key)
     return runs <= 1;
 }
 
+/* _locally_connected of every window, worked out once (step_open; the same values whichever
+ * thread writes them first). */
 static int local_ok[512];
 static int local_ready;
 
@@ -88,9 +90,8 @@ static int enclose(struct step_state *s, int seat, int target)
             key |= is_free(s, tx + col - 1, ty + row - 1, who) << (3 * row + col);
     if (local_ok[key])
         return 0; /* the cells it does not own are one group still */
-    static short label[N], queue[N];
+    short label[N] = {0}, queue[N]; /* on the stack: ctypes lets threads call in at once */
     int size[N + 1], groups = 0, enemy_head = s->head[1 - seat];
-    memset(label, 0, sizeof label);
     for (int i = 0; i < N; i++) {
         if (label[i] || s->owner[i] == who)
             continue;
