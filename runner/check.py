@@ -276,10 +276,10 @@ def _verdict(build: Build, checked: tuple[bool, str] | None) -> Verdict:
 
 
 def start_ahead(config: Config, sandbox: Sandbox, pool: GamePool) -> None:
-    """Under Docker, the workers start now and their play containers with them, while the
-    entries are built: a container's start is mostly the engine's (~0.3 s of its CPU), and the
-    builds leave a core idle part of the time."""
-    if sandbox.name == "docker":
+    """For a sandbox that can start its play containers ahead (Docker's), the workers start now
+    and their containers with them, while the entries are built: a container's start is mostly
+    the engine's (~0.3 s of its CPU), and the builds leave a core idle part of the time."""
+    if getattr(sandbox, "start_ahead", None) is not None:
         config.output.build.mkdir(parents=True, exist_ok=True)
         pool.start_ahead(config.output.build)
 

@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_MOVES 4096   /* moves one call may record */
+#define MOVES_CAP 4096   /* moves one call may record */
 #define REQUEST_CAP 8192 /* the longest request a game may make */
 #define HANDED_CAP 4096  /* runner/bots/watch.py's READ_CHUNK */
 #define REPLY 4          /* one C int, little-endian */
@@ -53,7 +53,7 @@ struct quick {
     struct seat seats[2];
     void *state; /* the game's, in and out */
     /* out */
-    int moves[MAX_MOVES];
+    int moves[MOVES_CAP];
     int count;
     int stop;
     /* where a move was handed over (stop == HANDED): watch.py's Progress and its poll */
@@ -149,7 +149,7 @@ static int exchange(struct quick *q, int seat, const unsigned char *request, int
 }
 
 /* The game's usual moves from its state until it ends (OVER) or a move is not usual (BEFORE,
- * HANDED), or MAX_MOVES are recorded (BEFORE: the referee calls again). */
+ * HANDED), or MOVES_CAP are recorded (BEFORE: the referee calls again). */
 int quick_play(struct quick *q)
 {
     unsigned char request[REQUEST_CAP];
@@ -160,7 +160,7 @@ int quick_play(struct quick *q)
     int seat;
     while ((seat = step_to_move(q->state)) >= 0) {
         int move, length = step_request(q->state, seat, request, REQUEST_CAP);
-        if (seat > 1 || length < 0 || q->count == MAX_MOVES) {
+        if (seat > 1 || length < 0 || q->count == MOVES_CAP) {
             q->stop = BEFORE;
             break;
         }

@@ -518,8 +518,7 @@ class DockerSandbox:
         background (``serve``)."""
         limits, self._load_limits = self._load_limits, None
         if limits is not None:
-            places = self._mounts()
-            self._starting.append(self._background.submit(_PlayContainer, self, places, limits))
+            self.start_ahead(limits, 1)
 
     def _started(self) -> None:
         """Take in the containers started in the background (one that failed to start is

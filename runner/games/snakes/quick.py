@@ -26,7 +26,7 @@ HERE = Path(__file__).parent
 SOURCES = (HERE.parent.parent / "bots" / "quick.c", HERE / "step.c")
 FLAGS = ("-std=gnu11", "-O2", "-Wall", "-Wextra", "-shared", "-fPIC")
 _BITS_BYTES = 66  # a side's bitboard (rules.py: bit y * 33 + x), little-endian
-_MOVES_CAP = 4096  # quick.c's MAX_MOVES
+_MOVES_CAP = 4096  # quick.c's MOVES_CAP
 _HANDED_CAP = 4096
 _HANDED = 2  # quick.c's stops: OVER 0, BEFORE 1, HANDED 2
 _NO_ROOM = -2  # step_replay: more characters changed than there was room for
@@ -210,7 +210,8 @@ def replay_steps(record: Mapping[str, Any], setup: Setup) -> ReplaySteps | None:
         return None
     forward: list[tuple[Edit, ...]] = []
     back: list[tuple[Edit, ...]] = []
-    at, lengths = run_at[: sum(runs[:steps])], run_length[: sum(runs[:steps])]
+    all_runs = sum(runs[:steps])
+    at, lengths = run_at[:all_runs], run_length[:all_runs]
     before = bytes(was[: sum(lengths)]).decode("ascii")
     after = bytes(now[: len(before)]).decode("ascii")
     run = char = 0
