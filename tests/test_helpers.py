@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import runner
@@ -43,3 +44,104 @@ def test_helpers_run_the_hosts_koth_not_one_in_its_working_folder(tmp_path: Path
     package, site = done.stdout.split()
     assert Path(package).parent == REPO / "runner", package
     assert Path(site) == REPO / "runner" / "site.py", "the server preloaded another package"
+
+
+FORKED = """
+import os, select, sys, threading
+sys.path.insert(0, {repo!r})
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import forkserver
+from runner import helpers
+
+def links():
+    found = []
+    for name in os.listdir("/proc/self/fd"):
+        try:
+            found.append(os.readlink("/proc/self/fd/" + name))
+        except OSError:
+            pass  # the listing's own descriptor
+    return found
+
+if __name__ == "__main__":
+    read_end, write_end = os.pipe()  # the host's: no helper may hold it open
+    pipe = f"pipe:[{{os.fstat(write_end).st_ino}}]"
+    if {thread}:
+        threading.Thread(target=threading.Event().wait, daemon=True).start()
+    context = helpers.context()
+    with ProcessPoolExecutor(1, mp_context=context, initializer=helpers.detach) as pool:
+        held = pool.submit(links).result().count(pipe)
+        os.close(write_end)
+        ended = bool(select.select([read_end], [], [], 5)[0]) and os.read(read_end, 1) == b""
+        server = forkserver._forkserver._forkserver_pid
+        with open(f"/proc/{{server}}/cmdline", "rb") as f:
+            command = f.read().split(b"\\0")
+        with open(f"/proc/{{server}}/status") as f:
+            parent = next(int(line.split()[1]) for line in f if line.startswith("PPid:"))
+        print(ended, parent == os.getpid(), b"-c" not in command, held, sep="\\n")
+"""
+
+
+def forked_probe(tmp_path: Path, thread: bool) -> list[str]:
+    script = tmp_path / "probe.py"
+    script.write_text(FORKED.format(repo=str(REPO), thread=thread))
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_the_fork_server_is_a_fork_of_the_host_holding_none_of_its_descriptors(
+    tmp_path: Path,
+) -> None:
+    ended, child, forked, held = forked_probe(tmp_path, thread=False)
+    assert forked == "True", "a host with one thread forks its server (koth imported already)"
+    assert child == "True"
+    assert held == "0", "a helper holds the host's pipe"
+    assert ended == "True", "the host's pipe did not end when it closed it: the server holds it"
+
+
+def test_a_host_running_threads_starts_its_fork_server_afresh(tmp_path: Path) -> None:
+    ended, child, forked, held = forked_probe(tmp_path, thread=True)
+    assert forked == "False", "a fork of a host with threads could copy a lock mid-use"
+    assert (ended, child, held) == ("True", "True", "0")
+
+
+LINGER = """
+import os, sys, time
+sys.path.insert(0, {repo!r})
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import forkserver
+from runner import helpers
+if __name__ == "__main__":
+    context = helpers.context()
+    pool = ProcessPoolExecutor(1, mp_context=context, initializer=helpers.detach)
+    pool.submit(os.getpid).result()
+    print(forkserver._forkserver._forkserver_pid, flush=True)
+    time.sleep(600)
+"""
+
+
+def test_the_fork_server_ends_when_the_host_is_killed(tmp_path: Path) -> None:
+    script = tmp_path / "linger.py"
+    script.write_text(LINGER.format(repo=str(REPO)))
+    host = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert host.stdout is not None
+        server = int(host.stdout.readline())
+    finally:
+        host.kill()  # SIGKILL: no handler, no clean-up of the host's runs
+        host.wait()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and alive(server):
+        time.sleep(0.05)
+    assert not alive(server), "the fork server outlived the host (its helpers follow it)"
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
