@@ -46,7 +46,7 @@ from markupsafe import Markup, escape
 
 from runner.games import UnknownGameError, find_game
 from runner.games.base import EMPTY, Setup
-from runner.games.spec import Edit, GameSpec, Presentation
+from runner.games.spec import Edit, GameSpec, LazyEdits, Presentation
 from runner.playback import PlaybackError, Step, playback
 from runner.results import RecordView
 
@@ -125,7 +125,7 @@ class Replay:
     seat_names: tuple[str, ...]
     initial: str  # the first frame
     steps: tuple[Step, ...]
-    edits: tuple[tuple[Edit, ...], ...]  # per step: the edits from the frame before to its own
+    edits: Sequence[tuple[Edit, ...]]  # per step: the edits from the frame before to its own
     turns: tuple[int, ...]  # per frame: the turn of its step (0 for the first frame), or the
     # turn to be played if its frame names that (Presentation.frame_turn_to_play)
     scores: tuple[tuple[int, ...], ...]  # per frame: each seat's score
@@ -134,7 +134,7 @@ class Replay:
     layers: tuple[str, ...] = ()  # per frame, the presentation's layer (none: empty)
     # per step: the edits from its frame back to the one before (``backward``), when the replay
     # knew them as it went (``Presentation.frame_changes``); None: ``backward`` works them out
-    undo: tuple[tuple[Edit, ...], ...] | None = None
+    undo: Sequence[tuple[Edit, ...]] | None = None
 
     @property
     def final_scores(self) -> tuple[int, ...]:
@@ -475,10 +475,12 @@ def backward(rep: Replay) -> list[list[Edit]]:
 def page_data(rep: Replay, show: Presentation, log_name: str) -> dict[str, Any]:
     """What a game page embeds for replay.js (JSON); the final frame is the page's board."""
     digits = digits_for(rep.longest)
+    undo = backward(rep) if rep.undo is None else rep.undo
+    encoded = undo.encoded(digits, ALPHABET, SPLICE) if isinstance(undo, LazyEdits) else None
     data: dict[str, Any] = {
         "finalLength": len(rep.final),
         "digits": digits,
-        "changes": encode_edits(backward(rep) if rep.undo is None else rep.undo, digits),
+        "changes": encode_edits(undo, digits) if encoded is None else encoded,
         "steps": len(rep.steps),
         "seats": len(rep.seat_names),
         "numbers": encode_numbers([(t, *s) for t, s in zip(rep.turns, rep.scores, strict=True)]),

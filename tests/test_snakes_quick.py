@@ -6,6 +6,7 @@ words say what went wrong; and where it cannot be had, the referee plays every m
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import random
 import re
@@ -24,8 +25,18 @@ from runner.games.base import EMPTY, Termination
 from runner.games.snakes import SPEC as SNAKES
 from runner.games.snakes import quick
 from runner.games.snakes.rules import CELLS, MAX_MOVES, SnakesState
+from runner.games.spec import LazyEdits
 from runner.referee import GameResult, Player, play_game
-from runner.replay import ReplayError, backward, replay
+from runner.replay import (
+    ALPHABET,
+    SPLICE,
+    ReplayError,
+    backward,
+    encode_edits,
+    page_data,
+    presentation,
+    replay,
+)
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits
 
@@ -266,6 +277,47 @@ def test_the_site_replays_a_record_in_c_exactly_as_the_rules_replay_it() -> None
         assert dataclasses.replace(fast, undo=None) == compared, f"game {game}"
         assert fast.undo is not None and list(map(list, fast.undo)) == backward(compared)
     assert suffocations > 5
+
+
+def test_the_c_replays_page_data_is_the_rules_replays_character_for_character() -> None:
+    """The ``changes`` string written in C (runner/changes.c) against replay.py's encode_edits:
+    for each number of digits, a run of changed characters is written a character at a time up
+    to some length and as one splice past it, and both ways agree at every length."""
+    lengths: set[int] = set()
+    for game in range(30):
+        state = SNAKES.rules.initial_state(random.Random(0), 2, EMPTY)
+        played = []
+        for move in random_moves(random.Random(2000 + game)):
+            if state.over:
+                break
+            state = SNAKES.rules.apply(state, {state.moves_played % 2: move})
+            played.append(move)
+        record = a_record("".join(played), game)
+        fast, compared = replay(record), replay(record, compare=True)
+        assert isinstance(fast.undo, LazyEdits), "replayed in C"
+        undo = backward(compared)
+        lengths |= {removed for edits in undo for _, removed, _ in edits}
+        for digits in (1, 2, 3, 4):
+            assert fast.undo.encoded(digits, ALPHABET, SPLICE) == encode_edits(undo, digits)
+        show = presentation(SNAKES.id)
+        assert page_data(fast, show, "log.txt") == page_data(compared, show, "log.txt")
+    assert {1, 2, 3} <= lengths and max(lengths) > 8, "runs short and long were written"
+
+
+def test_the_c_writes_no_more_than_it_has_room_for() -> None:
+    loaded = quick.library()
+    assert loaded is not None
+    ints = ctypes.c_int * 2
+    runs, at, length = ints(1, 1), ints(5, 9), ints(3, 1)
+    room = 64
+    out = ctypes.create_string_buffer(room)
+    args = (runs, 2, at, length, b"abcd", 2, ALPHABET.encode(), ord(SPLICE))
+    assert loaded.changes_of_runs(*args, out, room) == 13
+    assert out.raw[:13] == b"05a06b07c,09d"
+    for cap in range(13):
+        out = ctypes.create_string_buffer(b"=" * room, room)
+        assert loaded.changes_of_runs(*args, out, cap) == -1
+        assert out.raw[cap:] == b"=" * (room - cap), f"wrote past {cap}"
 
 
 def test_a_replay_that_changes_more_than_there_was_room_for_is_made_again_with_room(

@@ -28,11 +28,22 @@ default table is win 1, draw ½, loss 0.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, NamedTuple, Protocol, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    Literal,
+    NamedTuple,
+    Protocol,
+    TypeVar,
+    overload,
+)
 
 from runner.games.base import EMPTY, GameInfo, Outcome, Setup, Termination
 
@@ -188,6 +199,50 @@ class CFunctionCodec(Protocol, Generic[S_in, M_out]):
 Edit = tuple[int, int, str]  # (offset, characters removed, text inserted there): runner/replay.py
 
 
+StepsEdits = tuple[tuple[Edit, ...], ...]  # per step, its edits
+
+
+class LazyEdits(Sequence[tuple[Edit, ...]]):
+    """Per step, its edits, made by ``build`` when first asked for. ``encode``, where a game's
+    own code has one, writes the site's ``changes`` string of them (runner/replay.py's
+    ``encode_edits``: its digits, alphabet and splice character in) without making them: a
+    game page needs nothing else of them. Equal to any sequence of the same edits."""
+
+    def __init__(
+        self,
+        count: int,
+        build: Callable[[], StepsEdits],
+        encode: Callable[[int, str, str], str | None] | None = None,
+    ) -> None:
+        self._count, self._build, self._encode = count, build, encode
+
+    @functools.cached_property
+    def made(self) -> StepsEdits:
+        made = self._build()
+        assert len(made) == self._count, "a step's edits missing"
+        return made
+
+    def encoded(self, digits: int, alphabet: str, splice: str) -> str | None:
+        """The ``changes`` string, or None where there is no ``encode`` (or it could not)."""
+        return None if self._encode is None else self._encode(digits, alphabet, splice)
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[Edit, ...]: ...
+    @overload
+    def __getitem__(self, index: slice) -> StepsEdits: ...
+    def __getitem__(self, index: int | slice) -> tuple[Edit, ...] | StepsEdits:
+        return self.made[index]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and self.made == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(self.made)
+
+
 class ReplaySteps(NamedTuple):
     """A record's steps as a game's own code replays them (``Presentation.replay_steps``)."""
 
@@ -195,8 +250,8 @@ class ReplaySteps(NamedTuple):
     final: str  # the last frame
     moves: tuple[tuple[tuple[int, str], ...], ...]  # per step: (seat, move text) of each mover
     turns: tuple[int, ...]  # per step: the turn it was played in
-    forward: tuple[tuple[Edit, ...], ...]  # per step: its edits from the frame before
-    back: tuple[tuple[Edit, ...], ...]  # per step: its edits back to the frame before
+    forward: Sequence[tuple[Edit, ...]]  # per step: its edits from the frame before
+    back: Sequence[tuple[Edit, ...]]  # per step: its edits back to the frame before
     scores: tuple[tuple[int, ...], ...]  # per frame: each seat's score
 
 

@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING, Any
 from runner import native
 from runner.games.base import Setup
 from runner.games.snakes.rules import CELLS, MAX_MOVES, Snakes, SnakesState
-from runner.games.spec import Edit, ReplaySteps
+from runner.games.spec import Edit, LazyEdits, ReplaySteps
 
 if TYPE_CHECKING:
     from runner.bots.quick import Played
 
 HERE = Path(__file__).parent
-SOURCES = (HERE.parent.parent / "bots" / "quick.c", HERE / "step.c")
+RUNNER = HERE.parent.parent
+SOURCES = (RUNNER / "bots" / "quick.c", HERE / "step.c", RUNNER / "changes.c")
 FLAGS = ("-std=gnu11", "-O2", "-Wall", "-Wextra", "-shared", "-fPIC")
 _BITS_BYTES = 66  # a side's bitboard (rules.py: bit y * 33 + x), little-endian
 _MOVES_CAP = 4096  # quick.c's MOVES_CAP
@@ -107,6 +108,11 @@ def library() -> ctypes.CDLL | None:
         *(chars, chars, ctypes.c_int, ints),
     ]
     loaded.step_replay.restype = ctypes.c_int
+    loaded.changes_of_runs.argtypes = [
+        *(ints, ctypes.c_int, ints, ints, ctypes.c_char_p, ctypes.c_int),
+        *(ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int),
+    ]
+    loaded.changes_of_runs.restype = ctypes.c_int
     return loaded
 
 
@@ -208,29 +214,47 @@ def replay_steps(record: Mapping[str, Any], setup: Setup) -> ReplaySteps | None:
             break
     if done != steps:
         return None
-    forward: list[tuple[Edit, ...]] = []
-    back: list[tuple[Edit, ...]] = []
-    all_runs = sum(runs[:steps])
+    counts = runs[:steps]
+    all_runs = sum(counts)
     at, lengths = run_at[:all_runs], run_length[:all_runs]
-    before = bytes(was[: sum(lengths)]).decode("ascii")
-    after = bytes(now[: len(before)]).decode("ascii")
-    run = char = 0
-    for count in runs[:steps]:
-        ahead, behind = [], []
-        for offset, length in zip(at[run : run + count], lengths[run : run + count], strict=True):
-            ahead.append((offset, length, after[char : char + length]))
-            behind.append((offset, length, before[char : char + length]))
-            char += length
-        run += count
-        forward.append(tuple(ahead))
-        back.append(tuple(behind))
+    before = bytes(was[: sum(lengths)])
+    after = bytes(now[: len(before)])
     scores = tuple(zip(cells[0::2], cells[1::2], strict=True))
+
+    def back_changes(digits: int, alphabet: str, splice: str) -> str | None:
+        """The page's ``changes`` string of the steps' edits back (LazyEdits.encoded)."""
+        assert loaded is not None
+        cap = len(before) * (digits + 1) + steps
+        out = ctypes.create_string_buffer(cap)
+        written = loaded.changes_of_runs(
+            *(runs, steps, run_at, run_length, before, digits),
+            *(alphabet.encode("ascii"), ord(splice), out, cap),
+        )
+        return None if written < 0 else out.raw[:written].decode("ascii")
+
     return ReplaySteps(
         _RULES.render_text(first),
         _RULES.render_text(_state_out(made)),
         tuple(((i % 2, move),) for i, move in enumerate(moves)),
         tuple(i // 2 + 1 for i in range(steps)),
-        tuple(forward),
-        tuple(back),
+        LazyEdits(steps, lambda: _edits(counts, at, lengths, after.decode("ascii"))),
+        LazyEdits(steps, lambda: _edits(counts, at, lengths, before.decode("ascii")), back_changes),
         scores,
     )
+
+
+def _edits(
+    counts: Sequence[int], at: Sequence[int], lengths: Sequence[int], text: str
+) -> tuple[tuple[Edit, ...], ...]:
+    """Per step, its edits from step_replay's runs: ``counts[step]`` runs, each replacing
+    ``lengths[r]`` characters at ``at[r]`` by as many of ``text``, in order."""
+    made: list[tuple[Edit, ...]] = []
+    run = char = 0
+    for count in counts:
+        edits = []
+        for offset, length in zip(at[run : run + count], lengths[run : run + count], strict=True):
+            edits.append((offset, length, text[char : char + length]))
+            char += length
+        run += count
+        made.append(tuple(edits))
+    return tuple(made)
