@@ -404,8 +404,13 @@ _FFIS: dict[str, Any] = {}  # cffi declarations → the FFI that parsed them (in
 def _ffi_for(cdef: str) -> Any:
     ffi = _FFIS.get(cdef)
     if ffi is None:
-        import cffi
+        try:
+            import cffi
+        except ImportError:  # a local zygote starts without site-packages (python -S): add them
+            import site
 
+            site.main()
+            import cffi
         ffi = _FFIS[cdef] = cffi.FFI()
         ffi.cdef(cdef)
     return ffi

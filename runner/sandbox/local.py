@@ -65,6 +65,11 @@ class Compiled:
     output: str  # the compiler's messages, verbatim (capped)
 
 
+# How the zygote of C-function bots starts: worker.py (its path the first argument) imported.
+LAUNCH = (
+    "import os, sys; sys.path.insert(0, os.path.dirname(sys.argv.pop(1))); "
+    "import worker; worker.main(sys.argv)"
+)
 _STARTED: weakref.WeakSet[Zygote] = weakref.WeakSet()  # the zygotes this process started
 
 
@@ -92,7 +97,12 @@ def start_local_zygote(python: bool = False) -> Zygote:
     if python:
         command, env = [*worker.PYTHON_COMMAND, worker.__file__, *control], worker.PROGRAM_ENV
     else:
-        command, env = [sys.executable, "-I", worker.__file__, *control], {"PATH": os.defpath}
+        # worker.py is imported, not run as a script: Python keeps an imported module's compiled
+        # code, and compiles a script at every start (~25 ms of the zygote's ~60). -S: no
+        # site-packages (an editable install's finder costs more); worker.py adds them if it
+        # ever needs cffi.
+        command = [sys.executable, "-I", "-S", "-c", LAUNCH, worker.__file__, *control]
+        env = {"PATH": os.defpath}
     native = cblank.binary()
     if native is not None:
         command += ["--native", native]
