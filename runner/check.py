@@ -30,6 +30,7 @@ from runner.games import find_game
 from runner.progress import Say, to_stderr
 from runner.referee import Player
 from runner.safefiles import UnsafeFileError, read_capped, shown_text
+from runner.sandbox.zygote import SandboxError
 from runner.schedule import game_seed
 from runner.standings import Entrant
 from runner.workers import GamePool, Task, bot_limits, job_count, start_helpers
@@ -105,7 +106,8 @@ def build_all(config: Config, sandbox: Sandbox, jobs: int | None = None) -> list
     limits = bot_limits(config)
     game = find_game(config.game)
     entries = discover(config.entries)
-    if not all(is_built(entry, config.output.build, sandbox.name) for entry in entries):
+    building = not all(is_built(entry, config.output.build, sandbox.name) for entry in entries)
+    if building:
         start_helpers(config, jobs)  # a new build is checked next, on the worker processes
     serve = getattr(sandbox, "serve", None)  # one container loads every entry (Docker)
     if serve is not None:
@@ -121,7 +123,18 @@ def build_all(config: Config, sandbox: Sandbox, jobs: int | None = None) -> list
     if threads <= 1:
         return [build(entry) for entry in entries]
     with ThreadPoolExecutor(threads, thread_name_prefix="koth-build") as pool:
+        if building:  # the check stage's opponent, built beside the entries (first: not last)
+            pool.submit(_build_builtin, config, sandbox)
         return list(pool.map(build, entries))
+
+
+def _build_builtin(config: Config, sandbox: Sandbox) -> None:
+    """Build the built-in bot now; ``builtin_player`` then finds it built (or, if it failed,
+    builds it again and says why)."""
+    try:
+        builtin_player(config, sandbox)
+    except (SeasonError, SandboxError, OSError):
+        pass
 
 
 def builtin_player(config: Config, sandbox: Sandbox) -> Player:

@@ -4,6 +4,7 @@ order, as one build at a time."""
 
 from __future__ import annotations
 
+import shutil
 import threading
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from test_season import BOTS, BROKEN, add_bot
 from runner import check, workers
 from runner.build import Sandbox
 from runner.config import Config, load_config
+from runner.games import find_game
 from runner.sandbox.local import Compiled
 
 
@@ -92,3 +94,22 @@ def test_docker_builds_side_by_side_in_a_container_per_thread(
     assert [(e, ok, stage) for e, ok, stage, _ in summary(together)] == [
         (e, ok, stage) for e, ok, stage, _ in summary(alone)
     ], "Docker's builds two at a time should give the local sandbox's verdicts"
+
+
+def test_the_check_stages_opponent_is_built_beside_the_entries(entries: Path) -> None:
+    """The built-in bot the smoke games are played against is built with the entries, not
+    after them (the check stage then finds it built); a build that is cached builds nothing."""
+    config = config_with(entries, "build")
+    sandbox = workers.new_sandbox("local")
+    try:
+        check.build_all(config, sandbox, jobs=2)
+        built = sorted(p.parent.name for p in (entries / "build" / "_builtin").glob("*/build.json"))
+        opponent = f"builtin-{find_game(config.game).builtins[0].name}"
+        assert built == [opponent], built
+        shutil.rmtree(entries / "build" / "_builtin")
+        check.build_all(config, sandbox, jobs=2)
+        assert not (entries / "build" / "_builtin").exists(), "nothing to build: no opponent"
+        player = check.builtin_player(config, sandbox)
+        assert player.entry == opponent
+    finally:
+        sandbox.close()
