@@ -39,6 +39,7 @@ from runner.replay import (
 )
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits
+from runner.workers import _one_cpu_here
 
 LIMITS = BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20)
 HOSTILE = Path(__file__).parent / "hostile"
@@ -168,6 +169,34 @@ def test_clean_games_are_played_in_c_and_recorded_as_python_records_them(
         assert len(fast.moves) > 100 and counted.moves > len(fast.moves) - 5, counted
         assert counted.moves + len(counted.handed) == len(fast.moves), counted
         assert all(0 < cpu < LIMITS.game_cpu_s for cpu in fast.cpu_s)
+
+
+def test_news_from_the_sandbox_hands_over_at_most_the_move_it_woke(
+    local_sandbox: LocalSandbox, players: dict[str, Player], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The zygote reports each bot's end when it reaps it, often while the next game is being
+    played: the move whose poll wakes to that news is handed over, and the news read then, so
+    the moves after it are played in C again (not one hand-over a move until one reads it)."""
+    zygote = local_sandbox.zygote
+    filed: list[str] = []
+    file = zygote._file
+
+    def counting(event: dict[str, Any]) -> None:
+        filed.append(event["event"])
+        file(event)
+
+    monkeypatch.setattr(zygote, "_file", counting)
+    greedy = [p for name, p in players.items() if name.startswith("greedy")]
+    counted = Counted()
+    # on one CPU, as a job slot plays: the zygote reaps a game's bots while the next is played
+    with _one_cpu_here({"sandbox": local_sandbox}):
+        for seed in range(8):
+            spec = replace(SNAKES, quick=counted)
+            result = play_game(spec, greedy[::-1], local_sandbox, LIMITS, seed)
+            assert result.outcome.faulty is None
+    woken = sum(1 for _, events in counted.handed if events)
+    assert filed.count("exit") >= 14, filed
+    assert woken <= filed.count("exit"), (counted.handed, filed)
 
 
 @pytest.mark.parametrize(
