@@ -15,7 +15,7 @@ import pytest
 
 from runner.bots import watch, worker
 from runner.bots.stdio import StdioBot
-from runner.sandbox.zygote import BotLimits, Zygote
+from runner.sandbox.zygote import BotLimits, Zygote, ZygoteBroken
 
 LIMITS = BotLimits(move_cpu_s=100.0, game_cpu_s=1000.0, move_wall_s=10.0, memory_bytes=64 << 20)
 PID = 100  # the bot's pid, as the zygote names it
@@ -117,3 +117,39 @@ def test_an_end_without_a_reply_is_still_a_death(bot: Bot, monkeypatch: pytest.M
     after_the_request(monkeypatch, crash)
     move = play_a_move(bot)
     assert move.fault is not None and "SIGSEGV at turn 16" in str(move.fault), move.fault
+
+
+def test_old_news_is_dropped_and_nothing_else_read(
+    fake_zygote: tuple[socket.socket, socket.socket],
+) -> None:
+    """``drop_old_news`` (a move the quick loop handed over because the zygote's news woke it):
+    the exits of bots the host is done with are read and dropped; the first other message is
+    left where it is, well formed or not, for the next move to read and judge (a zygote in a
+    bot's container is that entry's doing)."""
+    host, far = fake_zygote
+    zygote = Zygote(host, untrusted=True)
+
+    def send(**event: Any) -> None:
+        far.send(json.dumps(event).encode())
+
+    zygote.forget(41)
+    zygote.forget(42)
+    send(event="exit", pid=41, status=0)
+    send(event="stopped", pid=42)
+    send(event="exit", pid=42, status=9)
+    send(event="exit", pid=43, status=0)  # of a bot not forgotten: the next move's news
+    zygote.drop_old_news()
+    assert json.loads(host.recv(1 << 16)) == {"event": "exit", "pid": 43, "status": 0}
+    zygote.forget(44)
+    far.send(b"not a message")  # broken: not read, not judged here
+    send(event="exit", pid=44, status=0)
+    zygote.drop_old_news()
+    assert host.recv(1 << 16) == b"not a message"
+    zygote.drop_old_news()  # its exit, now first
+    with pytest.raises(BlockingIOError):
+        host.recv(1 << 16)
+    far.close()  # the zygote's end: left for the next reader, who says what it means
+    zygote.drop_old_news()
+    assert not zygote.dead
+    with pytest.raises(ZygoteBroken, match="exited unexpectedly"):
+        zygote.pump()

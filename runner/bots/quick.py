@@ -55,11 +55,8 @@ def resume(bot: Any, request: bytes, handed: Handed, turn: int) -> Exchange:
     if not isinstance(bot, CFunctionBot):
         raise TypeError(f"a quick loop handed over the move of a {type(bot).__name__}")
     move = bot.resume_alone(request, handed.progress, handed.events, turn)
-    # News from the zygote (an earlier game's bot reaped) that woke a move whose reply then came
-    # whole is not that move's to read: read now, or the next move's poll wakes to it and is
-    # handed over again, and the next. A zygote in a bot's container is left to the next move
-    # that wakes to it (what it says, or fails to, is its entry's doing).
-    zygote = bot.process.zygote
-    if not zygote.untrusted:
-        zygote.pump()
+    # News from the zygote of a bot the host is done with (an earlier game's, reaped) that woke
+    # a move whose reply then came whole is not that move's to read: dropped now, or the next
+    # move's poll wakes to it and is handed over again, and the next.
+    bot.process.zygote.drop_old_news()
     return move

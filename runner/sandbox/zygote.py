@@ -168,6 +168,28 @@ class Zygote:
             if left <= 0 or not select.select([], [self._sock], [], left)[1]:
                 raise ZygoteBroken(f"the bot zygote took no request for {ANSWER_WALL_S:g} s")
 
+    def drop_old_news(self) -> None:
+        """Read and drop the waiting news of bots the host is done with (``forget``: the exits
+        the zygote reports as it reaps them, often while the next game is played), up to the
+        first other message, left as it is for whoever reads next: a move, which knows whose
+        doing a broken message is. Nothing else is read, so nothing a zygote in a bot's
+        container says or fails to say can stop the host here."""
+        while not self.dead:
+            try:
+                data = self._sock.recv(MESSAGE_CAP, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+            except OSError:  # nothing waiting (BlockingIOError), or its end is for others
+                return
+            try:
+                event = parse_event(data) if data else None
+            except ZygoteBroken:
+                return
+            if event is None or event["event"] not in ("exit", "stopped"):
+                return
+            if event["pid"] not in self._closed:
+                return
+            self._sock.recv(MESSAGE_CAP, socket.MSG_DONTWAIT)  # the one peeked at
+            self._file(event)
+
     def pump(self) -> None:
         """Read every event already waiting, filing them by pid."""
         while True:
