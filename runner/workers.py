@@ -29,23 +29,26 @@ from runner.build import Sandbox
 from runner.config import Config
 from runner.games import find_game
 from runner.games.base import EMPTY
+from runner.games.spec import GameSpec
 from runner.progress import to_stderr
 from runner.referee import Player, play_game
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits, SandboxError
 
 
-def new_sandbox(kind: str) -> Sandbox:
-    """A sandbox by its tournament.yaml name: ``local`` or ``docker``."""
+def new_sandbox(kind: str, game: GameSpec | None = None) -> Sandbox:
+    """A sandbox by its tournament.yaml name: ``local`` or ``docker``; ``game``: the one it
+    plays, if known (Docker's containers start quicker where it has no Python bots)."""
     if kind == "docker":
         from runner.sandbox.docker import DockerSandbox
 
-        return DockerSandbox(say=to_stderr)
+        python_bots = game is None or "python" in game.languages
+        return DockerSandbox(say=to_stderr, python_bots=python_bots)
     return LocalSandbox()
 
 
 def make_sandbox(config: Config) -> Sandbox:
-    return new_sandbox(config.sandbox)
+    return new_sandbox(config.sandbox, find_game(config.game))
 
 
 def bot_limits(config: Config) -> BotLimits:
@@ -76,7 +79,7 @@ _WORKER: dict[str, Any] = {}
 def _play(task: Task, state: dict[str, Any]) -> Done:
     """Play one task with the sandbox in ``state``; a failed sandbox is replaced, not fatal."""
     if state.get("sandbox") is None:
-        state["sandbox"] = new_sandbox(state["kind"])
+        state["sandbox"] = new_sandbox(state["kind"], state["game"])
     try:
         prepare = getattr(state["sandbox"], "prepare", None)
         if prepare is not None and task.warm:
@@ -200,7 +203,7 @@ def _start_ahead(folder: Path) -> None:
     the background (``start_ahead``), while the entries are still being built. Where that
     fails, the first game starts them and says why."""
     try:
-        sandbox = new_sandbox(_WORKER["kind"])
+        sandbox = new_sandbox(_WORKER["kind"], _WORKER["game"])
     except (SandboxError, OSError):
         return
     _WORKER["sandbox"] = sandbox

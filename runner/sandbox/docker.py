@@ -356,7 +356,10 @@ class _PlayContainer:
         # drops the HOSTNAME and HOME the engine adds, and Python's start reads HOME), so the
         # zygote runs Python bots in warm forks of itself (runner/bots/worker.py).
         environment = [f"{name}={value}" for name, value in worker.PROGRAM_ENV.items()]
-        command = ["env", "-i", *environment, *worker.PYTHON_COMMAND, "/opt/koth/worker.py"]
+        command = ["env", "-i", *environment, *worker.PYTHON_COMMAND]
+        if not sandbox.python_bots:  # from its code compiled in the image (worker.LAUNCH)
+            command += ["-c", worker.LAUNCH]
+        command.append("/opt/koth/worker.py")
         volumes = {host: {"bind": inside, "mode": "ro"} for host, inside in places.items()}
         options: dict[str, Any] = {
             "volumes": {**volumes, str(self.folder): {"bind": "/run/koth", "mode": "ro"}},
@@ -415,8 +418,12 @@ class DockerSandbox:
     # side by side (runner/check.py) load their bots one at a time (runner/build.py).
     spawns_in_parallel = False
 
-    def __init__(self, say: Callable[[str], None] | None = None) -> None:
+    def __init__(self, say: Callable[[str], None] | None = None, python_bots: bool = True) -> None:
+        """``python_bots``: whether its containers may play Python bots. Those run in warm forks
+        of the container's zygote, which then starts as the script a Python bot runs as (its
+        forks see what that would); without them it starts from its compiled code."""
         self.say = say or (lambda text: print(text, file=sys.stderr))
+        self.python_bots = python_bots
         self.client = connect()
         prune(self.client)
         self.tag = ensure_image(self.client, self.say)

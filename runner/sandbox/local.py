@@ -65,11 +65,6 @@ class Compiled:
     output: str  # the compiler's messages, verbatim (capped)
 
 
-# How the zygote of C-function bots starts: worker.py (its path the first argument) imported.
-LAUNCH = (
-    "import os, sys; sys.path.insert(0, os.path.dirname(sys.argv.pop(1))); "
-    "import worker; worker.main(sys.argv)"
-)
 _STARTED: weakref.WeakSet[Zygote] = weakref.WeakSet()  # the zygotes this process started
 
 
@@ -94,14 +89,14 @@ def start_local_zygote(python: bool = False) -> Zygote:
     a fork of that warm interpreter instead of starting it again (runner/bots/worker.py)."""
     host_end, zygote_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     control = ["--control-fd", str(zygote_end.fileno())]
-    if python:
-        command, env = [*worker.PYTHON_COMMAND, worker.__file__, *control], worker.PROGRAM_ENV
+    if python:  # run as the script a Python bot runs as: its warm forks see what it would
+        command = [*worker.PYTHON_COMMAND, worker.__file__, *control]
+        env = worker.PROGRAM_ENV
     else:
-        # worker.py is imported, not run as a script: Python keeps an imported module's compiled
-        # code, and compiles a script at every start (~25 ms of the zygote's ~60). -S: no
-        # site-packages (an editable install's finder costs more); worker.py adds them if it
-        # ever needs cffi.
-        command = [sys.executable, "-I", "-S", "-c", LAUNCH, worker.__file__, *control]
+        # From its compiled code (worker.LAUNCH: a script is compiled at every start), and -S:
+        # no site-packages (an editable install's finder alone costs ~10 ms of the start);
+        # worker.py adds them if it ever needs cffi.
+        command = [sys.executable, "-I", "-S", "-c", worker.LAUNCH, worker.__file__, *control]
         env = {"PATH": os.defpath}
     native = cblank.binary()
     if native is not None:
