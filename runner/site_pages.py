@@ -24,7 +24,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
 import re
+import signal
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from functools import cache
@@ -32,6 +34,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from runner import __version__, helpers
+from runner.bots import walls
 from runner.documents import load_json
 from runner.safefiles import UnsafeFileError, read_beneath
 
@@ -161,6 +164,9 @@ _counter: Any = None  # in a started process: the chunk counter it shares
 def _start(counter: Any) -> None:
     global _counter
     helpers.detach()
+    # It follows the fork server, which ends with the host: a renderer waiting for its next
+    # chunk when the host is killed would wait for ever (it holds its own queue's other end).
+    walls.set_parent_death_signal(os.getppid(), signal.SIGTERM)
     _counter = counter
 
 

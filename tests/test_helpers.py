@@ -3,6 +3,8 @@ whatever lies in the folder the host works in."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -116,8 +118,8 @@ from runner import helpers
 if __name__ == "__main__":
     context = helpers.context()
     pool = ProcessPoolExecutor(1, mp_context=context, initializer=helpers.detach)
-    pool.submit(os.getpid).result()
-    print(forkserver._forkserver._forkserver_pid, flush=True)
+    helper = pool.submit(os.getpid).result()
+    print(forkserver._forkserver._forkserver_pid, helper, flush=True)
     time.sleep(600)
 """
 
@@ -128,14 +130,19 @@ def test_the_fork_server_ends_when_the_host_is_killed(tmp_path: Path) -> None:
     host = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
     try:
         assert host.stdout is not None
-        server = int(host.stdout.readline())
+        server, helper = map(int, host.stdout.readline().split())
     finally:
         host.kill()  # SIGKILL: no handler, no clean-up of the host's runs
         host.wait()
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and alive(server):
-        time.sleep(0.05)
-    assert not alive(server), "the fork server outlived the host (its helpers follow it)"
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and alive(server):
+            time.sleep(0.05)
+        assert not alive(server), "the fork server outlived the host"
+    finally:
+        # This helper has no parent-death signal (koth's set one as they start, and follow
+        # the server: below): the test ends it.
+        os.kill(helper, signal.SIGKILL)
 
 
 def alive(pid: int) -> bool:
@@ -145,3 +152,52 @@ def alive(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+RENDERING = """
+import os, sys, time
+sys.path.insert(0, {repo!r})
+from multiprocessing import forkserver
+from runner import site_pages
+
+def render(item):
+    with open({mark!r} + str(os.getpid()), "w"):
+        pass
+    time.sleep(0.05)
+    return item
+
+def meanwhile():
+    while not os.listdir({folder!r}):
+        time.sleep(0.01)
+    print(forkserver._forkserver._forkserver_pid, flush=True)
+    time.sleep(600)
+
+if __name__ == "__main__":
+    site_pages.render_pages(render, list(range(400)), 2, meanwhile)
+"""
+
+
+def test_a_site_renderer_ends_when_its_host_is_killed(tmp_path: Path) -> None:
+    """A renderer of the site's pages (runner/site_pages.py) follows the fork server, which
+    ends with the host: killed mid-site, nothing of it is left rendering or waiting."""
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    script = tmp_path / "render.py"
+    script.write_text(RENDERING.format(repo=str(REPO), mark=str(marks / "pid-"), folder=str(marks)))
+    host = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert host.stdout is not None
+        server = int(host.stdout.readline())
+    finally:
+        host.kill()
+        host.wait()
+    renderers = [int(n.removeprefix("pid-")) for n in os.listdir(marks)]
+    renderers = [pid for pid in renderers if pid != host.pid]
+    assert renderers, "no page was rendered by another process"
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and any(map(alive, [server, *renderers])):
+        time.sleep(0.05)
+    left = [pid for pid in renderers if alive(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not alive(server) and not left, f"left running: {left}"
