@@ -81,7 +81,7 @@ PROGRAM_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTEC
 PYTHON_COMMAND = ("/usr/bin/python3", "-I", "-B")  # how a Python bot runs: + its script
 # How a zygote is started: ``python -c LAUNCH PATH ARGS...`` runs this file (PATH) as
 # ``__main__``, as ``python PATH ARGS...`` would, but from its compiled code where Python keeps
-# it (__pycache__, as for a module imported): a script is compiled at every start (~25 ms of a
+# it (__pycache__, as for a module imported): a script is compiled at every start (12-25 ms of a
 # zygote's). Nothing is imported, nor added to sys.path, that running the script would not.
 LAUNCH = (
     "import sys; p = sys.argv.pop(1); m = type(sys)('__main__'); m.__file__ = p; "
