@@ -1,5 +1,5 @@
 """Processes as /proc shows them, for tests of who starts whom: children, parents, the C
-blank's fork server."""
+blank's fork server, whether one still runs."""
 
 from __future__ import annotations
 
@@ -32,3 +32,12 @@ def fork_servers(zygote: int) -> list[int]:
             if session != pid:
                 servers.append(pid)
     return servers
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"

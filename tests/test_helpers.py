@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+from processes import alive
+
 import runner
 
 REPO = Path(runner.__file__).resolve().parent.parent
@@ -143,15 +145,6 @@ def test_the_fork_server_ends_when_the_host_is_killed(tmp_path: Path) -> None:
         # This helper has no parent-death signal (koth's set one as they start, and follow
         # the server: below): the test ends it.
         os.kill(helper, signal.SIGKILL)
-
-
-def alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 RENDERING = """
