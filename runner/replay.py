@@ -410,7 +410,12 @@ def _number(n: int, digits: int) -> str:
 
 
 def encode_edits(steps: Iterable[Sequence[Edit]], digits: int) -> str:
-    """The ``changes`` string: each step's edits, a single replaced character in short form."""
+    """The ``changes`` string: each step's edits, a single replaced character in short form.
+    Edits a game's own code can write this string of (``LazyEdits.encoded``) are written so."""
+    if isinstance(steps, LazyEdits):
+        encoded = steps.encoded(digits, ALPHABET, SPLICE)
+        if encoded is not None:
+            return encoded
     out = []
     for edits in steps:
         parts = []
@@ -475,12 +480,10 @@ def backward(rep: Replay) -> list[list[Edit]]:
 def page_data(rep: Replay, show: Presentation, log_name: str) -> dict[str, Any]:
     """What a game page embeds for replay.js (JSON); the final frame is the page's board."""
     digits = digits_for(rep.longest)
-    undo = backward(rep) if rep.undo is None else rep.undo
-    encoded = undo.encoded(digits, ALPHABET, SPLICE) if isinstance(undo, LazyEdits) else None
     data: dict[str, Any] = {
         "finalLength": len(rep.final),
         "digits": digits,
-        "changes": encode_edits(undo, digits) if encoded is None else encoded,
+        "changes": encode_edits(backward(rep) if rep.undo is None else rep.undo, digits),
         "steps": len(rep.steps),
         "seats": len(rep.seat_names),
         "numbers": encode_numbers([(t, *s) for t, s in zip(rep.turns, rep.scores, strict=True)]),
