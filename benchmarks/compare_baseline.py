@@ -96,7 +96,7 @@ def run_koth(config: Config) -> tuple[Times, dict[str, float]]:
 
             def build() -> list[Build]:
                 check.start_ahead(config, sandbox, pool)  # as check.lineup does
-                return check.build_all(config, sandbox)
+                return check.build_all(config, sandbox, pool=pool)
 
             builds = timed(times, "build", build)
             verdicts = timed(times, "check", lambda: check.check_all(config, builds, sandbox, pool))

@@ -12,7 +12,7 @@ import json
 import os
 import shutil
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -29,6 +29,8 @@ from runner.safefiles import read_capped, shown_text
 from runner.sandbox.local import ARTIFACT_CAP, Compiled
 from runner.sandbox.zygote import BotLimits, BotProcess
 
+# Loads a built C bot once and gives its name (raises BotFault): an entry's name, its jail.
+Loader = Callable[[str, Path], str]
 RECIPE = "c11-O2-v2"  # change when the flags or checks change: every entry is rebuilt
 # How a program bot is started, in its jail, by language (stdio games).
 PROGRAMS = {"c": ["./bot"], "cpp": ["./bot"], "python": [*worker.PYTHON_COMMAND, "bot.py"]}
@@ -137,11 +139,13 @@ def build_entry(
     limits: BotLimits,
     wall_s: float,
     game: GameSpec,
+    load: Loader | None = None,
 ) -> Build:
     """Build one entry for ``game``'s kind of bot (or reuse its cached build). Never raises
-    for a bad entry. Safe to call from several koth processes at once."""
+    for a bad entry. Safe to call from several koth processes at once. ``load``: where a C
+    bot is loaded once (default: ``load_name`` in ``sandbox``)."""
     with entry_lock(build_root, entry.name):
-        return _build_entry(entry, build_root, sandbox, limits, wall_s, game)
+        return _build_entry(entry, build_root, sandbox, limits, wall_s, game, load)
 
 
 @dataclass(frozen=True)
@@ -154,6 +158,7 @@ class _Job:
     limits: BotLimits
     wall_s: float
     game: GameSpec
+    load: Loader | None
 
     def verdict(
         self,
@@ -185,12 +190,13 @@ def _build_entry(
     limits: BotLimits,
     wall_s: float,
     game: GameSpec,
+    load: Loader | None,
 ) -> Build:
     folder = (build_root / entry.name).resolve()
     cached = _cached(entry, folder, sandbox.name)
     if cached is not None:
         return cached
-    job = _Job(entry, folder, sandbox, limits, wall_s, game)
+    job = _Job(entry, folder, sandbox, limits, wall_s, game, load)
     if folder.exists():
         remove_build(folder)
     folder.mkdir(parents=True)
@@ -249,7 +255,10 @@ def _build_c_function(job: _Job) -> Build:
     (jail / "bot.so").chmod(0o444)
     jail.chmod(0o555)
     try:
-        name = load_name(job.entry.name, jail, job.sandbox, job.limits, job.game)
+        if job.load is not None:
+            name = job.load(job.entry.name, jail)
+        else:
+            name = load_name(job.entry.name, jail, job.sandbox, job.limits, job.game)
     except BotFault as fault:
         return job.verdict(False, "load", f"the bot fails when loaded: {fault}")
     warnings = f"compiled with warnings:\n{output}".rstrip() if output.strip() else "built"

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from runner import __version__
-from runner.build import Build, Sandbox, build_entry, is_built, write_file_atomic
+from runner.build import Build, Loader, Sandbox, build_entry, is_built, write_file_atomic
 from runner.config import Config, ConfigError
 from runner.documents import load_json
 from runner.entries import Entry, Manifest, content_hash, discover
@@ -93,9 +93,12 @@ class Lineup:
         ]
 
 
-def build_all(config: Config, sandbox: Sandbox, jobs: int | None = None) -> list[Build]:
+def build_all(
+    config: Config, sandbox: Sandbox, jobs: int | None = None, pool: GamePool | None = None
+) -> list[Build]:
     """Build every entry (runner/build.py), ``jobs`` at a time (default: the config's): the
-    compilers run side by side; loading each built bot once is one at a time."""
+    compilers run side by side; loading each built bot once is one at a time in ``sandbox``,
+    or on ``pool``'s workers where they were started ahead (``start_ahead``)."""
     if not config.entries.is_dir():
         raise ConfigError(
             str(config.path or "tournament.yaml"),
@@ -109,37 +112,38 @@ def build_all(config: Config, sandbox: Sandbox, jobs: int | None = None) -> list
     building = not all(is_built(entry, config.output.build, sandbox.name) for entry in entries)
     if building:
         start_helpers(config, jobs)  # a new build is checked next, on the worker processes
+    load = pool.loader() if pool is not None else None
     serve = getattr(sandbox, "serve", None)  # one container loads every entry (Docker)
-    if serve is not None:
+    if serve is not None and load is None:  # (else the workers' containers do)
         config.output.build.mkdir(parents=True, exist_ok=True)
         serve(config.output.build, limits)
 
     def build(entry: Entry) -> Build:
         return build_entry(
-            entry, config.output.build, sandbox, limits, config.limits.build_wall_s, game
+            entry, config.output.build, sandbox, limits, config.limits.build_wall_s, game, load
         )
 
     threads = min(job_count(config, jobs), len(entries))
     if threads <= 1:
         return [build(entry) for entry in entries]
-    with ThreadPoolExecutor(threads, thread_name_prefix="koth-build") as pool:
+    with ThreadPoolExecutor(threads, thread_name_prefix="koth-build") as builders:
         if building:  # the check stage's opponent, built beside the entries (first: not last)
-            pool.submit(_build_builtin, config, sandbox)
-        return list(pool.map(build, entries))
+            builders.submit(_build_builtin, config, sandbox, load)
+        return list(builders.map(build, entries))
 
 
-def _build_builtin(config: Config, sandbox: Sandbox) -> None:
+def _build_builtin(config: Config, sandbox: Sandbox, load: Loader | None) -> None:
     """Build the built-in bot now; ``builtin_player`` then finds it built (or, if it failed,
     builds it again and says why)."""
     try:
-        builtin_player(config, sandbox)
+        builtin_player(config, sandbox, load)
     except (SeasonError, SandboxError, OSError):
         pass
 
 
-def builtin_player(config: Config, sandbox: Sandbox) -> Player:
+def builtin_player(config: Config, sandbox: Sandbox, load: Loader | None = None) -> Player:
     """The game's first built-in bot (its package's builtin/ folder), built: the check stage's
-    opponent."""
+    opponent (``load``: as ``build_entry``'s)."""
     game = find_game(config.game)
     bot = game.builtins[0]
     path = bot.folder
@@ -153,6 +157,7 @@ def builtin_player(config: Config, sandbox: Sandbox) -> Player:
         bot_limits(config),
         config.limits.build_wall_s,
         game,
+        load,
     )
     if not build.ok:
         raise SeasonError(
@@ -300,7 +305,7 @@ def start_ahead(config: Config, sandbox: Sandbox, pool: GamePool) -> None:
 def lineup(config: Config, sandbox: Sandbox, pool: GamePool, say: Say = to_stderr) -> Lineup:
     """Build and check every entry (both cached): who plays this season, and why not."""
     start_ahead(config, sandbox, pool)
-    builds = build_all(config, sandbox, pool.workers)
+    builds = build_all(config, sandbox, pool.workers, pool)
     verdicts = check_all(config, builds, sandbox, pool, say)
     failed = [v.entry for v in verdicts if not v.ok]
     say(

@@ -247,8 +247,9 @@ def test_the_job_slots_containers_start_while_the_entries_build_and_play_the_che
     tmp_path: Path,
 ) -> None:
     """``check.start_ahead``: each worker starts its sandbox and a game's two play containers,
-    mounting the builds folder, before any entry is built; the smoke games are played in them
-    (no container is started for them), and the season's close removes them."""
+    mounting the builds folder, before any entry is built; each built bot is loaded once and the
+    smoke games are played in them (no container is started for either: the build stage's
+    sandbox starts only its build containers), and the season's close removes them."""
     import docker
 
     from runner import check, workers
@@ -277,6 +278,14 @@ def test_the_job_slots_containers_start_while_the_entries_build_and_play_the_che
             and "--control-socket" in c.attrs["Config"]["Cmd"]
         }
 
+    def own_boxes() -> list[str]:
+        """Play containers of this process's sandbox (its build containers have no zygote)."""
+        return [
+            c.id
+            for c in labelled(client)
+            if c.labels.get(SESSION_LABEL) == own and "--control-socket" in c.attrs["Config"]["Cmd"]
+        ]
+
     try:
         with workers.open_pool(config, sandbox) as pool:
             check.start_ahead(config, sandbox, pool)
@@ -285,10 +294,12 @@ def test_the_job_slots_containers_start_while_the_entries_build_and_play_the_che
                 time.sleep(0.1)
             started = workers_boxes()
             assert len(started) == 4, "two play containers for each of the two job slots"
-            builds = check.build_all(config, sandbox)
+            builds = check.build_all(config, sandbox, pool=pool)
+            assert [b.display_name for b in builds] == ["Greedy", "Turtle"], builds
+            assert own_boxes() == [], "the build stage started no play container of its own"
             verdicts = check.check_all(config, builds, sandbox, pool, say=lambda text: None)
             assert [v.ok for v in verdicts] == [True, True], verdicts
-            assert workers_boxes() == started, "the smoke games were played in them"
+            assert workers_boxes() == started, "the loads and smoke games were played in them"
     finally:
         sandbox.close()
     deadline = time.monotonic() + 30

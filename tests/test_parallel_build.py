@@ -79,6 +79,50 @@ def test_entries_build_side_by_side_with_the_same_verdicts(entries: Path) -> Non
     )
 
 
+class CountingSandbox(MeetingSandbox):
+    """The local sandbox, counting the bots started in it (no meeting)."""
+
+    def __init__(self, inner: Sandbox) -> None:
+        super().__init__(inner)
+        self.met, self.spawned = 2, 0
+
+    def spawn(self, *args: Any, **kwargs: Any) -> Any:
+        self.spawned += 1
+        return self.inner.spawn(*args, **kwargs)
+
+
+def test_built_bots_load_on_the_workers_started_ahead_with_the_same_verdicts(
+    entries: Path,
+) -> None:
+    """Where the pool's workers were started ahead (Docker's, with their play containers), the
+    build stage loads each built bot there, not in its own sandbox (no container of its own to
+    start): the names and verdicts are those of loading here, a bot that faults when loaded
+    included."""
+    add_bot(entries / "entries", "boom", "")
+    (entries / "entries" / "boom" / "bot.c").write_text(  # reading its name faults
+        "int bot(int b[16][32], char p) { (void)b; (void)p; return 'L'; }\n"
+        "char *bot_name = (char *)16;\n"
+    )
+    sandbox = workers.new_sandbox("local")
+    counted = CountingSandbox(sandbox)
+    try:
+        config = config_with(entries, "build-workers")
+        with workers.open_pool(config, counted) as pool:
+            assert pool.loader() is None, "no workers started ahead: loads are the build's own"
+            pool.start_ahead(config.output.build)
+            on_workers = check.build_all(config, counted, pool=pool)
+        assert counted.spawned == 0, "every bot was loaded on the workers"
+        here = check.build_all(config_with(entries, "build-here"), counted, jobs=1)
+        assert counted.spawned == 4, "the four entries that compile were loaded in the sandbox"
+    finally:
+        sandbox.close()
+    assert summary(on_workers) == summary(here)
+    assert [b.display_name for b in on_workers] == ["boom", "broken", "Diver", "Edger", "Still"]
+    fault = on_workers[0]
+    assert (fault.ok, fault.stage) == (False, "load"), fault
+    assert "SIGSEGV while loading" in fault.message, fault.message
+
+
 def test_docker_builds_side_by_side_in_a_container_per_thread(
     entries: Path, docker_sandbox: Any, local_sandbox: Sandbox
 ) -> None:
