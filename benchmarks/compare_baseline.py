@@ -83,16 +83,16 @@ def fresh_output(config: Config, scratch: Path, kind: str) -> Config:
 
 
 def run_koth(config: Config) -> tuple[Times, dict[str, float]]:
-    """One season, stage by stage, into the config's output folders."""
+    """One season, stage by stage, into the config's output folders, as ``koth season`` plays
+    it: the sandbox and the workers close while the standings and the site are made."""
     times: Times = {}
 
     def quiet(_: str) -> None:
         pass
 
     began = time.perf_counter()
-    sandbox = workers.make_sandbox(config)
-    try:
-        with workers.open_pool(config, sandbox) as pool:
+    with workers.Closing() as closing:
+        with closing.playing(config) as (sandbox, pool):
 
             def build() -> list[Build]:
                 check.start_ahead(config, sandbox, pool)  # as check.lineup does
@@ -108,10 +108,8 @@ def run_koth(config: Config) -> tuple[Times, dict[str, float]]:
                     config, line, pool, show_progress=False, say=quiet, sandbox=sandbox
                 ),
             )
-    finally:
-        sandbox.close()
-    _, doc = timed(times, "standings", lambda: season.standings(config, line, quiet))
-    timed(times, "site", lambda: render_from_config(config, warn=quiet))
+        _, doc = timed(times, "standings", lambda: season.standings(config, line, quiet))
+        timed(times, "site", lambda: render_from_config(config, warn=quiet))
     times["total"] = time.perf_counter() - began
     return times, {row["entry"]: float(row["points"]) for row in doc["entries"]}
 

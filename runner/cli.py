@@ -502,19 +502,25 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
 def cmd_season(args: argparse.Namespace) -> int:
     from runner import season
+    from runner.workers import Closing
 
     limit = _max_games(args)
     config = _config(args)
-    with _host_errors():
-        report, rows, doc = season.run_season(
-            config, max_games=limit, show_progress=not args.no_progress, say=_say
-        )
-    code = _report(report)
-    _print_standings(config, rows, doc)
-    if not args.no_site:
-        from runner.site import render_from_config
+    with Closing() as closing:  # the sandbox and the workers close while the site renders
+        with _host_errors():
+            report, rows, doc = season.run_season(
+                config,
+                max_games=limit,
+                show_progress=not args.no_progress,
+                say=_say,
+                closing=closing,
+            )
+        code = _report(report)
+        _print_standings(config, rows, doc)
+        if not args.no_site:
+            from runner.site import render_from_config
 
-        print(render_from_config(config).summary())
+            print(render_from_config(config).summary())
     return code
 
 

@@ -15,6 +15,7 @@ what changed:
 """
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,7 @@ from runner.referee import Player
 from runner.schedule import Shard
 from runner.standings import Entrant, Row, document, rank, ranks_by_score
 from runner.standings import write as write_standings
-from runner.workers import GamePool, Task, make_sandbox, open_pool, sigterm_interrupts
+from runner.workers import Closing, GamePool, Task, sigterm_interrupts
 
 
 def season_format(config: Config) -> Format:
@@ -321,11 +322,14 @@ def run_season(
     max_games: int | None = None,
     show_progress: bool = False,
     say: Say = to_stderr,
+    closing: Closing | None = None,
 ) -> tuple[PlayReport, list[Row], dict[str, Any]]:
-    """Every stage in a row: build, check, schedule, play, standings (``koth season``)."""
-    sandbox = make_sandbox(config)
-    try:
-        with open_pool(config, sandbox, jobs) as pool:
+    """Every stage in a row: build, check, schedule, play, standings (``koth season``). The
+    sandbox and the workers close while the standings are worked out, on ``closing``'s thread
+    if given (the caller then goes on, to the site, before it waits for them), else on one
+    waited for before this returns."""
+    with nullcontext(closing) if closing is not None else Closing() as closer:
+        with closer.playing(config, jobs) as (sandbox, pool):
             line = lineup(config, sandbox, pool, say)
             report = play(
                 config,
@@ -336,7 +340,5 @@ def run_season(
                 say=say,
                 sandbox=sandbox,
             )
-    finally:
-        sandbox.close()
-    rows, doc = standings(config, line, say)
+        rows, doc = standings(config, line, say)
     return report, rows, doc

@@ -1,0 +1,120 @@
+"""A season's sandbox and workers close on a thread of their own once its games are played
+(runner/workers.py, Closing), while the standings and the site are made: the close really runs
+beside the caller, everything is closed once the ``with`` block is left, and an error anywhere
+still closes everything and is reported."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_season import BOTS, add_bot
+
+from runner import season, workers
+from runner.build import Sandbox
+from runner.config import Config, load_config
+from runner.sandbox.zygote import SandboxError
+
+WAIT_S = 20.0  # bounds a wait that the code under test should end at once
+
+
+class WatchedSandbox:
+    """The local sandbox, noting its close; ``hold`` keeps close() waiting until it is set."""
+
+    def __init__(self, inner: Sandbox, hold: threading.Event | None, fail: bool) -> None:
+        self.inner, self.name, self.hold, self.fail = inner, inner.name, hold, fail
+        self.closed_by: str | None = None
+        self.waited_for_caller = False
+
+    def compile(self, *args: Any, **kwargs: Any) -> Any:
+        return self.inner.compile(*args, **kwargs)
+
+    def spawn(self, *args: Any, **kwargs: Any) -> Any:
+        return self.inner.spawn(*args, **kwargs)
+
+    def close(self) -> None:
+        if self.hold is not None:
+            self.waited_for_caller = self.hold.wait(WAIT_S)
+        self.inner.close()
+        self.closed_by = threading.current_thread().name
+        if self.fail:
+            raise SandboxError("the engine could not remove a container")
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Config:
+    for name, source in BOTS.items():
+        add_bot(tmp_path / "entries", name, source)
+    (tmp_path / "tournament.yaml").write_text("entries: entries\nseed: 3\nrounds: 1\njobs: 2\n")
+    return load_config(tmp_path / "tournament.yaml")
+
+
+def watched(
+    monkeypatch: pytest.MonkeyPatch, hold: threading.Event | None = None, fail: bool = False
+) -> list[WatchedSandbox]:
+    made: list[WatchedSandbox] = []
+
+    def make(config: Config) -> WatchedSandbox:
+        made.append(WatchedSandbox(workers.new_sandbox("local"), hold, fail))
+        return made[-1]
+
+    monkeypatch.setattr(workers, "make_sandbox", make)
+    return made
+
+
+def test_the_sandbox_and_workers_close_beside_the_caller(
+    config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the games are played the caller goes on (here: it lets the close finish, which a
+    close in its own thread would wait for in vain), and leaving the block waits for it."""
+    hold = threading.Event()
+    made = watched(monkeypatch, hold)
+    with workers.Closing() as closing:
+        with closing.playing(config) as (sandbox, pool):
+            pool.start_ahead(config.output.build)  # two worker processes
+            processes = list(getattr(pool._executor, "_processes", {}).values())
+            assert len(processes) == 2
+        hold.set()  # the caller goes on: the close was not done in its thread
+    assert made[0].waited_for_caller, "the close ran in the caller's thread"
+    assert made[0].closed_by == "koth-closing"
+    assert all(not p.is_alive() for p in processes), "leaving the block waits for the workers"
+
+
+def test_run_season_closes_everything_before_it_returns(
+    config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = watched(monkeypatch)
+    report, rows, _ = season.run_season(config, say=lambda _: None)
+    assert report.played == report.scheduled > 0
+    assert made[0].closed_by == "koth-closing"
+    assert [r.entry for r in rows] != []
+
+
+def test_an_error_while_playing_closes_at_once_and_is_the_one_reported(
+    config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = watched(monkeypatch, fail=True)  # closing fails too: the first error is reported
+    with (
+        pytest.raises(KeyboardInterrupt),
+        workers.Closing() as closing,
+        closing.playing(config) as (_, pool),
+    ):
+        pool.start_ahead(config.output.build)
+        processes = list(getattr(pool._executor, "_processes", {}).values())
+        raise KeyboardInterrupt
+    assert made[0].closed_by == threading.current_thread().name, "closed at once, here"
+    assert all(not p.is_alive() for p in processes), "the workers were stopped"
+
+
+def test_an_error_while_closing_is_raised_when_the_caller_is_done(
+    config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    watched(monkeypatch, fail=True)
+    went_on = False
+    with pytest.raises(SandboxError, match="could not remove"), workers.Closing() as closing:
+        with closing.playing(config):
+            pass
+        went_on = True
+    assert went_on
