@@ -506,15 +506,16 @@ def cmd_season(args: argparse.Namespace) -> int:
 
     limit = _max_games(args)
     config = _config(args)
-    with Closing() as closing:  # the sandbox and the workers close while the site renders
-        with _host_errors():
-            report, rows, doc = season.run_season(
-                config,
-                max_games=limit,
-                show_progress=not args.no_progress,
-                say=_say,
-                closing=closing,
-            )
+    # The sandbox and the workers close while the site renders; SIGTERM then stops like Ctrl-C
+    # too, so the close is waited for.
+    with _host_errors(), Closing() as closing:
+        report, rows, doc = season.run_season(
+            config,
+            max_games=limit,
+            show_progress=not args.no_progress,
+            say=_say,
+            closing=closing,
+        )
         code = _report(report)
         _print_standings(config, rows, doc)
         if not args.no_site:

@@ -118,3 +118,35 @@ def test_an_error_while_closing_is_raised_when_the_caller_is_done(
             pass
         went_on = True
     assert went_on
+
+
+def test_sigterm_while_koth_season_renders_the_site_waits_for_the_close(
+    config: Config, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A cancelled CI job's SIGTERM during the site stops `koth season` as Ctrl-C does (exit
+    130), once the sandbox and the workers it is closing beside the site are closed."""
+    import os
+    import signal
+
+    from runner import cli, site
+
+    made = watched(monkeypatch)
+
+    def cancelled(*args: Any, **kwargs: Any) -> Any:
+        os.kill(os.getpid(), signal.SIGTERM)
+        threading.Event().wait(WAIT_S)  # the signal's handler raises meanwhile
+        raise AssertionError("SIGTERM did not stop the site")
+
+    def missed(signum: int, frame: object) -> None:
+        raise AssertionError("koth season left SIGTERM to its caller during the site")
+
+    monkeypatch.setattr(site, "render_from_config", cancelled)
+    monkeypatch.chdir(config.path.parent if config.path is not None else ".")
+    previous = signal.signal(signal.SIGTERM, missed)
+    try:
+        assert cli.main(["season", "--no-progress"]) == 130
+        assert signal.getsignal(signal.SIGTERM) is missed, "its own handler is put back"
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert made[0].closed_by == "koth-closing", "the close was waited for"
+    assert "standings" in capsys.readouterr().out.lower()
