@@ -22,7 +22,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from runner import __version__
-from runner.build import Build, Loader, Sandbox, build_entry, is_built, write_file_atomic
+from runner.build import (
+    Build,
+    Loader,
+    Sandbox,
+    build_entry,
+    is_built,
+    start_loading,
+    write_file_atomic,
+)
 from runner.config import Config, ConfigError
 from runner.documents import load_json
 from runner.entries import Entry, Manifest, content_hash, discover
@@ -129,6 +137,8 @@ def build_all(
     with ThreadPoolExecutor(threads, thread_name_prefix="koth-build") as builders:
         if building:  # the check stage's opponent, built beside the entries (first: not last)
             builders.submit(_build_builtin, config, sandbox, load)
+            if load is None:  # the bots are loaded here: what loads them starts meanwhile
+                builders.submit(start_loading, sandbox)
         return list(builders.map(build, entries))
 
 

@@ -123,6 +123,39 @@ def test_built_bots_load_on_the_workers_started_ahead_with_the_same_verdicts(
     assert "SIGSEGV while loading" in fault.message, fault.message
 
 
+class TimelineSandbox(CountingSandbox):
+    """The local sandbox, noting when (and on which thread) its zygote is started."""
+
+    def __init__(self, inner: Sandbox) -> None:
+        super().__init__(inner)
+        self.local: Any = inner  # a LocalSandbox
+        self.events: list[str] = []
+
+    def start_zygote(self) -> None:
+        self.events.append(f"zygote started on {threading.current_thread().name[:10]}")
+        self.local.start_zygote()
+
+    def spawn(self, *args: Any, **kwargs: Any) -> Any:
+        self.events.append("load")
+        return super().spawn(*args, **kwargs)
+
+
+def test_the_zygote_that_loads_the_bots_starts_beside_the_first_compiles(entries: Path) -> None:
+    """Where the bots are loaded in the build's own sandbox, its zygote is started by a build
+    thread beside the first compiles, so the first load does not wait for it with both build
+    threads idle."""
+    sandbox = workers.new_sandbox("local")
+    timeline = TimelineSandbox(sandbox)
+    try:
+        builds = check.build_all(config_with(entries, "build"), timeline, jobs=2)
+    finally:
+        sandbox.close()
+    assert [b.ok for b in builds] == [False, True, True, True]
+    assert timeline.events == ["zygote started on koth-build"] + ["load"] * 4, (
+        "started before the opponent's and the three entries' loads"
+    )
+
+
 def test_docker_builds_side_by_side_in_a_container_per_thread(
     entries: Path, docker_sandbox: Any, local_sandbox: Sandbox
 ) -> None:
