@@ -328,7 +328,7 @@ class GamePool:
     def loader(self) -> Loader | None:
         """Where the build stage loads each built C bot once: on the workers started ahead, in
         the containers they started for games (Docker's: else the build's sandbox starts one
-        of its own, ~0.3 s of the engine's CPU to start and remove); None: in the build's
+        of its own, ~0.13 s of the engine's CPU to start and remove); None: in the build's
         sandbox."""
         return self._load if self._ahead and self._executor is not None else None
 
