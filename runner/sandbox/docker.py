@@ -656,9 +656,13 @@ class DockerSandbox:
                 return str(PurePosixPath(box.places[folder], below))
         return None
 
-    def _holds(self, box: _PlayContainer, jails: Sequence[Ways], limits: BotLimits) -> bool:
+    @staticmethod
+    def _holds(box: _PlayContainer, jails: Sequence[Ways], limits: BotLimits) -> bool:
+        """Whether ``box`` sees every jail of ``jails`` (as ``_inside`` would find, without
+        making the paths: every game's ``prepare`` asks it for all its batch's jails)."""
+        places = box.places
         return box.memory_bytes == limits.memory_bytes and all(
-            self._inside(box, ways) is not None for ways in jails
+            any(folder in places for folder, _ in ways) for ways in jails
         )
 
     def _retire(self, jails: Sequence[Ways], limits: BotLimits) -> None:
