@@ -649,20 +649,26 @@ class DockerSandbox:
         return places
 
     @staticmethod
-    def _inside(box: _PlayContainer, ways: Ways) -> str | None:
-        """Where the container ``box`` sees the jail of ``ways`` (None: it does not)."""
-        for folder, below in ways:
-            if folder in box.places:
-                return str(PurePosixPath(box.places[folder], below))
+    def _way(box: _PlayContainer, ways: Ways) -> tuple[str, PurePosixPath] | None:
+        """The first of ``ways`` by which the container ``box`` sees its jail (None: none)."""
+        places = box.places
+        for way in ways:
+            if way[0] in places:
+                return way
         return None
 
-    @staticmethod
-    def _holds(box: _PlayContainer, jails: Sequence[Ways], limits: BotLimits) -> bool:
-        """Whether ``box`` sees every jail of ``jails`` (as ``_inside`` would find, without
-        making the paths: every game's ``prepare`` asks it for all its batch's jails)."""
-        places = box.places
+    @classmethod
+    def _inside(cls, box: _PlayContainer, ways: Ways) -> str | None:
+        """Where the container ``box`` sees the jail of ``ways`` (None: it does not)."""
+        way = cls._way(box, ways)
+        return None if way is None else str(PurePosixPath(box.places[way[0]], way[1]))
+
+    @classmethod
+    def _holds(cls, box: _PlayContainer, jails: Sequence[Ways], limits: BotLimits) -> bool:
+        """Whether ``box`` sees every jail of ``jails`` (``_way``: no path is made, and every
+        game's ``prepare`` asks it for all its batch's jails)."""
         return box.memory_bytes == limits.memory_bytes and all(
-            any(folder in places for folder, _ in ways) for ways in jails
+            cls._way(box, ways) is not None for ways in jails
         )
 
     def _retire(self, jails: Sequence[Ways], limits: BotLimits) -> None:
