@@ -13,7 +13,7 @@ import os
 import shutil
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Protocol, cast
@@ -271,20 +271,26 @@ def _build_c_function(job: _Job) -> Build:
 _LOADING = threading.Lock()
 
 
+def _loading(sandbox: Sandbox) -> AbstractContextManager[object]:
+    """Held while ``sandbox`` is asked for a bot to load: ``_LOADING``, unless it says its
+    spawns may run side by side."""
+    return nullcontext() if getattr(sandbox, "spawns_in_parallel", False) else _LOADING
+
+
 def start_loading(sandbox: Sandbox) -> None:
     """Start what ``load_name`` loads bots in (the local sandbox's zygote), so that the first
     load finds it started: the build stage runs this beside its first compiles. Before, both
     build threads waited ~40 ms for it at the first load, a core idle meanwhile."""
     start = getattr(sandbox, "start_zygote", None)
     if start is not None:
-        with nullcontext() if getattr(sandbox, "spawns_in_parallel", False) else _LOADING:
+        with _loading(sandbox):
             start()
 
 
 def load_name(entry: str, jail: Path, sandbox: Sandbox, limits: BotLimits, game: GameSpec) -> str:
     """Load the C bot once in the sandbox and read its name (raises BotFault)."""
     abi = cast(CFunctionCodec[Any, Any], game.codec).abi.to_json()
-    with nullcontext() if getattr(sandbox, "spawns_in_parallel", False) else _LOADING:
+    with _loading(sandbox):
         bot = CFunctionBot(sandbox.spawn(jail, limits, abi=abi), limits, entry)
         try:
             return bot.start()

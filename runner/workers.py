@@ -77,10 +77,17 @@ Done = tuple[int, results.Record | None, str | None]  # task index, GameResult.t
 _WORKER: dict[str, Any] = {}
 
 
-def _play(task: Task, state: dict[str, Any]) -> Done:
-    """Play one task with the sandbox in ``state``; a failed sandbox is replaced, not fatal."""
+def _sandbox(state: dict[str, Any]) -> Sandbox:
+    """The sandbox in ``state``, started now if there is none (or the last one failed)."""
     if state.get("sandbox") is None:
         state["sandbox"] = new_sandbox(state["kind"], state["game"])
+    sandbox: Sandbox = state["sandbox"]
+    return sandbox
+
+
+def _play(task: Task, state: dict[str, Any]) -> Done:
+    """Play one task with the sandbox in ``state``; a failed sandbox is replaced, not fatal."""
+    _sandbox(state)
     try:
         prepare = getattr(state["sandbox"], "prepare", None)
         if prepare is not None and task.warm:
@@ -225,10 +232,9 @@ def _worker_play(task: Task) -> Done:
 def _worker_load(entry: str, jail: Path) -> tuple[str, str | None]:
     """Load a built C bot once in this worker's sandbox, as the build stage does in its own
     (``load_name``): its name, or the fault's sentence. A failed sandbox is replaced."""
-    if _WORKER.get("sandbox") is None:
-        _WORKER["sandbox"] = new_sandbox(_WORKER["kind"], _WORKER["game"])
+    sandbox = _sandbox(_WORKER)
     try:
-        return load_name(entry, jail, _WORKER["sandbox"], _WORKER["limits"], _WORKER["game"]), None
+        return load_name(entry, jail, sandbox, _WORKER["limits"], _WORKER["game"]), None
     except BotFault as fault:
         return "", str(fault)
     except SandboxError:
