@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_parallel_build import WrappedSandbox
 from test_season import BOTS, add_bot
 
 from runner import season, workers
@@ -20,19 +21,14 @@ from runner.sandbox.zygote import SandboxError
 WAIT_S = 20.0  # bounds a wait that the code under test should end at once
 
 
-class WatchedSandbox:
+class WatchedSandbox(WrappedSandbox):
     """The local sandbox, noting its close; ``hold`` keeps close() waiting until it is set."""
 
     def __init__(self, inner: Sandbox, hold: threading.Event | None, fail: bool) -> None:
-        self.inner, self.name, self.hold, self.fail = inner, inner.name, hold, fail
+        super().__init__(inner)
+        self.hold, self.fail = hold, fail
         self.closed_by: str | None = None
         self.waited_for_caller = False
-
-    def compile(self, *args: Any, **kwargs: Any) -> Any:
-        return self.inner.compile(*args, **kwargs)
-
-    def spawn(self, *args: Any, **kwargs: Any) -> Any:
-        return self.inner.spawn(*args, **kwargs)
 
     def close(self) -> None:
         if self.hold is not None:
