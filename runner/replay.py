@@ -40,6 +40,7 @@ import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import groupby, repeat
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -98,17 +99,20 @@ def board_html(frame: str, show: Presentation, layer: str = "") -> Markup:
 def _line_html(
     line: str, classes: Mapping[str, str], layer: str = "", layer_classes: Mapping[str, str] = {}
 ) -> str:
-    parts: list[str] = []
-    run, cls = "", ""
-    for x, ch in enumerate(line):
-        c = layer_classes.get(layer[x], "") if x < len(layer) else ""
-        c = c or classes.get(ch, "")
-        if c != cls:
-            parts.append(_span(run, cls))
-            run, cls = "", c
-        run += ch
-    parts.append(_span(run, cls))
-    return "".join(parts)
+    if layer and layer_classes:  # a place's class from the layer first, else its symbol's
+        shade = [layer_classes.get(c, "") for c in layer[: len(line)]]
+        kinds: Iterable[str] = (
+            (shade[x] if x < len(shade) else "") or classes.get(ch, "") for x, ch in enumerate(line)
+        )
+    else:
+        kinds = map(classes.get, line, repeat(""))
+    return "".join(
+        _span("".join(map(_SYMBOL, run)), cls)
+        for cls, run in groupby(zip(kinds, line, strict=True), _CLASS)
+    )
+
+
+_CLASS, _SYMBOL = operator.itemgetter(0), operator.itemgetter(1)  # of a (class, symbol) pair
 
 
 def _span(run: str, cls: str) -> str:
@@ -384,13 +388,23 @@ def move_items(rep: Replay, by_turn: bool) -> list[str]:
     items: list[str] = []
     previous: int | None = None
     for st in rep.steps:
-        texts = " ".join(shown_move(text) for _, text in st.moves)
+        if len(st.moves) == 1:  # the usual step: one move, most often a short one
+            texts = st.moves[0][1]
+            if len(texts) > MOVE_SHOWN:
+                texts = shown_move(texts)
+        else:
+            texts = " ".join(shown_move(text) for _, text in st.moves)
         if st.turn == previous:
             items[-1] += " " + texts
         else:
             items.append(texts)
         previous = st.turn
     return items
+
+
+def move_list_html(items: Iterable[str]) -> Markup:
+    """The move list's lines as the page's list items, one to a line."""
+    return Markup("".join([f"<li>{escape(item)}</li>\n" for item in items]))
 
 
 # -- the page's data for replay.js -----------------------------------------------------------
@@ -439,26 +453,28 @@ def encode_edits(steps: Iterable[Sequence[Edit]], digits: int) -> str:
 def encode_numbers(rows: Sequence[Sequence[int]]) -> str:
     """The ``numbers`` string: each row's change from the row before, trailing zeros left out;
     ``=`` for a change that repeats the one before (a turn on which every score grew again)."""
-    out = []
     width = len(rows[0]) if rows else 0
-    previous: Sequence[int] = (0,) * width
-    last: tuple[int, ...] | None = None
-    shown: dict[tuple[int, ...], str] = {}  # each change as text (a game repeats a few of them)
     for row in rows:
         if len(row) != width:
             raise ValueError(f"a row of {len(row)} numbers among rows of {width}")
-        delta = tuple(map(operator.sub, row, previous))
-        while delta and not delta[-1]:
-            delta = delta[:-1]
-        if delta == last and len(delta) > 1:
-            out.append("=")
-        else:
-            text = shown.get(delta)
-            if text is None:
-                text = shown[delta] = " ".join(map(str, delta))
-            out.append(text)
-        previous, last = row, delta
-    return ",".join(out)
+    if not width:
+        return ",".join([""] * len(rows))
+    # the changes column by column, then back to one a row: zip and map do the per-number work
+    columns = list(zip(*rows, strict=True))
+    deltas = list(zip(*(map(operator.sub, c, (0, *c[:-1])) for c in columns), strict=True))
+    shown: dict[tuple[int, ...], str] = {}  # each change as text (a game repeats a few of them)
+    repeated: set[tuple[int, ...]] = set()  # the changes a repeat of which is written "="
+    for delta in set(deltas):
+        kept = len(delta)
+        while kept and not delta[kept - 1]:
+            kept -= 1
+        shown[delta] = " ".join(map(str, delta[:kept]))
+        if kept > 1:
+            repeated.add(delta)
+    return ",".join(
+        "=" if delta == last and delta in repeated else shown[delta]
+        for last, delta in zip((None, *deltas[:-1]), deltas, strict=True)
+    )
 
 
 def backward(rep: Replay) -> list[list[Edit]]:

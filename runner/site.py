@@ -73,6 +73,7 @@ from runner.replay import (
     ReplayError,
     board_html,
     move_items,
+    move_list_html,
     page_data,
     presentation,
     replay,
@@ -362,6 +363,7 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # a template does not change while a site is made: no stat a page
     )
     # points: halves in two-seat games, thirds and the like in larger ones (two decimals)
     env.filters["num"] = lambda x: f"{round(x, 2):g}" if isinstance(x, float) else str(x)
@@ -631,7 +633,7 @@ def _game_page(game: dict[str, Any], setup: Setup) -> dict[str, Any]:
         "tall": len(lines) * 1.15 > columns * 0.6,
         "replay": page_data(rep, show, f"{game['page']}.txt"),
         "board": board_html(rep.final, show, rep.layers[-1] if rep.layers else ""),
-        "items": (items := move_items(rep, show.by_turn)),
+        "move_list": move_list_html(items := move_items(rep, show.by_turn)),
         "wide_moves": max(map(len, items), default=0) > WIDE_MOVE,
         "steps": len(rep.steps),
         "final_scores": rep.final_scores,

@@ -700,6 +700,72 @@ def test_board_html_keeps_the_text_and_marks_owners() -> None:
     assert str(board_html("<&>", presentation("unknown-v1"))) == "&lt;&amp;&gt;"
 
 
+def spans_one_place_at_a_time(
+    frame: str, classes: dict[str, str], layer: str, layer_classes: dict[str, str]
+) -> str:
+    """board_html's markup, the plain way: each place's class (the layer's first, else its
+    symbol's), one span a run of one class, the text escaped."""
+    shading = layer.split("\n")
+    lines = []
+    for y, line in enumerate(frame.split("\n")):
+        over = shading[y] if y < len(shading) else ""
+        runs: list[list[str]] = []  # [class, text]
+        for x, ch in enumerate(line):
+            cls = (layer_classes.get(over[x], "") if x < len(over) else "") or classes.get(ch, "")
+            if runs and runs[-1][0] == cls:
+                runs[-1][1] += ch
+            else:
+                runs.append([cls, ch])
+        lines.append(
+            "".join(
+                f'<span class="{c}">{html.escape(t, quote=True)}</span>'
+                if c
+                else html.escape(t, quote=True)
+                for c, t in runs
+            )
+        )
+    return "\n".join(lines).replace("&#x27;", "&#39;").replace("&quot;", "&#34;")
+
+
+@given(
+    st.text(alphabet="ab.<&'\"\n", max_size=60),
+    st.text(alphabet="xy.\n", max_size=60),
+    st.booleans(),
+)
+def test_board_html_is_a_span_per_run_of_one_class(frame: str, layer: str, layered: bool) -> None:
+    classes = {"a": "red", "b": "blue", "<": "red"}
+    layer_classes = {"x": "bomb", "y": "red"} if layered else {}
+    show = dataclasses.replace(
+        presentation("unknown-v1"), classes=classes, layer_classes=layer_classes
+    )
+    markup = str(board_html(frame, show, layer))
+    assert markup == spans_one_place_at_a_time(frame, classes, layer, layer_classes)
+    assert html.unescape(re.sub(r"<[^>]*>", "", markup)) == frame
+
+
+def changes_row_by_row(rows: list[tuple[int, ...]]) -> str:
+    """encode_numbers' string, the plain way: each row's change from the one before (from
+    zeros), trailing zeros left out; "=" where a change of two numbers or more repeats."""
+    out, previous, last = [], (0,) * (len(rows[0]) if rows else 0), None
+    for row in rows:
+        delta = [a - b for a, b in zip(row, previous, strict=True)]
+        while delta and not delta[-1]:
+            delta.pop()
+        out.append("=" if delta == last and len(delta) > 1 else " ".join(map(str, delta)))
+        previous, last = row, delta
+    return ",".join(out)
+
+
+@given(st.integers(0, 4).flatmap(lambda w: st.lists(st.tuples(*[st.integers(-3, 3)] * w))))
+def test_the_numbers_string_is_each_rows_change(rows: list[tuple[int, ...]]) -> None:
+    assert encode_numbers(rows) == changes_row_by_row(rows)
+
+
+def test_the_numbers_string_refuses_rows_of_other_lengths() -> None:
+    with pytest.raises(ValueError, match="a row of 2 numbers among rows of 3"):
+        encode_numbers([(0, 1, 2), (1, 2)])
+
+
 def full_length_records(count: int) -> list[dict[str, Any]]:
     """Games of uniform random movers: as many moves and changes as real games have."""
     made: list[dict[str, Any]] = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import itertools
 import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -217,8 +218,8 @@ def replay_steps(record: Mapping[str, Any], setup: Setup) -> ReplaySteps | None:
     counts = runs[:steps]
     all_runs = sum(counts)
     at, lengths = run_at[:all_runs], run_length[:all_runs]
-    before = bytes(was[: sum(lengths)])
-    after = bytes(now[: len(before)])
+    before = ctypes.string_at(was, min(sum(lengths), cap))  # never past the buffer
+    after = ctypes.string_at(now, len(before))
     scores = tuple(zip(cells[0::2], cells[1::2], strict=True))
 
     def back_changes(digits: int, alphabet: str, splice: str) -> str | None:
@@ -235,12 +236,18 @@ def replay_steps(record: Mapping[str, Any], setup: Setup) -> ReplaySteps | None:
     return ReplaySteps(
         _RULES.render_text(first),
         _RULES.render_text(_state_out(made)),
-        tuple(((i % 2, move),) for i, move in enumerate(moves)),
-        tuple(i // 2 + 1 for i in range(steps)),
+        tuple(zip(zip(itertools.cycle((0, 1)), moves))),  # ((seat, move),) a step, in turn
+        _turns(steps),
         LazyEdits(steps, lambda: _edits(counts, at, lengths, after.decode("ascii"))),
         LazyEdits(steps, lambda: _edits(counts, at, lengths, before.decode("ascii")), back_changes),
         scores,
     )
+
+
+def _turns(steps: int) -> tuple[int, ...]:
+    """1, 1, 2, 2, 3...: the turn of each of ``steps`` steps, the two seats moving in turn."""
+    both = zip(itertools.count(1), itertools.count(1))
+    return tuple(itertools.islice(itertools.chain.from_iterable(both), steps))
 
 
 def _edits(
