@@ -37,10 +37,10 @@ How a game looks (colours of its symbols, its score line, its move list) is its 
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import groupby, repeat
+from itertools import groupby
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -86,26 +86,15 @@ def board_html(frame: str, show: Presentation, layer: str = "") -> Markup:
     return Markup(
         "\n".join(
             _line_html(
-                line,
-                show.classes if y in coloured else {},
-                over[y] if y < len(over) else "",
-                show.layer_classes,
+                line, show.place_classes(line, y in coloured, over[y] if y < len(over) else "")
             )
             for y, line in enumerate(lines)
         )
     )
 
 
-def _line_html(
-    line: str, classes: Mapping[str, str], layer: str = "", layer_classes: Mapping[str, str] = {}
-) -> str:
-    if layer and layer_classes:  # a place's class from the layer first, else its symbol's
-        shade = [layer_classes.get(c, "") for c in layer[: len(line)]]
-        kinds: Iterable[str] = (
-            (shade[x] if x < len(shade) else "") or classes.get(ch, "") for x, ch in enumerate(line)
-        )
-    else:
-        kinds = map(classes.get, line, repeat(""))
+def _line_html(line: str, kinds: Iterable[str]) -> str:
+    """``line`` with each run of one class (``kinds``: each character's) in a span."""
     return "".join(
         _span("".join(map(_SYMBOL, run)), cls)
         for cls, run in groupby(zip(kinds, line, strict=True), _CLASS)

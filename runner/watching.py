@@ -96,12 +96,7 @@ def paint(lines: Sequence[str], show: Presentation, layer: str = "") -> list[lis
     painted = []
     for y, line in enumerate(lines):
         row = over[y] if y < len(over) else ""
-        codes = []
-        for x, ch in enumerate(line):
-            cls = show.layer_classes.get(row[x], "") if x < len(row) else ""
-            cls = cls or (show.classes.get(ch, "") if y in coloured else "")
-            codes.append(_sgr(cls, show))
-        painted.append(codes)
+        painted.append([_sgr(cls, show) for cls in show.place_classes(line, y in coloured, row)])
     return painted
 
 

@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import (
     TYPE_CHECKING,
@@ -314,6 +315,19 @@ class Presentation:
 
     def seat_class(self, seat: int) -> str:
         return self.seat_classes[seat] if seat < len(self.seat_classes) else ""
+
+    def place_classes(self, line: str, coloured: bool, layer: str = "") -> Iterable[str]:
+        """The class of each character of a frame's ``line`` (the site's and the terminal's rule):
+        where the ``layer``'s line has a character ``layer_classes`` names, that class; else, on a
+        ``coloured`` line (one ``lines`` selects), the symbol's class in ``classes``; else ""."""
+        symbols = self.classes if coloured else {}
+        if layer and self.layer_classes:
+            shade = [self.layer_classes.get(c, "") for c in layer[: len(line)]]
+            return (
+                (shade[x] if x < len(shade) else "") or symbols.get(ch, "")
+                for x, ch in enumerate(line)
+            )
+        return map(symbols.get, line, repeat(""))
 
 
 @dataclass(frozen=True)
