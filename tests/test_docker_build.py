@@ -1,5 +1,5 @@
 """The Docker build writes only into size-capped tmpfs mounts, and what comes back is read from
-the container's stdout up to a cap (runner/sandbox/dockerbuild.py, buildserver.sh, build.sh): an
+the container's stdout up to a cap (runner/sandbox/dockerbuild.py, buildserver.py, build.sh): an
 assembler `.fill` of gigabytes never reaches the host's disk, and only regular files with the
 expected names under their caps are accepted from the stream. A build container serves one build
 after another: none sees another's files, and each leaves nothing behind."""
@@ -239,3 +239,40 @@ def test_builds_in_one_container_see_nothing_of_each_other_and_leave_nothing(
     after = build(make(tmp_path, "after", TAIL))
     assert after.ok, after.message
     assert builder.count > number + 4, "the same container built them all"
+
+
+@pytest.mark.docker
+def test_what_a_build_uid_leaves_is_ended_and_what_it_cannot_remove_ends_the_container(
+    own_sandbox: DockerSandbox, tmp_path: Path
+) -> None:
+    """The driver's clean-up, as if a build had left things behind: a process of its uid and a
+    locked folder tree of its own are gone after the build, in the same container; a file its uid
+    cannot remove makes the driver end, and the next build gets a fresh container."""
+
+    def build(name: str) -> Any:
+        folder = make(tmp_path, name, TAIL)
+        return build_entry(load_entry(folder), tmp_path / "b", own_sandbox, LIMITS, 60, SNAKES)
+
+    assert build("first").ok
+    (builder,) = own_sandbox._builders
+    uid = 20000 + builder.count  # the next build's
+    planted = (
+        "mkdir -p /tmp/a/b /out/c && touch /tmp/a/b/f /koth/g && chmod 0 /tmp/a/b /tmp/a "
+        "&& (sleep 1000 >/dev/null 2>&1 &)"
+    )
+    code, output = builder.container.exec_run(["/bin/sh", "-c", planted], user=f"{uid}:{uid}")
+    assert code == 0, output
+    assert "sleep 1000" in build_process_left(builder)
+    assert build("second").ok
+    assert build_process_left(builder) == "", "the build's uid left files or processes"
+    assert own_sandbox._builders == [builder] and not builder.lost
+
+    other = 20000 + builder.count + 1  # not the next build's uid
+    code, output = builder.container.exec_run(["touch", "/tmp/foreign"], user=f"{other}:{other}")
+    assert code == 0, output
+    third = build("third")
+    assert not third.ok and "ended during the build" in third.message, third.message
+    assert builder.lost and builder not in own_sandbox._builders
+    assert build("fourth").ok
+    (fresh,) = own_sandbox._builders
+    assert fresh is not builder and build_process_left(fresh) == ""

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Build one entry inside the build container (run by buildserver.sh under the build's own uid).
+# Build one entry inside the build container (run by buildserver.py under the build's own uid).
 # The first argument names a fixed recipe; the second is the folder holding a private copy of the
 # entry (read-only). /out, /tmp and /koth are size-capped tmpfs mounts, the only writable places.
 # Everything the host gets back leaves through this script's stdout as one tar stream, which the

@@ -70,7 +70,7 @@ HERE = Path(__file__).parent
 IMAGE_FILES = {
     "Dockerfile": HERE / "Dockerfile",
     "build.sh": HERE / "build.sh",
-    "buildserver.sh": HERE / "buildserver.sh",
+    "buildserver.py": HERE / "buildserver.py",
     "worker.py": Path(worker.__file__),
     "walls.py": Path(walls.__file__),
     "cblank.c": cblank.SOURCE,

@@ -4,7 +4,7 @@ A season's builds used to start a container each (~0.3 s of the engine's CPU api
 Docker build stage). Now each build thread keeps one container for the whole stage:
 
 - **The container**: no network, every capability dropped but SETUID and SETGID (its driver,
-  runner/sandbox/buildserver.sh, runs each build under a uid of its own and leaves root behind
+  runner/sandbox/buildserver.py, runs each build under a uid of its own and leaves root behind
   there), no-new-privileges, read-only root, size-capped tmpfs mounts as the only writable places
   (/out, /tmp and /koth for the build; /result, the driver's only, for the answer), the largest
   file a build may write capped, a memory, pids and CPU limit. Its only view of the host is the
@@ -134,7 +134,7 @@ class BuildContainer:
         # the engine removes the container: none outlives its koth.
         self.container = client.containers.create(
             tag,
-            ["/bin/sh", "/opt/koth/buildserver.sh", str(ARTIFACT_CAP)],
+            ["python3", "-I", "-S", "/opt/koth/buildserver.py", str(ARTIFACT_CAP)],
             volumes={str(self.inbox): {"bind": "/inbox", "mode": "ro"}},
             tmpfs={
                 "/out": f"rw,nosuid,nodev,noexec,size={BUILD_OUT_SIZE},mode=1777",
