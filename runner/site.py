@@ -654,6 +654,7 @@ def render_site(
     config_file: str | None = None,
     history: Sequence[dict[str, Any]] | None = None,
     jobs: int = 1,
+    results_key: str | None = None,
 ) -> SiteReport:
     """Render the site into ``out_dir``, replacing a site rendered there before.
 
@@ -667,6 +668,7 @@ def render_site(
     across seasons and the seasons page; None: no history is kept.
     ``jobs``: processes rendering game pages. A page whose inputs are those it was rendered
     from last time is taken from the old site instead (runner/site_pages.py).
+    ``results_key``: the key of the results the records are (runner/publish.py's manifest).
     """
     out_dir = Path(out_dir).resolve()
     if out_dir.exists() and any(out_dir.iterdir()) and not (out_dir / MARKER).exists():
@@ -709,6 +711,10 @@ def render_site(
         sizes[name] = len(data)
         keys[name] = (page_key, pages.digest(data))
 
+    def season_pages() -> None:  # this process's work while the others render game pages
+        _season_pages(season, rows, write)
+        publish(tmp, records, standings, results_key)  # the data the pages link
+
     def write(name: str, template: str, **context: Any) -> None:
         data = pages.reusable(out_dir, old, name, season_key)
         if data is not None:
@@ -732,12 +738,11 @@ def render_site(
             jobs,
             warn,
             keep,
-            meanwhile=lambda: _season_pages(season, rows, write),
+            meanwhile=season_pages,
         )
         if season["history"] is not None:
             write("seasons.html", "seasons.html", page="seasons")
             seasons_file.write(tmp / SEASONS, season["history"]["seasons"])
-        publish(tmp, records, standings, None)  # the data the pages link; `koth site` adds the key
         pages.write_keys(tmp, keys)
         _swap(tmp, out_dir)
     finally:
@@ -977,6 +982,7 @@ def render_from_config(
             _config_file(config),
             seasons_file.read(config.site.history, warn) if config.site.history else None,
             config.jobs,
+            results_key,
         )
     except SiteError:
         raise ConfigError(
@@ -987,6 +993,4 @@ def render_from_config(
         ) from None
     if config.site.history is not None:
         seasons_file.write(config.site.history, report.seasons)
-    shown = read_standings(standings, records, config.points)[2]
-    publish(report.out_dir, shown, standings, results_key)
     return report

@@ -143,7 +143,7 @@ def render_pages(
     if jobs <= 1 or len(work) < SERIAL_BELOW:
         meanwhile()
         return [render(w) for w in work]
-    size = max(1, len(work) // (jobs * 8))
+    size = max(1, len(work) // (jobs * 16))
     chunks = [work[i : i + size] for i in range(0, len(work), size)]
     context = helpers.context()
     counter = context.Value("i", 0)
