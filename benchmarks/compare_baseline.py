@@ -16,10 +16,11 @@ With ``--default``, the default season instead (the repository's tournament.yaml
 ``koth season`` plays it), koth only: for the ratio of Docker to local.
 
 With ``--rerun``, each koth season is run a second time into the same folders (nothing changed:
-builds and check verdicts cached, every game recorded). Prints each stage's time per run, the
-medians, the ratio koth / baseline end to end, and whether both gave every entry the same points
-(they must: same rules, same bots). The load average is printed before and after: on a busy
-machine the figures say so.
+builds and check verdicts cached, every game recorded). The runs go round by round (each way once
+a round), so a slow spell of the machine falls on every way alike. Prints each stage's time per
+run, the medians, the ratio koth / baseline end to end (of the medians, and the median of each
+round's ratio), and whether both gave every entry the same points (they must: same rules, same
+bots). The load average is printed before and after: on a busy machine the figures say so.
 """
 
 from __future__ import annotations
@@ -156,12 +157,12 @@ def main() -> None:
             overrides = {"rounds": 1, "format": "round-robin"}
         if args.jobs is not None:
             overrides["jobs"] = args.jobs
-        medians: dict[str, Times] = {}
+        labels = ([] if args.default else ["baseline"]) + args.sandbox
+        runs: dict[str, list[Times]] = {label: [] for label in labels}
         agree = True
         expected: dict[str, float] | None = None
-        for label in ([] if args.default else ["baseline"]) + args.sandbox:
-            runs: list[Times] = []
-            for _ in range(args.runs):
+        for _ in range(args.runs):  # round by round: a slow spell of the machine hits every way
+            for label in labels:
                 if label == "baseline":
                     times, points = run_baseline(entries, scratch, host)
                     times["total"] = sum(times.values())
@@ -178,10 +179,11 @@ def main() -> None:
                         again, _ = run_koth(config)
                         print(show(f"{label} re-run", again), flush=True)
                 print(show(f"{label} (jobs {config_jobs(args, label)})", times), flush=True)
-                runs.append(times)
-            medians[label] = {
-                key: statistics.median(r[key] for r in runs) for key in runs[0] if key in runs[0]
-            }
+                runs[label].append(times)
+        medians = {
+            label: {key: statistics.median(r[key] for r in done) for key in done[0]}
+            for label, done in runs.items()
+        }
         if args.default:
             print(f"\nmedians of {args.runs} runs, the default season; {load()}")
         else:
@@ -192,11 +194,18 @@ def main() -> None:
             ratio = ""
             if base is not None and label != "baseline":
                 ratio = f"  = {times['total'] / base:.2f}× baseline"
+                ratio += f" (rounds' median {round_ratio(runs[label], runs['baseline']):.2f}×)"
             print(show(label, times) + ratio)
         if "docker" in medians and "local" in medians:
             docker, local = medians["docker"]["total"], medians["local"]["total"]
-            print(f"docker / local: {docker / local:.2f}×")
+            rounds = round_ratio(runs["docker"], runs["local"])
+            print(f"docker / local: {docker / local:.2f}× (rounds' median {rounds:.2f}×)")
         print("same points for every entry every way:", "yes" if agree else "NO")
+
+
+def round_ratio(these: list[Times], those: list[Times]) -> float:
+    """The median over the rounds of one way's total over another's in the same round."""
+    return statistics.median(a["total"] / b["total"] for a, b in zip(these, those, strict=True))
 
 
 def config_jobs(args: argparse.Namespace, label: str) -> int:
