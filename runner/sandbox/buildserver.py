@@ -31,6 +31,7 @@ import select
 import signal
 import stat
 import sys
+import time
 from collections.abc import Callable
 
 BUILD_SCRIPT = "/opt/koth/build.sh"
@@ -135,10 +136,28 @@ def _end_build(uid: int) -> None:
             _remove(os.path.join(place, name))
 
 
-def _status(wait_status: int) -> int:
+def status_of(wait_status: int) -> int:
     """A child's end as a shell's ``$?`` gives it."""
     code = os.waitstatus_to_exitcode(wait_status)
     return code if code >= 0 else 128 - code
+
+
+def ended_within(pid: int, wall_s: float) -> bool:
+    """Whether the child ``pid`` ended within ``wall_s`` seconds (it is left to be reaped)."""
+    try:
+        ended = os.pidfd_open(pid)
+    except OSError:  # a kernel before 5.3: look every 10 ms
+        deadline = time.monotonic() + wall_s
+        while True:
+            if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)
+    try:
+        return bool(select.select([ended], [], [], wall_s)[0])
+    finally:
+        os.close(ended)
 
 
 def build(number: int, recipe: str, wall_s: int, file_cap: int) -> int:
@@ -149,15 +168,11 @@ def build(number: int, recipe: str, wall_s: int, file_cap: int) -> int:
         pid = _in_child(_run_build, uid, recipe, f"/inbox/{number}", file_cap, output)
     finally:
         os.close(output)
-    ended = os.pidfd_open(pid)
-    try:
-        in_time = select.select([ended], [], [], wall_s)[0]
-    finally:
-        os.close(ended)
+    in_time = ended_within(pid, wall_s)
     if not in_time:
         os.waitpid(_in_child(_end_build, uid), 0)
     _, wait_status = os.waitpid(pid, 0)
-    return _status(wait_status) if in_time else KILLED_BY_THE_LIMIT
+    return status_of(wait_status) if in_time else KILLED_BY_THE_LIMIT
 
 
 def answer(status: int) -> None:
