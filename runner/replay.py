@@ -81,16 +81,7 @@ def board_html(frame: str, show: Presentation, layer: str = "") -> Markup:
     class there when ``show.layer_classes`` names one.
     """
     lines = frame.split("\n")
-    over = layer.split("\n") if layer else []
-    coloured = range(len(lines))[slice(*show.lines)]
-    return Markup(
-        "\n".join(
-            _line_html(
-                line, show.place_classes(line, y in coloured, over[y] if y < len(over) else "")
-            )
-            for y, line in enumerate(lines)
-        )
-    )
+    return Markup("\n".join(map(_line_html, lines, show.frame_classes(lines, layer))))
 
 
 def _line_html(line: str, kinds: Iterable[str]) -> str:

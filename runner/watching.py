@@ -91,13 +91,7 @@ def seat_colour(seat: int) -> str:
 def paint(lines: Sequence[str], show: Presentation, layer: str = "") -> list[list[str]]:
     """Each line's characters with their SGR codes (as ``paint_line`` joins them): the
     classes of ``show`` (only on the lines ``show.lines`` selects), a ``layer`` over them."""
-    over = layer.split("\n") if layer else []
-    coloured = range(len(lines))[slice(*show.lines)]
-    painted = []
-    for y, line in enumerate(lines):
-        row = over[y] if y < len(over) else ""
-        painted.append([_sgr(cls, show) for cls in show.place_classes(line, y in coloured, row)])
-    return painted
+    return [[_sgr(cls, show) for cls in kinds] for kinds in show.frame_classes(lines, layer)]
 
 
 def paint_line(line: str, codes: Sequence[str]) -> str:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
@@ -316,18 +316,26 @@ class Presentation:
     def seat_class(self, seat: int) -> str:
         return self.seat_classes[seat] if seat < len(self.seat_classes) else ""
 
-    def place_classes(self, line: str, coloured: bool, layer: str = "") -> Iterable[str]:
-        """The class of each character of a frame's ``line`` (the site's and the terminal's rule):
-        where the ``layer``'s line has a character ``layer_classes`` names, that class; else, on a
-        ``coloured`` line (one ``lines`` selects), the symbol's class in ``classes``; else ""."""
-        symbols = self.classes if coloured else {}
-        if layer and self.layer_classes:
-            shade = [self.layer_classes.get(c, "") for c in layer[: len(line)]]
-            return (
-                (shade[x] if x < len(shade) else "") or symbols.get(ch, "")
-                for x, ch in enumerate(line)
-            )
-        return map(symbols.get, line, repeat(""))
+    def frame_classes(self, lines: Sequence[str], layer: str = "") -> Iterator[Iterable[str]]:
+        """Per line of a frame, the class of each of its characters (the site's and the
+        terminal's rule): where the ``layer`` (``layer`` of the frame's state) has a character
+        ``layer_classes`` names at that place, that class; else, on a line ``lines`` selects, the
+        symbol's class in ``classes``; else ""."""
+        over = layer.split("\n") if layer and self.layer_classes else []
+        coloured = range(len(lines))[slice(*self.lines)]
+        for y, line in enumerate(lines):
+            row = over[y][: len(line)] if y < len(over) else ""
+            shade = [self.layer_classes.get(c, "") for c in row]
+            yield _line_classes(line, self.classes if y in coloured else {}, shade)
+
+
+def _line_classes(line: str, symbols: Mapping[str, str], shade: list[str]) -> Iterable[str]:
+    """Each character's class: ``shade``'s at its place (the layer's), else its symbol's."""
+    if shade:
+        return (
+            (shade[x] if x < len(shade) else "") or symbols.get(ch, "") for x, ch in enumerate(line)
+        )
+    return map(symbols.get, line, repeat(""))
 
 
 @dataclass(frozen=True)
