@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from markupsafe import escape
 
 from runner import results
 from runner.cli import main
@@ -40,6 +41,7 @@ from runner.replay import (
     encode_edits,
     encode_numbers,
     frames,
+    move_list_html,
     page_data,
     presentation,
     replay,
@@ -993,3 +995,9 @@ def test_the_move_list_shows_a_long_move_clipped_and_a_short_one_whole() -> None
     shown = shown_move(memory)
     assert len(shown) == MOVE_SHOWN and shown.endswith("…") and memory.startswith(shown[:-1])
     assert shown_move("4 A went 4") == "4 A went 4"
+
+
+@given(st.lists(st.text(alphabet=st.sampled_from("LR<>&'\"\0 x"), max_size=6), max_size=8))
+def test_the_move_list_escapes_its_lines_as_one_by_one(items: list[str]) -> None:
+    one_by_one = "".join(f"<li>{escape(item)}</li>\n" for item in items)
+    assert str(move_list_html(items)) == one_by_one
