@@ -104,9 +104,10 @@ class Lineup:
 def build_all(
     config: Config, sandbox: Sandbox, jobs: int | None = None, pool: GamePool | None = None
 ) -> list[Build]:
-    """Build every entry (runner/build.py), ``jobs`` at a time (default: the config's): the
-    compilers run side by side; loading each built bot once is one at a time in ``sandbox``,
-    or on ``pool``'s workers where they were started ahead (``start_ahead``)."""
+    """Build every entry (runner/build.py), ``jobs`` at a time (default: the config's) and the
+    sandbox's ``extra_builds`` more: the compilers run side by side; loading each built bot
+    once is one at a time in ``sandbox``, or on ``pool``'s workers where they were started
+    ahead (``start_ahead``)."""
     if not config.entries.is_dir():
         raise ConfigError(
             str(config.path or "tournament.yaml"),
@@ -131,7 +132,7 @@ def build_all(
             entry, config.output.build, sandbox, limits, config.limits.build_wall_s, game, load
         )
 
-    threads = min(job_count(config, jobs), len(entries))
+    threads = min(job_count(config, jobs) + getattr(sandbox, "extra_builds", 0), len(entries))
     if threads <= 1:
         return [build(entry) for entry in entries]
     with ThreadPoolExecutor(threads, thread_name_prefix="koth-build") as builders:

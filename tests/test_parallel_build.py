@@ -1,6 +1,6 @@
-"""The build stage builds entries side by side on ``jobs`` threads (runner/check.py build_all):
-the compilers of two entries run at the same time, and the verdicts are the same, in the same
-order, as one build at a time."""
+"""The build stage builds entries side by side on ``jobs`` threads, one more locally
+(runner/check.py build_all): the compilers of two entries run at the same time, and the verdicts
+are the same, in the same order, as one build at a time."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ class WrappedSandbox:
     def __init__(self, inner: Sandbox) -> None:
         self.inner, self.name = inner, inner.name
         self.spawns_in_parallel = getattr(inner, "spawns_in_parallel", False)
+        self.extra_builds = getattr(inner, "extra_builds", 0)
 
     def compile(self, source: Path, out: Path, wall_s: float, recipe: str = "c-function") -> Any:
         compiled: Compiled = self.inner.compile(source, out, wall_s, recipe)
@@ -38,15 +39,16 @@ class WrappedSandbox:
 
 
 class MeetingSandbox(WrappedSandbox):
-    """The local sandbox, but two compilers must be running at once for either to go on."""
+    """The local sandbox, but ``meet`` compilers must be running at once for any to go on."""
 
-    def __init__(self, inner: Sandbox) -> None:
+    def __init__(self, inner: Sandbox, meet: int = 2) -> None:
         super().__init__(inner)
-        self.meeting = threading.Barrier(2, timeout=60)
+        self.meet = meet
+        self.meeting = threading.Barrier(meet, timeout=60)
         self.met = 0
 
     def compile(self, source: Path, out: Path, wall_s: float, recipe: str = "c-function") -> Any:
-        if self.met < 2:
+        if self.met < self.meet:
             self.meeting.wait()  # raises BrokenBarrierError if no second build ever comes
             self.met += 1
         return super().compile(source, out, wall_s, recipe)
@@ -89,6 +91,20 @@ def test_entries_build_side_by_side_with_the_same_verdicts(entries: Path) -> Non
     )
 
 
+def test_the_local_sandbox_builds_one_entry_more_than_its_jobs_at_a_time(entries: Path) -> None:
+    """A local build is a chain of processes handing over to one another, a core idle between
+    them: the build stage runs one build more than the jobs (``LocalSandbox.extra_builds``), so
+    with 2 jobs three compilers run at the same time, and the verdicts are the same."""
+    sandbox = workers.new_sandbox("local")
+    try:
+        meeting = MeetingSandbox(sandbox, meet=3)
+        builds = check.build_all(config_with(entries, "build"), meeting, jobs=2)
+    finally:
+        sandbox.close()
+    assert meeting.met == 3, "three entries' compilers should have run at the same time"
+    assert [b.ok for b in builds] == [False, True, True, True], summary(builds)
+
+
 class CountingSandbox(WrappedSandbox):
     """The local sandbox, counting the bots started in it."""
 
@@ -123,7 +139,10 @@ def test_built_bots_load_on_the_workers_started_ahead_with_the_same_verdicts(
             on_workers = check.build_all(config, counted, pool=pool)
         assert counted.spawned == 0, "every bot was loaded on the workers"
         here = check.build_all(config_with(entries, "build-here"), counted, jobs=1)
-        assert counted.spawned == 4, "the four entries that compile were loaded in the sandbox"
+        assert counted.spawned == 5, (  # two build threads (one job, one more locally)
+            "the four entries that compile and the check stage's opponent, built beside them, "
+            "were loaded in the sandbox"
+        )
     finally:
         sandbox.close()
     assert summary(on_workers) == summary(here)
