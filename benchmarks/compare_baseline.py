@@ -44,7 +44,6 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 import snakes_baseline as baseline  # noqa: E402
 
 from runner import check, season, workers  # noqa: E402
-from runner.build import Build  # noqa: E402
 from runner.config import Config, load_config  # noqa: E402
 from runner.site import render_from_config  # noqa: E402
 
@@ -94,12 +93,7 @@ def run_koth(config: Config) -> tuple[Times, dict[str, float]]:
     began = time.perf_counter()
     with workers.Closing() as closing:
         with closing.playing(config) as (sandbox, pool):
-
-            def build() -> list[Build]:
-                check.start_ahead(config, sandbox, pool)  # as check.lineup does
-                return check.build_all(config, sandbox, pool=pool)
-
-            builds = timed(times, "build", build)
+            builds = timed(times, "build", lambda: check.build_all(config, sandbox, pool=pool))
             verdicts = timed(times, "check", lambda: check.check_all(config, builds, sandbox, pool))
             line = check.Lineup(verdicts)
             timed(

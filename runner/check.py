@@ -121,6 +121,8 @@ def build_all(
     building = not all(is_built(entry, config.output.build, sandbox.name) for entry in entries)
     if building:
         start_helpers(config, jobs)  # a new build is checked next, on the worker processes
+        if pool is not None:
+            start_ahead(config, sandbox, pool)  # the job slots start beside the builds
     load = pool.loader() if pool is not None else None
     serve = getattr(sandbox, "serve", None)  # one container loads every entry (Docker)
     if serve is not None and load is None:  # (else the workers' containers do)
@@ -305,9 +307,13 @@ def _verdict(build: Build, checked: tuple[bool, str] | None) -> Verdict:
 
 
 def start_ahead(config: Config, sandbox: Sandbox, pool: GamePool) -> None:
-    """For a sandbox that can start its play containers ahead (Docker's), the workers start now
-    and their containers with them, while the entries are built: a container's start is mostly
-    the engine's (~0.3 s of its CPU), and the builds leave a core idle part of the time."""
+    """For a sandbox that can start what it plays in ahead (Docker's play containers, the local
+    zygote), the workers start now and their sandboxes with them, while the entries are built
+    (``build_all`` does this when an entry is to be built; with every build cached there is
+    nothing to start them beside, and they start when a game is first played, if any is): a
+    container's start is mostly the engine's (~0.3 s of its CPU), a worker's and its zygote's
+    ~0.05 s, and the builds leave a core idle part of the time. The built bots are then loaded
+    on the workers, and the build's process starts no sandbox of its own."""
     if getattr(sandbox, "start_ahead", None) is not None:
         config.output.build.mkdir(parents=True, exist_ok=True)
         pool.start_ahead(config.output.build)
@@ -315,7 +321,6 @@ def start_ahead(config: Config, sandbox: Sandbox, pool: GamePool) -> None:
 
 def lineup(config: Config, sandbox: Sandbox, pool: GamePool, say: Say = to_stderr) -> Lineup:
     """Build and check every entry (both cached): who plays this season, and why not."""
-    start_ahead(config, sandbox, pool)
     builds = build_all(config, sandbox, pool.workers, pool)
     verdicts = check_all(config, builds, sandbox, pool, say)
     failed = [v.entry for v in verdicts if not v.ok]

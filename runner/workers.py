@@ -207,17 +207,18 @@ def _worker_init(
 
 
 def _start_ahead(folder: Path) -> None:
-    """Start this worker's sandbox now, serving ``folder``, and its containers for a game in
-    the background (``start_ahead``), while the entries are still being built. Where that
-    fails, the first game starts them and says why."""
+    """Start this worker's sandbox now, serving ``folder``, and what it plays in (Docker's
+    containers for a game, in the background; the local zygote), while the entries are still
+    being built. Where that fails, the first game starts them and says why."""
     try:
         sandbox = new_sandbox(_WORKER["kind"], _WORKER["game"])
     except (SandboxError, OSError):
         return
     _WORKER["sandbox"] = sandbox
     serve, start = getattr(sandbox, "serve", None), getattr(sandbox, "start_ahead", None)
-    if serve is not None and start is not None:
+    if serve is not None:  # Docker's: its containers mount the builds
         serve(folder)
+    if start is not None:
         start(_WORKER["limits"])
 
 

@@ -26,6 +26,8 @@ class WrappedSandbox:
         self.inner, self.name = inner, inner.name
         self.spawns_in_parallel = getattr(inner, "spawns_in_parallel", False)
         self.extra_builds = getattr(inner, "extra_builds", 0)
+        if hasattr(inner, "start_ahead"):  # (check.start_ahead asks whether it has one)
+            self.start_ahead = inner.start_ahead
 
     def compile(self, source: Path, out: Path, wall_s: float, recipe: str = "c-function") -> Any:
         compiled: Compiled = self.inner.compile(source, out, wall_s, recipe)
@@ -183,6 +185,25 @@ def test_the_zygote_that_loads_the_bots_starts_beside_the_first_compiles(entries
     assert timeline.events == ["zygote started on koth-build"] + ["load"] * 4, (
         "started before the opponent's and the three entries' loads"
     )
+
+
+def test_the_local_job_slots_start_while_the_entries_build(entries: Path) -> None:
+    """``check.start_ahead`` starts the local workers, each with its zygote, before the entries
+    are built: the built bots are loaded there, and the build's own sandbox starts no zygote
+    (the check stage then finds its workers ready)."""
+    sandbox = workers.new_sandbox("local")
+    timeline = TimelineSandbox(sandbox)
+    try:
+        config = config_with(entries, "build-ahead")
+        with workers.open_pool(config, timeline) as pool:
+            check.start_ahead(config, timeline, pool)
+            assert pool.loader() is not None, "the workers should have started ahead"
+            builds = check.build_all(config, timeline, pool=pool)
+    finally:
+        sandbox.close()
+    assert [b.ok for b in builds] == [False, True, True, True], summary(builds)
+    assert [b.display_name for b in builds] == ["broken", "Diver", "Edger", "Still"]
+    assert timeline.events == [], "no zygote started and no bot loaded in the build's process"
 
 
 def test_docker_builds_side_by_side_in_a_container_per_thread(

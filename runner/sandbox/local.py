@@ -181,6 +181,14 @@ class LocalSandbox:
         """Start the zygote of C-function bots now (~40 ms; build.start_loading)."""
         self._started(False)
 
+    def start_ahead(self, limits: BotLimits) -> None:
+        """A job slot's sandbox, started while the entries are built (``GamePool.start_ahead``):
+        its zygote starts now, and the slot then loads the built bots and plays the smoke
+        games in it (the check stage 0.12-0.14 -> 0.07-0.08 s for 16 entries; the build's own
+        process starts no zygote)."""
+        del limits  # the same zygote serves every bot, whatever its limits
+        self.start_zygote()
+
     @property
     def python_zygote(self) -> Zygote:
         """The zygote of Python bots (runner/bots/worker.py runs them in a warm fork)."""
