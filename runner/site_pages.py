@@ -133,7 +133,8 @@ def render_pages(
     meanwhile: Callable[[], None] = lambda: None,
 ) -> list[R]:
     """``render`` of each of ``work``, in order, on ``jobs`` processes: this one and ``jobs - 1``
-    started afresh (``render`` must be a module-level function and ``work`` picklable).
+    started afresh (``render`` must be a module-level function, or a partial of one, and
+    ``work`` picklable).
 
     The work is cut into chunks, and every process is given all of them: each takes the next
     chunk not yet taken (a counter they share) until none is left, this one after ``meanwhile``
