@@ -267,10 +267,10 @@ def _moves_problem(moves: Any, seats: int, by_turn: bool, max_moves: int) -> str
     """Moves one after another (text), or turn by turn: a list per turn of each seat's move
     (text, or null for a seat that did not move)."""
     if isinstance(moves, str) and not by_turn:
-        moves = list(moves)
-    if not isinstance(moves, list):
+        ok = True  # a move a character: each is text (and as many as there are characters)
+    elif not isinstance(moves, list):
         return "its `moves` are malformed"
-    if by_turn:
+    elif by_turn:
         ok = all(
             isinstance(turn, list)
             and len(turn) == seats
