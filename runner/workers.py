@@ -219,7 +219,10 @@ def _start_ahead(folder: Path) -> None:
     if serve is not None:  # Docker's: its containers mount the builds
         serve(folder)
     if start is not None:
-        start(_WORKER["limits"])
+        try:
+            start(_WORKER["limits"])
+        except (SandboxError, OSError):
+            pass  # (the local zygote's start) a worker that cannot start it is still a worker
 
 
 def _worker_ready() -> None:

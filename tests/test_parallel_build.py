@@ -17,6 +17,7 @@ from runner.build import Sandbox
 from runner.config import Config, load_config
 from runner.games import find_game
 from runner.sandbox.local import Compiled
+from runner.sandbox.zygote import SandboxError
 
 
 class WrappedSandbox:
@@ -204,6 +205,33 @@ def test_the_local_job_slots_start_while_the_entries_build(entries: Path) -> Non
     assert [b.ok for b in builds] == [False, True, True, True], summary(builds)
     assert [b.display_name for b in builds] == ["broken", "Diver", "Edger", "Still"]
     assert timeline.events == [], "no zygote started and no bot loaded in the build's process"
+
+
+class FailingStart:
+    """A sandbox whose start ahead fails (the local zygote's start, say)."""
+
+    name = "local"
+
+    def start_ahead(self, limits: Any) -> None:
+        raise SandboxError("the zygote did not start")
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_worker_whose_sandbox_fails_to_start_ahead_is_still_a_worker(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A worker's start ahead runs in the pool's initializer: a failure there would break the
+    whole pool, so it is let go, and the worker's first game starts the sandbox and says why."""
+    failing = FailingStart()
+    monkeypatch.setattr(workers, "new_sandbox", lambda kind, game: failing)
+    monkeypatch.setitem(workers._WORKER, "kind", "local")
+    monkeypatch.setitem(workers._WORKER, "game", find_game("snakes-v2"))
+    monkeypatch.setitem(workers._WORKER, "limits", None)
+    monkeypatch.setitem(workers._WORKER, "sandbox", None)
+    workers._start_ahead(tmp_path)  # does not raise
+    assert workers._WORKER["sandbox"] is failing
 
 
 def test_docker_builds_side_by_side_in_a_container_per_thread(
