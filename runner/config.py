@@ -202,7 +202,8 @@ SETTINGS: tuple[Setting, ...] = (
         "jobs",
         "int",
         None,
-        "How many games are played, and entries built, in parallel.",
+        "How many games are played, and entries built, in parallel (the local sandbox builds "
+        "one more: a build's processes leave a core idle as they hand over to one another).",
         "games",
         1,
         256,
