@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +88,31 @@ def test_append_and_read_back(tmp_path: Path) -> None:
     assert path.read_text().count("\n") == 2
     assert read_records(path) == (records, [])
     assert read_records(tmp_path / "missing.jsonl") == ([], [])
+
+
+@pytest.mark.parametrize(("every", "while_open", "at_close"), [(3600.0, 0, 1), (0.0, 5, 0)])
+def test_appends_are_synced_at_most_every_interval_and_at_close(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, every: float, while_open: int, at_close: int
+) -> None:
+    """An fsync follows a record only once the last one is ``sync_every_s`` old (a flush of the
+    disk per quick game was ~0.5 ms of a season's CPU); every record is written at once (a
+    reader, or a run after a kill, sees it) and the file is synced when the writer closes."""
+    synced: list[int] = []
+    real_fsync = os.fsync
+
+    def counted(fd: int) -> None:
+        synced.append(fd)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", counted)
+    path = tmp_path / "games.jsonl"
+    records = [fake("x", "o", seed=seed) for seed in range(5)]
+    with ResultsWriter(path, sync_every_s=every) as writer:
+        for record in records:
+            writer.append(record)
+        assert read_records(path) == (records, []), "written before any fsync"
+        assert len(synced) == while_open
+    assert len(synced) == while_open + at_close
 
 
 def test_a_torn_last_line_is_skipped_then_cut_off(tmp_path: Path) -> None:
