@@ -11,11 +11,11 @@ changes: editing an entry re-keys only its games.
 
 Writing: one record is one ``os.write`` of one line to a file opened with O_APPEND; the file is
 fsynced at most every SYNC_EVERY_S and when the writer closes. A kill (even -9) loses nothing
-written: the kernel has it. A power loss or a crash of the machine loses at most the games of the
-last SYNC_EVERY_S, which the next run plays again (same inputs, same records). A kill can at
-worst leave a torn last line; the reader skips it (and says so), and the next writer cuts it off
-before appending. Reading dedupes by key (the first record of a key wins), so
-re-reading, merging shards or re-running never duplicates a game.
+written: the kernel has it. A power loss or a crash of the machine can lose the records written
+since the last fsync, all within SYNC_EVERY_S of it, which the next run plays again (same inputs,
+same records). A kill can at worst leave a torn last line; the reader skips it (and says so),
+and the next writer cuts it off before appending. Reading dedupes by key (the first record of a
+key wins), so re-reading, merging shards or re-running never duplicates a game.
 """
 
 from __future__ import annotations
