@@ -705,8 +705,7 @@ def render_site(
     kept: set[str] = set()  # pages taken from the old site
 
     def keep(name: str, page_key: str, data: bytes, old_page: bool) -> None:
-        (tmp / name).write_bytes(data)
-        note(name, page_key, (len(data), pages.digest(data)), old_page)
+        note(name, page_key, _write_page(tmp, name, data), old_page)
 
     def note(name: str, page_key: str, written: Written, old_page: bool) -> None:
         """A page written to ``tmp`` (its size and digest): its key recorded."""
@@ -885,10 +884,13 @@ def write_game(folder: Path, job: GameJob) -> Written | str:
     page after they were all rendered, ~40 ms of 240 pages with a core idle): its size and
     digest, or why it has no page."""
     shown = render_game(job)
-    if isinstance(shown, str):
-        return shown
-    (folder / job[0]).write_bytes(shown)
-    return len(shown), pages.digest(shown)
+    return shown if isinstance(shown, str) else _write_page(folder, job[0], shown)
+
+
+def _write_page(folder: Path, name: str, data: bytes) -> Written:
+    """Page ``name`` written under ``folder``: its size and digest, as the site's keys hold them."""
+    (folder / name).write_bytes(data)
+    return len(data), pages.digest(data)
 
 
 def _swap(new: Path, out_dir: Path) -> None:
