@@ -42,18 +42,26 @@ class WrappedSandbox:
 
 
 class MeetingSandbox(WrappedSandbox):
-    """The local sandbox, but ``meet`` compilers must be running at once for any to go on."""
+    """The local sandbox, but the first ``meet`` compilers must be running at once for any of
+    them to go on (the rest go on at once: with more build threads than ``meet``, one that
+    comes while the first are still meeting must not wait for a meeting that never comes)."""
 
     def __init__(self, inner: Sandbox, meet: int = 2) -> None:
         super().__init__(inner)
         self.meet = meet
         self.meeting = threading.Barrier(meet, timeout=60)
-        self.met = 0
+        self.lock = threading.Lock()
+        self.joined = 0  # compilers that came to the meeting
+        self.met = 0  # ... and went on from it
 
     def compile(self, source: Path, out: Path, wall_s: float, recipe: str = "c-function") -> Any:
-        if self.met < self.meet:
-            self.meeting.wait()  # raises BrokenBarrierError if no second build ever comes
-            self.met += 1
+        with self.lock:
+            joining = self.joined < self.meet
+            self.joined += joining
+        if joining:
+            self.meeting.wait()  # raises BrokenBarrierError if the others never come
+            with self.lock:
+                self.met += 1
         return super().compile(source, out, wall_s, recipe)
 
 
