@@ -212,8 +212,8 @@ def test_a_python_bot_runs_in_a_warm_fork_of_the_zygote(
         process.ready()
         assert process.host_pid is not None, "the bot should have started"
         said = b""
-        while b"up" not in said and select.select([process.reply_socket], [], [], 10)[0]:
-            said += process.reply_socket.recv(64)  # its script runs: any exec is behind it
+        while b"up" not in said and select.select([process.reply_fd], [], [], 10)[0]:
+            said += os.read(process.reply_fd, 64)  # its script runs: any exec is behind it
         assert b"up" in said, f"the bot's script did not run: {said!r}"
         command = Path(f"/proc/{process.host_pid}/cmdline").read_bytes().split(b"\0")
         assert any(part.endswith(b"worker.py") for part in command), (

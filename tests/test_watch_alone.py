@@ -153,7 +153,7 @@ def between_moves(bot: StdioBot, name: str) -> None:
     burns CPU) is done by the next request, however busy the machine."""
 
     def replied_early() -> bool:
-        return bool(select.select([bot.process.reply_socket], [], [], 0)[0])
+        return bool(select.select([bot.process.reply_fd], [], [], 0)[0])
 
     def burnt_cpu() -> bool:
         used = (bot.process.cpu_time() or 0.0) - (bot.mark or 0.0)
@@ -258,23 +258,23 @@ def test_what_woke_the_quick_way_is_handled_by_the_exchange_that_takes_over(
     zygote = Zygote(host)
     process = zygote.spawn("/jail", LIMITS, ["./bot"])
     _, fds, _, _ = socket.recv_fds(far, 1 << 16, 3)
-    request, reply, output = fds[0], socket.socket(fileno=fds[1]), fds[2]
+    request, reply, output = fds[0], fds[1], socket.socket(fileno=fds[2])
     try:
         far.send(json.dumps({"event": "spawned", "pid": 100}).encode())
-        reply.send(worker.IDENTIFY)  # the kernel stamps it with this process's pid
+        output.send(worker.IDENTIFY)  # the kernel stamps it with this process's pid
         bot = StdioBot(process, LIMITS, "printer")
         bot.start()
         bot.mark = process.cpu_time()  # as after its first move
-        os.write(output, b"left from the last move\n")
-        monkeypatch.setattr(bot, "poll", _ThenReplies(bot.poll, lambda: reply.send(b"A\n")))
+        output.send(b"left from the last move\n")
+        monkeypatch.setattr(bot, "poll", _ThenReplies(bot.poll, lambda: os.write(reply, b"A\n")))
         move = bot.exchange_alone(b"go\n", WANT, 2)
         assert move.fault is None and move.reply == b"A"
         assert os.read(request, 100) == b"go\n"
         assert bot.output_text() == "left from the last move"
     finally:
-        reply.close()
+        os.close(reply)
         os.close(request)
-        os.close(output)
+        output.close()
 
 
 def test_the_quick_way_charges_the_cpu_of_every_move(

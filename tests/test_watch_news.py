@@ -7,6 +7,7 @@ order is exact."""
 from __future__ import annotations
 
 import json
+import os
 import socket
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -31,16 +32,16 @@ class Bot:
         self.process = self.zygote.spawn("/jail", LIMITS, ["./bot"])
         _, fds, _, _ = socket.recv_fds(far, 1 << 16, 3)
         self.request = fds[0]
-        self.reply = socket.socket(fileno=fds[1])
-        self.output = fds[2]
+        self.reply = fds[1]
+        self.output = socket.socket(fileno=fds[2])
         far.send(json.dumps({"event": "spawned", "pid": PID}).encode())
-        self.reply.send(worker.IDENTIFY)  # the kernel stamps it with this process's pid
+        self.output.send(worker.IDENTIFY)  # the kernel stamps it with this process's pid
 
     def news(self, **event: Any) -> None:
         self.far.send(json.dumps(event).encode())
 
     def answers_and_ends(self) -> None:
-        self.reply.send(REPLY)
+        os.write(self.reply, REPLY)
         self.news(event="exit", pid=PID, status=0, cpu=0.001)
 
 
@@ -48,7 +49,9 @@ class Bot:
 def bot(fake_zygote: tuple[socket.socket, socket.socket]) -> Iterator[Bot]:
     made = Bot(*fake_zygote)
     yield made
-    made.reply.close()
+    if made.reply >= 0:
+        os.close(made.reply)
+    made.output.close()
 
 
 def play_a_move(bot: Bot) -> watch.Exchange:
@@ -101,7 +104,7 @@ def test_a_reply_and_its_end_in_either_order_are_a_reply(
             bot.answers_and_ends()
         else:
             bot.news(event="exit", pid=PID, status=0, cpu=0.001)
-            bot.reply.send(REPLY)
+            os.write(bot.reply, REPLY)
 
     after_the_request(monkeypatch, answer)
     move = play_a_move(bot)
@@ -112,7 +115,8 @@ def test_a_reply_and_its_end_in_either_order_are_a_reply(
 def test_an_end_without_a_reply_is_still_a_death(bot: Bot, monkeypatch: pytest.MonkeyPatch) -> None:
     def crash() -> None:
         bot.news(event="exit", pid=PID, status=11, cpu=0.001)  # SIGSEGV
-        bot.reply.close()
+        os.close(bot.reply)
+        bot.reply = -1
 
     after_the_request(monkeypatch, crash)
     move = play_a_move(bot)

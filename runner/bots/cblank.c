@@ -190,8 +190,8 @@ static void install_filter(const struct request *r) {
 }
 
 /* The bot's channels on their fds (null on 0, request 3, reply 4, output 1 and 2), the report
- * channel on REPORT_FD, everything else closed; then the identity byte on the reply channel:
- * the kernel stamps it with this pid (SCM_CREDENTIALS), which no later write can forge. */
+ * channel on REPORT_FD, everything else closed; then the identity byte on the output channel (a
+ * socket): the kernel stamps it with this pid (SCM_CREDENTIALS), which no later write can forge. */
 static void take_channels(int devnull, const int *fds) {
     int sources[5], targets[4] = {0, REQUEST_FD, REPLY_FD, 1};
     int from[5] = {devnull, fds[0], fds[1], fds[2], report_fd};
@@ -209,7 +209,7 @@ static void take_channels(int devnull, const int *fds) {
         fail("OSError: dup3: %s", strerror(errno));
     report_fd = REPORT_FD;
     check(close_range(REPORT_FD + 1, ~0U, 0), "close_range");
-    if (write(REPLY_FD, "!", 1) != 1)
+    if (write(1, "!", 1) != 1)
         fail("OSError: writing the identity byte: %s", strerror(errno));
 }
 

@@ -20,7 +20,6 @@ import math
 import os
 import select
 import signal
-import socket
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -224,16 +223,9 @@ class WatchedBot:
     def ahead(self, turn: int | None) -> None:
         """A reply that is there before the host asked: a fault (unless it is the bot's end)."""
         if not self.unread:
-            if not self._reply_waiting.poll(0):
-                return
-            try:
-                peeked = self.process.reply_socket.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
-            except BlockingIOError:
-                return
-            except OSError:
-                peeked = b""
-            if not peeked:
-                return  # it closed its end: the exchange finds out why
+            waiting = self._reply_waiting.poll(0)
+            if not any(events & (select.POLLIN | select.POLLPRI) for _, events in waiting):
+                return  # nothing there, or it closed its end: the exchange finds out why
         self.process.kill()
         raise BotProtocolError(f"replied before it was asked at turn {turn}")
 

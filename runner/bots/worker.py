@@ -517,9 +517,10 @@ def _take_channels(program: bool, fds: list[int], report: int, devnull: int) -> 
     report = max(targets) + 1
     os.dup2(sources[-1], report, inheritable=False)
     os.closerange(report + 1, 1 << 16)
-    # One byte before any bot code runs: the kernel stamps it with this process's pid as
-    # the host sees it (SCM_CREDENTIALS), which no later write can forge.
-    os.write(targets[2], IDENTIFY)
+    # One byte on the output channel (a socket) before any bot code runs: the kernel stamps it
+    # with this process's pid as the host sees it (SCM_CREDENTIALS), which no later write can
+    # forge.
+    os.write(targets[3], IDENTIFY)
     return report
 
 
