@@ -194,3 +194,49 @@ def test_a_site_renderer_ends_when_its_host_is_killed(tmp_path: Path) -> None:
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert not alive(server) and not left, f"left running: {left}"
+
+
+TRACKED = """
+import os, sys, time
+sys.path.insert(0, {repo!r})
+from multiprocessing import resource_tracker
+from runner import helpers
+if __name__ == "__main__":
+    read_end, write_end = os.pipe()  # the host's: the tracker may not hold it open
+    context = helpers.context()
+    counter = context.Value("i", 0)  # a named semaphore, which the tracker is told of
+    tracker = resource_tracker._resource_tracker._pid
+    pipe = f"pipe:[{{os.fstat(write_end).st_ino}}]"
+    fds = f"/proc/{{tracker}}/fd"
+    held = sum(os.readlink(f"{{fds}}/{{fd}}") == pipe for fd in os.listdir(fds))
+    with open(f"/proc/{{tracker}}/cmdline", "rb") as f:
+        forked = b"-c" not in f.read().split(b"\\0")
+    print(tracker, counter.get_lock()._semlock.name, forked, held, flush=True)
+    time.sleep(600)
+"""
+
+
+def test_the_resource_tracker_is_a_fork_of_the_host_and_unlinks_what_a_killed_host_left(
+    tmp_path: Path,
+) -> None:
+    """Python's resource tracker is started as a fork of the host (not a new interpreter), holds
+    none of the host's descriptors, and still does its work: when the host is killed, it unlinks
+    the named semaphores the host's locks and counters left, and ends."""
+    script = tmp_path / "tracked.py"
+    script.write_text(TRACKED.format(repo=str(REPO)))
+    host = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert host.stdout is not None
+        tracker, name, forked, held = host.stdout.readline().split()
+        semaphore = Path("/dev/shm") / ("sem." + name.lstrip("/"))
+        assert semaphore.exists(), "the counter's semaphore should be there while the host runs"
+    finally:
+        host.kill()  # SIGKILL: the host unlinks nothing itself
+        host.wait()
+    assert forked == "True", "the tracker was started as a new interpreter"
+    assert held == "0", "the tracker holds the host's pipe"
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and (alive(int(tracker)) or semaphore.exists()):
+        time.sleep(0.05)
+    assert not semaphore.exists(), "the tracker left the killed host's semaphore"
+    assert not alive(int(tracker)), "the tracker outlived the host"
