@@ -4,6 +4,7 @@ either way its files are byte for byte those of a full, serial render (runner/si
 from __future__ import annotations
 
 import dataclasses
+import gc
 import json
 import os
 import random
@@ -87,6 +88,37 @@ def test_game_pages_rendered_in_processes_are_those_rendered_serially(
     parallel = render(tmp_path / "parallel", jobs=2)
     assert parallel.game_pages == 6, "a game page is missing from the parallel render"
     same_trees(tmp_path / "parallel", tmp_path / "serial")
+
+
+def young_threshold(_: int) -> int:
+    """How many objects the process that renders this makes between collections."""
+    return gc.get_threshold()[0]
+
+
+def test_pages_render_with_fewer_collections_everywhere_and_the_threshold_comes_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every process rendering pages collects its youngest objects every COLLECT_EVERY made (a
+    render spends ~8% of its time collecting at Python's 700); this process's own threshold is
+    restored after the site, even one that fails."""
+    monkeypatch.setattr(site_pages, "SERIAL_BELOW", 0)
+    before = gc.get_threshold()
+    assert before[0] != site_pages.COLLECT_EVERY
+    with site_pages.fewer_collections():
+        seen = site_pages.render_pages(young_threshold, list(range(64)), 2)
+    assert set(seen) == {site_pages.COLLECT_EVERY}, "a process rendered at another threshold"
+    assert gc.get_threshold() == before
+    during: list[tuple[int, int, int]] = []
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        during.append(gc.get_threshold())
+        raise RuntimeError("a render that fails")
+
+    monkeypatch.setattr(site_pages, "render_pages", watched)
+    with pytest.raises(RuntimeError):
+        render(tmp_path / "site")
+    assert during == [(site_pages.COLLECT_EVERY, *before[1:])]
+    assert gc.get_threshold() == before
 
 
 def whose(job: tuple[int, int, str]) -> str:
