@@ -138,11 +138,11 @@ def _fork_tracker() -> None:
                 os._exit(code)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
         os.close(read_end)
-        if pid < 0:
-            os.close(write_end)
-        else:
+        if pid > 0:
             tracker._fd = write_end
             tracker._pid = pid
+            return
+        os.close(write_end)
     resource_tracker.ensure_running()
 
 

@@ -642,6 +642,7 @@ def _game_page(game: dict[str, Any], setup: Setup) -> dict[str, Any]:
     }
 
 
+@pages.fewer_collections()
 def render_site(
     results_records: Sequence[results.RecordView],
     standings: Mapping[str, Any] | None,
@@ -676,37 +677,6 @@ def render_site(
             f"{out_dir} is not empty and was not made by `koth site`; point the "
             "site at a new or empty folder, or delete this one."
         )
-    with pages.fewer_collections():
-        return _render_site(
-            results_records,
-            standings,
-            entries_info,
-            out_dir,
-            warn,
-            points,
-            setups,
-            repository,
-            config_file,
-            history,
-            jobs,
-            results_key,
-        )
-
-
-def _render_site(
-    results_records: Sequence[results.RecordView],
-    standings: Mapping[str, Any] | None,
-    entries_info: Mapping[str, EntryInfo],
-    out_dir: Path,
-    warn: Callable[[str], None],
-    points: Points,
-    setups: Setups | None,
-    repository: str | None,
-    config_file: str | None,
-    history: Sequence[dict[str, Any]] | None,
-    jobs: int,
-    results_key: str | None,
-) -> SiteReport:
     meta, rows, records = read_standings(standings, results_records, points)
     season = _season(meta, rows, records)
     season["repository"] = repository
