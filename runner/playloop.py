@@ -55,16 +55,22 @@ def keys_by(
 ) -> KeyOf:
     """A fixture's result key (runner/results.py ``record_key``): its game, its seats as entry
     name and content hash (a filler seat: the built-in bot's), its seed and its setup's name and
-    hash (only for a game with a setup, so no other key changes)."""
+    hash (only for a game with a setup, so no other key changes). Each key is worked out once:
+    a season's loop asks for every game's several times (the plan, the format's questions)."""
     known = dict(hashes)
+    made: dict[tuple[str, tuple[str, ...], int, str | None], str] = {}
 
     def key_of(fixture: Fixture) -> str:
-        for name in fillers(fixture.seats):
-            if name not in known:
-                known[name] = filler_hash()
-        seats = [(name, known[name]) for name in fixture.seats]
-        setup = setups[fixture.setup] if fixture.setup is not None else None
-        return record_key(fixture.game, seats, fixture.seed, setup)
+        identity = (fixture.game, fixture.seats, fixture.seed, fixture.setup)
+        key = made.get(identity)
+        if key is None:
+            for name in fillers(fixture.seats):
+                if name not in known:
+                    known[name] = filler_hash()
+            seats = [(name, known[name]) for name in fixture.seats]
+            setup = setups[fixture.setup] if fixture.setup is not None else None
+            key = made[identity] = record_key(fixture.game, seats, fixture.seed, setup)
+        return key
 
     return key_of
 

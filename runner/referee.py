@@ -114,10 +114,16 @@ class GameResult:
 
 
 def _moves_json(moves: tuple[str, ...] | tuple[TurnMoves, ...]) -> str | list[Any]:
-    if all(isinstance(m, str) for m in moves):
-        texts = [str(m) for m in moves]
-        return "".join(texts) if all(len(m) == 1 for m in texts) else texts
-    return [list(m) for m in moves]
+    """The record's ``moves``: one string when every move is one character (the usual game:
+    built by ``join`` and ``map``, a game's ~300 moves without a Python step each), else a list
+    of the moves, or of the turns' moves."""
+    try:
+        text = "".join(moves)  # type: ignore[arg-type]  # TypeError: a move is not a string
+    except TypeError:
+        return [list(m) for m in moves]
+    if len(text) == len(moves) and max(map(len, moves), default=1) == 1:
+        return str(text)
+    return [str(m) for m in moves]
 
 
 OUTPUT_IN_RECORD = 2000  # characters of a bot's output kept in its game's record

@@ -83,11 +83,18 @@ def season_plan(config: Config, line: Lineup, say: Say = to_stderr) -> Plan:
     return plan_from(config, line, records)
 
 
-def plan_from(config: Config, line: Lineup, records: Iterable[results.Record]) -> Plan:
-    """The season's plan given these records (runner/playloop.py)."""
+def plan_from(
+    config: Config,
+    line: Lineup,
+    records: Iterable[results.Record],
+    key_of: KeyOf | None = None,
+) -> Plan:
+    """The season's plan given these records (runner/playloop.py), its keys by ``key_of``
+    (default: the season's ``key_function``)."""
     fmt = season_format(config)
+    recorded = RecordedResults(key_of or key_function(config, line), records)
     try:
-        return plan(fmt, sorted(line.players), recorded_results(config, line, records))
+        return plan(fmt, sorted(line.players), recorded)
     except FormatError as exc:
         raise SeasonError(f"{config.path or 'tournament.yaml'}: {exc}") from None
 
@@ -238,7 +245,8 @@ def play_into(
     report = PlayReport(out=out)
     recorded = recorded_results(config, line, records)
     fmt = season_format(config)
-    players = _filler_players(config, line, plan_from(config, line, []).games, sandbox)
+    first = plan_from(config, line, [], recorded.key_of)  # its keys are worked out once
+    players = _filler_players(config, line, first.games, sandbox)
     start = len(recorded.places_by_key)
     # ``out`` exists afterwards even when nothing is played (a shard's file is uploaded), and a
     # torn last line a killed run left is cut off now, once.

@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from processes import alive
@@ -24,7 +25,7 @@ from runner.entries import load_entry
 from runner.games.snakes import SPEC as SNAKES
 from runner.sandbox import buildjail
 from runner.sandbox.buildjail import JailedBuild, run_build
-from runner.sandbox.local import ARTIFACT_CAP, LocalSandbox
+from runner.sandbox.local import ARTIFACT_CAP, LocalSandbox, step_helper
 from runner.sandbox.zygote import BotLimits
 
 ROOT = os.geteuid() == 0
@@ -135,23 +136,48 @@ def test_a_gigabyte_fill_stops_at_the_file_size_limit(
 
 
 def jailed(
-    tmp_path: Path, script: str, wall_s: float = 30, artefacts: tuple[str, ...] = ()
+    tmp_path: Path,
+    script: str,
+    wall_s: float = 30,
+    artefacts: tuple[str, ...] = (),
+    helper: str | None = None,
 ) -> JailedBuild:
-    """Run a shell step in the jail on a private copy holding ``bot.c``."""
+    """Run a shell step in the jail on a private copy holding ``bot.c``, started by ``helper``
+    (None: forked by the jail)."""
     work = tmp_path / "work"
     (work / "src").mkdir(parents=True)
     (work / "src" / "bot.c").write_text(TAIL)
-    return run_build(work, [["/bin/sh", "-c", script]], list(artefacts), wall_s, 1 << 16, 1 << 20)
+    steps = [["/bin/sh", "-c", script]]
+    return run_build(work, steps, list(artefacts), wall_s, 1 << 16, 1 << 20, helper)
+
+
+@pytest.fixture(params=["helper", "fork"])
+def starter(request: pytest.FixtureRequest) -> str | None:
+    """What starts each step: the compiled helper (runner/sandbox/jailstep.c, what the local
+    sandbox passes), or a fork of the jail (where the helper cannot be had)."""
+    if request.param == "fork":
+        return None
+    helper = step_helper()
+    assert helper is not None, "the step helper does not compile here"
+    return helper
 
 
 @root_only
-def test_the_build_sees_only_the_toolchain_and_its_copy(tmp_path: Path) -> None:
-    done = jailed(tmp_path, "ls -A /; echo; ls -A /build; echo; ls -A /dev; echo; id -u; id -G")
+def test_the_build_sees_only_the_toolchain_and_its_copy(
+    tmp_path: Path, starter: str | None
+) -> None:
+    done = jailed(
+        tmp_path,
+        "ls -A /; echo; ls -A /build; echo; ls -A /dev; echo; id -u; id -G",
+        helper=starter,
+    )
     assert done.failed_step is None, done.output
     view, build_dir, dev, ids = done.output.split("\n\n")
     names = set(view.split())
-    assert names <= {"bin", "build", "dev", "lib", "lib32", "lib64", "libx32", "sbin", "tmp", "usr"}
-    assert {"usr", "build", "tmp", "dev"} <= names
+    toolchain = {"bin", "build", "dev", "lib", "lib32", "lib64", "libx32", "sbin", "tmp", "usr"}
+    helper = {buildjail.HELPER_IN_JAIL.lstrip("/")} if starter else set()
+    assert names <= toolchain | helper
+    assert {"usr", "build", "tmp", "dev"} | helper <= names
     assert build_dir.split() == ["bot.c"] and dev.split() == ["null"]
     uid, groups = ids.split("\n")[:2]
     assert int(uid) >= worker.UID_BASE and groups.strip() == uid.strip()
@@ -163,7 +189,7 @@ def test_the_build_has_its_own_uid_scheme_shared_with_the_bots() -> None:
 
 
 @root_only
-def test_the_build_has_no_network(tmp_path: Path) -> None:
+def test_the_build_has_no_network(tmp_path: Path, starter: str | None) -> None:
     server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     server.bind(("127.0.0.1", 0))
     server.listen(1)
@@ -173,25 +199,33 @@ def test_the_build_has_no_network(tmp_path: Path) -> None:
             '/usr/bin/python3 -c \'import socket; socket.create_connection(("127.0.0.1", '
             f"{port}), timeout=2)' && echo CONNECTED"
         )
-        done = jailed(tmp_path, script)
+        done = jailed(tmp_path, script, helper=starter)
     finally:
         server.close()
     assert "CONNECTED" not in done.output and done.failed_step == 0, done.output
 
 
 @root_only
-def test_the_usr_view_is_read_only_and_the_copy_is_private(tmp_path: Path) -> None:
-    done = jailed(tmp_path, "echo x > /usr/koth-probe; echo changed > bot.c; echo tmp > /tmp/t")
+def test_the_usr_view_is_read_only_and_the_copy_is_private(
+    tmp_path: Path, starter: str | None
+) -> None:
+    script = "echo x > /usr/koth-probe; echo changed > bot.c; echo tmp > /tmp/t"
+    if starter:
+        script += f"; echo x > {buildjail.HELPER_IN_JAIL} || echo helper-kept"
+    done = jailed(tmp_path, script, helper=starter)
     assert "Read-only file system" in done.output, done.output
+    assert bool(starter) == ("helper-kept" in done.output), done.output
+    assert starter is None or Path(starter).read_bytes()[:4] == b"\x7fELF"
     assert not Path("/usr/koth-probe").exists()
     assert (tmp_path / "work" / "src" / "bot.c").read_text() == TAIL, "the copy must be private"
 
 
 @root_only
-def test_the_number_of_processes_is_limited(tmp_path: Path) -> None:
+def test_the_number_of_processes_is_limited(tmp_path: Path, starter: str | None) -> None:
     done = jailed(
         tmp_path,
         "for i in $(seq 40); do sleep 30.25 >/dev/null 2>&1 & done; echo started",
+        helper=starter,
     )
     assert "fork" in done.output.lower() or "resource" in done.output.lower(), done.output
     assert marked_processes("30.25") == [], "the sleepers must be killed with the step"
@@ -219,21 +253,64 @@ def _marked_now(marker: str) -> list[int]:
 
 
 @root_only
-def test_no_build_process_outlives_its_step(tmp_path: Path) -> None:
-    done = jailed(tmp_path, "setsid sleep 987.654 </dev/null >/dev/null 2>&1 & echo started")
+def test_no_build_process_outlives_its_step(tmp_path: Path, starter: str | None) -> None:
+    script = "setsid sleep 987.654 </dev/null >/dev/null 2>&1 & echo started"
+    done = jailed(tmp_path, script, helper=starter)
     assert done.failed_step is None and "started" in done.output, done.output
     assert marked_processes("987.654") == [], "a process of the build survived it"
 
 
-def test_the_wall_clock_limit_ends_the_build(tmp_path: Path) -> None:
-    done = jailed(tmp_path, "sleep 120.5", wall_s=2)
+@root_only
+def test_a_step_has_the_same_walls_whoever_starts_it(tmp_path: Path) -> None:
+    """The helper raises the walls the jail's fork did: rlimits, credentials, descriptors."""
+    probe = "ulimit -a; echo; id -u; id -G; echo x >&3 && echo fd3-open; cat; echo end"
+    shown = []
+    for name, helper in (("helped", step_helper()), ("forked", None)):
+        done = jailed(tmp_path / name, probe, helper=helper)
+        assert done.failed_step is None and done.output.endswith("end\n"), done.output
+        limits, ids = done.output.split("\n\n")
+        uid, groups = ids.split("\n")[:2]
+        assert int(uid) >= worker.UID_BASE and groups == uid, ids
+        assert "fd3-open" not in ids, "a descriptor beyond stderr was left open"
+        shown.append([line for line in limits.splitlines() if "cpu" not in line.lower()])
+    assert shown[0] == shown[1]
+    assert any("core" in line.lower() and line.split()[-1] == "0" for line in shown[0])
+    assert any(line.split()[-1] == str(buildjail.FILES) for line in shown[0]), shown[0]
+
+
+def test_a_helper_that_cannot_run_leaves_the_step_to_a_fork(tmp_path: Path) -> None:
+    helper = tmp_path / "not-a-program"
+    helper.write_text("no program\n")
+    done = jailed(tmp_path, "echo fine", helper=str(helper))
+    assert done.failed_step is None and "fine" in done.output, done.output
+
+
+def test_the_local_sandbox_starts_steps_with_the_helper(
+    sandbox: LocalSandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    helpers: list[str | None] = []
+    real = buildjail.run_build
+
+    def spy(*args: Any) -> JailedBuild:
+        helpers.append(args[-1])
+        return real(*args)
+
+    monkeypatch.setattr(buildjail, "run_build", spy)
+    ok, _, message = build(sandbox, tmp_path, "plain", TAIL)
+    assert ok, message
+    assert helpers == [step_helper()] and helpers[0] is not None
+
+
+def test_the_wall_clock_limit_ends_the_build(tmp_path: Path, starter: str | None) -> None:
+    done = jailed(tmp_path, "sleep 120.5", wall_s=2, helper=starter)
     assert done.failed_step == 0 and done.timed_out
     assert "ran longer than 2 s" in done.output
     assert marked_processes("120.5") == []
 
 
-def test_the_file_size_limit_stops_a_large_write(tmp_path: Path) -> None:
-    done = jailed(tmp_path, f"yes | head -c {buildjail.FILE_SIZE + (1 << 20)} > big")
+def test_the_file_size_limit_stops_a_large_write(tmp_path: Path, starter: str | None) -> None:
+    script = f"yes | head -c {buildjail.FILE_SIZE + (1 << 20)} > big"
+    done = jailed(tmp_path, script, helper=starter)
     assert done.failed_step == 0 and "ran out of room" in done.output, done.output
 
 

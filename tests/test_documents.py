@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from runner import documents
 from runner.documents import (
     MAX_DEPTH,
     ShapeError,
@@ -27,6 +28,19 @@ def test_json_as_deep_as_the_limit_is_read_one_level_more_is_refused() -> None:
         load_json(nested(MAX_DEPTH + 1))
     with pytest.raises(ShapeError):
         load_json('{"a": ' * (MAX_DEPTH + 1) + "1" + "}" * (MAX_DEPTH + 1))
+
+
+def test_json_is_walked_only_when_its_brackets_could_nest_past_the_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    walked: list[Any] = []
+    monkeypatch.setattr(documents, "check_depth", walked.append)
+    shallow = {"seats": [{"entry": "a"}, {"entry": "b"}], "moves": "LRUD"}
+    assert load_json(json.dumps(shallow)) == shallow
+    assert load_json(json.dumps(shallow).encode()) == shallow
+    assert walked == []
+    brackets = {"text": "[" * MAX_DEPTH}  # in a string: counted all the same, then walked
+    assert load_json(json.dumps(brackets)) == brackets and walked == [brackets]
 
 
 @pytest.mark.parametrize("load", [load_json, load_yaml])

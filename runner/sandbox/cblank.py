@@ -13,7 +13,11 @@ from runner import native
 from runner.bots import worker
 
 SOURCE = Path(worker.__file__).with_name("cblank.c")
-FLAGS = ("-std=gnu11", "-O2", "-Wall", "-Wextra")  # the Docker image's build gets them too
+# The Docker image's build gets them too. Full RELRO: the blank's own symbols are bound when it
+# starts, before any bot code runs, and its table of them is then read-only; a blank forked from
+# the fork server binds none of them again (~0.07 ms of CPU a bot less: the play stage's CPU
+# 1.40-1.43 -> 1.38-1.39 s on the 16-entry season).
+FLAGS = ("-std=gnu11", "-O2", "-Wall", "-Wextra", "-Wl,-z,relro,-z,now")
 
 
 @functools.cache

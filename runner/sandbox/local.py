@@ -9,6 +9,7 @@ against ~60 ms for a fresh interpreter that imports cffi.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import socket
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from runner import native
 from runner.bots import worker
 from runner.safefiles import UnsafeFileError, copy_tree
 from runner.sandbox import buildjail, cblank
@@ -51,6 +53,10 @@ PROGRAM_BUILDS = {
         'import ast; ast.parse(open("bot.py", "rb").read(), "bot.py")',
     ],
 }
+# What starts each step of a build in the jail (runner/sandbox/jailstep.c): static, so that it
+# needs nothing of the jail's view but itself.
+STEP_HELPER = Path(__file__).with_name("jailstep.c")
+STEP_HELPER_FLAGS = ("-std=gnu11", "-O2", "-Wall", "-Wextra", "-static")
 COMPILER_OUTPUT_CAP = 64 * 1024
 ARTIFACT_CAP = 16 << 20  # an artefact a build hands back (bot.o, bot.so, a program)
 PYTHON = Path(worker.PYTHON_COMMAND[0])
@@ -66,6 +72,13 @@ class Compiled:
 
 
 _STARTED: weakref.WeakSet[Zygote] = weakref.WeakSet()  # the zygotes this process started
+
+
+@functools.cache
+def step_helper() -> str | None:
+    """The compiled step helper, or None (without gcc, or a static libc): the jail then forks
+    each step itself."""
+    return native.compiled([STEP_HELPER], STEP_HELPER_FLAGS, "jailstep")
 
 
 def blanks_of_every_zygote() -> list[int]:
@@ -215,7 +228,7 @@ class LocalSandbox:
                 return Compiled(False, "compile", str(exc))
             try:
                 run = buildjail.run_build(
-                    work, steps, artefacts, wall_s, COMPILER_OUTPUT_CAP, ARTIFACT_CAP
+                    work, steps, artefacts, wall_s, COMPILER_OUTPUT_CAP, ARTIFACT_CAP, step_helper()
                 )
             except buildjail.BuildJailError as exc:
                 raise SandboxError(str(exc)) from None
