@@ -40,7 +40,7 @@ import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import groupby
+from itertools import groupby, repeat
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -119,6 +119,9 @@ class Replay:
     # per step: the edits from its frame back to the one before (``backward``), when the replay
     # knew them as it went (``Presentation.frame_changes``); None: ``backward`` works them out
     undo: Sequence[tuple[Edit, ...]] | None = None
+    # the page's ``numbers`` string of the turns and scores, when the game's own replay wrote it
+    # (``ReplaySteps.numbers``); None: ``encode_numbers`` writes it
+    numbers: str | None = None
 
     @property
     def final_scores(self) -> tuple[int, ...]:
@@ -156,7 +159,9 @@ def _stepped(spec: GameSpec, record: RecordView, setup: Setup) -> Replay | None:
         record["game"],
         tuple(spec.seat_name(s) for s in range(seats)),
         made.first,
-        tuple(map(Step, made.moves, made.turns)),
+        # each Step made by tuple's own constructor (a NamedTuple's is Python: twice as slow,
+        # and a Snakes page has ~270 of them)
+        tuple(map(tuple.__new__, repeat(Step), zip(made.moves, made.turns, repeat(())))),
         made.forward,
         (0, *made.turns),
         made.scores,
@@ -164,6 +169,7 @@ def _stepped(spec: GameSpec, record: RecordView, setup: Setup) -> Replay | None:
         len(made.first),
         (),
         made.back,
+        made.numbers,
     )
 
 
@@ -489,7 +495,9 @@ def page_data(rep: Replay, show: Presentation, log_name: str) -> dict[str, Any]:
         "changes": encode_edits(backward(rep) if rep.undo is None else rep.undo, digits),
         "steps": len(rep.steps),
         "seats": len(rep.seat_names),
-        "numbers": encode_numbers([(t, *s) for t, s in zip(rep.turns, rep.scores, strict=True)]),
+        "numbers": rep.numbers
+        if rep.numbers is not None
+        else encode_numbers([(t, *s) for t, s in zip(rep.turns, rep.scores, strict=True)]),
         "classes": dict(show.classes),
         "lines": list(show.lines),
         "byTurn": show.by_turn,

@@ -254,6 +254,7 @@ class ReplaySteps(NamedTuple):
     forward: Sequence[tuple[Edit, ...]]  # per step: its edits from the frame before
     back: Sequence[tuple[Edit, ...]]  # per step: its edits back to the frame before
     scores: tuple[tuple[int, ...], ...]  # per frame: each seat's score
+    numbers: str | None = None  # the page's ``numbers`` string of the frames (encode_numbers)
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ _HANDED = 2  # quick.c's stops: OVER 0, BEFORE 1, HANDED 2
 _NO_ROOM = -2  # step_replay: more characters changed than there was room for
 _ROOM = (8, CELLS)  # characters changed a move step_replay has room for: first, then at most
 _RULES = Snakes()
+_NUMBERS_ROOM = 16  # characters of step_numbers' string a frame: ",", "1 ", "-512 -512" at most
 
 
 class _State(ctypes.Structure):
@@ -114,6 +115,8 @@ def library() -> ctypes.CDLL | None:
         *(ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int),
     ]
     loaded.changes_of_runs.restype = ctypes.c_int
+    loaded.step_numbers.argtypes = [ints, ctypes.c_int, ctypes.c_char_p, ctypes.c_int]
+    loaded.step_numbers.restype = ctypes.c_int
     return loaded
 
 
@@ -221,6 +224,8 @@ def replay_steps(record: Mapping[str, Any], setup: Setup) -> ReplaySteps | None:
     before = ctypes.string_at(was, min(sum(lengths), cap))  # never past the buffer
     after = ctypes.string_at(now, len(before))
     scores = tuple(zip(cells[0::2], cells[1::2], strict=True))
+    numbers = ctypes.create_string_buffer(_NUMBERS_ROOM * (steps + 1))
+    written = loaded.step_numbers(cells, steps, numbers, len(numbers))
 
     def back_changes(digits: int, alphabet: str, splice: str) -> str | None:
         """The page's ``changes`` string of the steps' edits back (LazyEdits.encoded)."""
@@ -241,6 +246,7 @@ def replay_steps(record: Mapping[str, Any], setup: Setup) -> ReplaySteps | None:
         LazyEdits(steps, lambda: _edits(counts, at, lengths, after.decode("ascii"))),
         LazyEdits(steps, lambda: _edits(counts, at, lengths, before.decode("ascii")), back_changes),
         scores,
+        numbers.raw[:written].decode("ascii") if written >= 0 else None,
     )
 
 

@@ -275,3 +275,65 @@ int step_replay(struct step_state *s, const char *moves, int count, int *runs, i
     step_close(s);
     return count;
 }
+
+/* Writes ``value`` in decimal at ``out + used`` (room for ``cap``); the new length, -1 past it. */
+static int put_number(char *out, int used, int cap, int value)
+{
+    char digits[12];
+    int count = 0;
+    unsigned magnitude = value < 0 ? 0u - (unsigned)value : (unsigned)value;
+    do {
+        digits[count++] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude);
+    if (used + count + (value < 0) > cap)
+        return -1;
+    if (value < 0)
+        out[used++] = '-';
+    while (count)
+        out[used++] = digits[--count];
+    return used;
+}
+
+/* The page's ``numbers`` string of a replay's frames (runner/replay.py's encode_numbers, what
+ * tests/test_snakes_quick.py compares it with): per frame its turn (0, then 1, 1, 2, 2, ...: the
+ * seats move in turn) and each side's cells (``cells``, two a frame, as step_replay gives them),
+ * written as the change from the frame before (from zeros for the first), trailing zeros left
+ * out, numbers separated by spaces; "=" for a change of two numbers or more that repeats the one
+ * before; frames separated by commas. Returns its length; -1 where ``cap`` is too small. */
+int step_numbers(const int *cells, int steps, char *out, int cap)
+{
+    int used = 0, last[3] = {0, 0, 0}, before[3] = {0, 0, 0};
+    for (int frame = 0; frame <= steps; frame++) {
+        int row[3] = {frame ? (frame + 1) / 2 : 0, cells[2 * frame], cells[2 * frame + 1]};
+        int change[3], kept = 3;
+        for (int i = 0; i < 3; i++) {
+            change[i] = row[i] - last[i];
+            last[i] = row[i];
+        }
+        while (kept && !change[kept - 1])
+            kept--;
+        if (frame) {
+            if (used >= cap)
+                return -1;
+            out[used++] = ',';
+        }
+        int repeats = frame && kept > 1 && !memcmp(change, before, sizeof change);
+        if (repeats) {
+            if (used >= cap)
+                return -1;
+            out[used++] = '=';
+        }
+        for (int i = 0; i < kept && !repeats; i++) {
+            if (i) {
+                if (used >= cap)
+                    return -1;
+                out[used++] = ' ';
+            }
+            if ((used = put_number(out, used, cap, change[i])) < 0)
+                return -1;
+        }
+        memcpy(before, change, sizeof change);
+    }
+    return used;
+}
