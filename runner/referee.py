@@ -122,7 +122,7 @@ def _moves_json(moves: tuple[str, ...] | tuple[TurnMoves, ...]) -> str | list[An
     except TypeError:
         return [list(m) for m in moves]
     if len(text) == len(moves) and max(map(len, moves), default=1) == 1:
-        return str(text)
+        return text  # join makes a plain str of str subclasses too
     return [str(m) for m in moves]
 
 

@@ -280,16 +280,17 @@ def _jail(src: str, root: str, uid: int, helper: str | None) -> bool:
             MS_NOSUID | MS_NODEV,
             f"size={SCRATCH},mode={mode}",
         )
-    bound = helper is not None
+    bound = False
     if helper is not None:
         open(root + HELPER_IN_JAIL, "w").close()
         try:
             _mount(helper, root + HELPER_IN_JAIL, None, MS_BIND)
         except OSError:
-            bound = False
+            pass  # the steps are forked
         else:
             flags = MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV
             _mount(None, root + HELPER_IN_JAIL, None, flags)
+            bound = True
     _copy_in(src, f"{root}/build", uid)
     _mount(None, root, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
     os.chroot(root)
