@@ -261,6 +261,23 @@ def test_no_build_process_outlives_its_step(tmp_path: Path, starter: str | None)
 
 
 @root_only
+def test_a_build_process_cannot_stop_the_jail(tmp_path: Path, starter: str | None) -> None:
+    """A process of the build sends SIGSTOP to the jail in a loop (as a subverted compiler pass
+    could): the jail never takes the build's uid, so none arrives, and the build ends as usual
+    (when the jail took that uid for a moment to kill the build's processes, it was stopped
+    there every time, and the build hung)."""
+    stopper = (
+        "/usr/bin/python3 -c 'import os, signal, sys\n"
+        "while True:\n"
+        "    try: os.kill(int(sys.argv[1]), signal.SIGSTOP)\n"
+        "    except OSError: pass\n' $PPID </dev/null >/dev/null 2>&1 & sleep 0.3; echo started"
+    )
+    for attempt in range(3):
+        done = jailed(tmp_path / str(attempt), stopper, wall_s=5, helper=starter)
+        assert done.failed_step is None and "started" in done.output, done.output
+
+
+@root_only
 def test_a_step_has_the_same_walls_whoever_starts_it(tmp_path: Path) -> None:
     """The helper raises the walls the jail's fork did: rlimits, credentials, descriptors."""
     probe = "ulimit -a; echo; id -u; id -G; echo x >&3 && echo fd3-open; cat; echo end"

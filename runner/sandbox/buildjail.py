@@ -8,7 +8,8 @@ server holds nothing of any build: it never reads the spec, and the child builds
 Each step is started by the spec's ``helper`` (runner/sandbox/jailstep.c, compiled by the host;
 read-only at HELPER_IN_JAIL in the jail's view) with ``posix_spawn``, and raises the step's walls
 itself; without one, the child forks each step and raises them in Python (``_child``), which
-cost ~0.8 ms of CPU a step more (a Python child's copy-on-write faults, its page tables).
+cost ~0.8 ms of CPU a step more (a Python child's copy-on-write faults, its page tables);
+the sweep after a step runs the helper's ``--sweep`` likewise.
 
 The host makes a work folder holding ``src/`` (a private copy of the entry's regular files,
 runner/safefiles.py) and runs this program on it. The program runs the build's steps (compile,
@@ -355,20 +356,29 @@ def _child(argv: list[str], log: int, wall_s: float, uid: int | None, env: dict[
     os._exit(127)
 
 
-def _sweep(uid: int) -> None:
-    """Kill every process of the build's uid: this process takes it as its real and effective
-    uid for a kill(-1), which then reaches exactly the processes that uid may signal, the
-    build's. Leaving root as the effective uid empties the effective capabilities (CAP_KILL
-    with them); the saved uid stays root, so root comes back after. Meanwhile the build's
-    processes could signal this one (only its own build would suffer) but not trace it (its
-    saved uid is not theirs). It was a forked child, which cost ~0.8 ms of CPU a step."""
-    os.setresuid(uid, uid, 0)
-    try:
-        os.kill(-1, signal.SIGKILL)
-    except OSError:
-        pass  # no process of the uid is left (ESRCH)
-    finally:
-        os.setresuid(0, 0, 0)
+def _sweep(uid: int, helper: str | None) -> None:
+    """Kill every process of the build's uid: a child takes that uid and kill(-1) reaches
+    exactly the processes it can signal, which are the build's. The child is ``helper``'s
+    ``--sweep`` where it runs (no copy of this process), else a fork of this one. This process
+    never takes the build's uid itself: in that moment a build process could signal it (one that
+    sent SIGSTOP in a loop stopped it every time, and its build hung)."""
+    if helper:
+        try:
+            pid = os.posix_spawn(helper, [helper, "--sweep", str(uid)], {})
+        except OSError:
+            pass
+        else:
+            os.waitpid(pid, 0)
+            return
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setresuid(uid, uid, uid)
+            os.kill(-1, signal.SIGKILL)
+        except OSError:
+            pass
+        os._exit(0)
+    os.waitpid(pid, 0)
 
 
 def _spawn(
@@ -439,7 +449,7 @@ def _step(
     # exiting, and its status is already set): every process of the build's uid, or without
     # root the step's process group.
     if uid is not None:
-        _sweep(uid)
+        _sweep(uid, helper)
     else:
         try:
             os.killpg(pid, signal.SIGKILL)

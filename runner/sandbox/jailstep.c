@@ -4,6 +4,7 @@
  * child, its page tables and its exit).
  *
  *     jailstep PARENT UID CPU ADDRESS FILESIZE FILES PROCESSES LOG -- PROGRAM [ARGS...]
+ *     jailstep --sweep UID
  *
  * A session of its own; with a UID (not "-"): no supplementary groups, that gid and uid (real,
  * effective and saved: no way back to root, every capability gone); the parent-death signal
@@ -12,6 +13,12 @@
  * of that uid's processes); stdin on /dev/null, stdout and stderr on LOG, no other descriptor
  * open; then PROGRAM, found on PATH. A wall that cannot be built is reported on LOG and ends it
  * with 125 (the jail's EXIT_SETUP_FAILED); a PROGRAM that cannot be run, with 127.
+ *
+ * With --sweep, it kills every process of UID, as UID (real, effective and saved: a kill(-1)
+ * then reaches exactly the processes that uid may signal, the build's) and ends: the jail stays
+ * root throughout, so no process of the build can ever signal it. (The jail once took the uid
+ * for a moment itself to save the fork: a build process sending SIGSTOP in a loop stopped it in
+ * that moment every time.)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -60,7 +67,17 @@ static void limit(int kind, rlim_t soft, rlim_t hard, const char *what) {
         fail(what);
 }
 
+static int sweep(const char *text) {
+    uid_t uid = (uid_t)number(text);
+    if (setresuid(uid, uid, uid) != 0)
+        return EXIT_SETUP_FAILED;
+    kill(-1, SIGKILL); /* ESRCH: none left */
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[1], "--sweep") == 0)
+        return sweep(argv[2]);
     if (argc < FIELDS + 3 || strcmp(argv[FIELDS + 1], "--") != 0)
         _exit(EXIT_SETUP_FAILED);
     pid_t parent = (pid_t)number(argv[1]);
