@@ -2,6 +2,7 @@
 
     python benchmarks/compare_baseline.py [--entries 16] [--runs 3] [--jobs N]
                                           [--sandbox local docker] [--default] [--rerun]
+                                          [--engine-floor]
 
 Generates ``--entries`` greedy one-move-lookahead bots (one salt each) into a temporary folder and
 plays their double round-robin (every ordered pair once: 240 games for 16) both ways:
@@ -14,6 +15,12 @@ plays their double round-robin (every ordered pair once: 240 games for 16) both 
 
 With ``--default``, the default season instead (the repository's tournament.yaml and entries, as
 ``koth season`` plays it), koth only: for the ratio of Docker to local.
+
+With ``--engine-floor`` (and ``--sandbox local docker``), a third koth way each round: the local
+season while benchmarks/engine_load.py has the Docker engine start, beside the builds, as many
+containers as that round's Docker season started (counted from the engine's events) and remove
+them as the games end, with nothing of koth's running in them. Its time over local's is the floor
+under Docker's ratio on this machine: what the engine's own work for those containers costs.
 
 With ``--rerun``, each koth season is run a second time into the same folders (nothing changed:
 builds and check verdicts cached, every game recorded). The runs go round by round (each way once
@@ -29,6 +36,7 @@ import argparse
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -48,6 +56,7 @@ from runner.config import Config, load_config  # noqa: E402
 from runner.site import render_from_config  # noqa: E402
 
 STAGES = ("build", "check", "play", "standings", "site")
+FLOOR = "local+engine"  # ``--engine-floor``'s way
 T = TypeVar("T")
 Times = dict[str, float]
 
@@ -82,15 +91,69 @@ def fresh_output(config: Config, scratch: Path, kind: str) -> Config:
     )
 
 
-def run_koth(config: Config) -> tuple[Times, dict[str, float]]:
+class EngineLoad:
+    """benchmarks/engine_load.py in a process of its own, ready before the season's clock
+    starts: ``start`` has it start its containers, ``remove`` remove them, ``wait`` its end."""
+
+    def __init__(self, count: int) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, str(REPO / "benchmarks" / "engine_load.py"), str(count)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        self._expect("ready")
+
+    def _expect(self, word: str) -> None:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline().strip()
+        if line != word:
+            self.process.kill()
+            sys.exit(f"compare_baseline: engine_load.py said {line!r}, not {word!r}")
+
+    def _say(self, word: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(word + "\n")
+        self.process.stdin.flush()
+
+    def start(self) -> None:
+        self._say("start")
+
+    def remove(self) -> None:
+        self._expect("up")
+        self._say("remove")
+
+    def wait(self) -> None:
+        self.process.wait()
+
+
+def containers_started(began: float, ended: float) -> int:
+    """How many of koth's sandbox containers the engine started between these times."""
+    from runner.sandbox import docker
+
+    client = docker.connect()
+    events = client.events(
+        since=int(began),
+        until=int(ended) + 1,
+        filters={"type": "container", "event": "start", "label": docker.LABEL},
+        decode=True,
+    )
+    return sum(1 for _ in events)
+
+
+def run_koth(config: Config, engine: EngineLoad | None = None) -> tuple[Times, dict[str, float]]:
     """One season, stage by stage, into the config's output folders, as ``koth season`` plays
-    it: the sandbox and the workers close while the standings and the site are made."""
+    it: the sandbox and the workers close while the standings and the site are made. With
+    ``engine``, its containers start as the builds do and are removed as the games end (as a
+    Docker season's are), and the season ends when they are gone."""
     times: Times = {}
 
     def quiet(_: str) -> None:
         pass
 
     began = time.perf_counter()
+    if engine is not None:
+        engine.start()
     with workers.Closing() as closing:
         with closing.playing(config) as (sandbox, pool):
             builds = timed(times, "build", lambda: check.build_all(config, sandbox, pool=pool))
@@ -103,8 +166,12 @@ def run_koth(config: Config) -> tuple[Times, dict[str, float]]:
                     config, line, pool, show_progress=False, say=quiet, sandbox=sandbox
                 ),
             )
+        if engine is not None:
+            engine.remove()
         _, doc = timed(times, "standings", lambda: season.standings(config, line, quiet))
         timed(times, "site", lambda: render_from_config(config, warn=quiet))
+    if engine is not None:
+        engine.wait()
     times["total"] = time.perf_counter() - began
     return times, {row["entry"]: float(row["points"]) for row in doc["entries"]}
 
@@ -135,7 +202,15 @@ def main() -> None:
         action="store_true",
         help="the default season (tournament.yaml, entries/), koth only: Docker against local",
     )
+    parser.add_argument(
+        "--engine-floor",
+        action="store_true",
+        help="also the local season beside the engine's work for a Docker season's containers "
+        "(needs --sandbox local docker): the floor under Docker's ratio here",
+    )
     args = parser.parse_args()
+    if args.engine_floor and not {"local", "docker"} <= set(args.sandbox):
+        parser.error("--engine-floor needs --sandbox local docker (it counts Docker's containers)")
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python "
         f"{platform.python_version()}, {platform.system()} {platform.release()}; {load()}"
@@ -152,6 +227,8 @@ def main() -> None:
         if args.jobs is not None:
             overrides["jobs"] = args.jobs
         labels = ([] if args.default else ["baseline"]) + args.sandbox
+        labels += [FLOOR] if args.engine_floor else []
+        containers = 0  # the last Docker season's
         runs: dict[str, list[Times]] = {label: [] for label in labels}
         agree = True
         expected: dict[str, float] | None = None
@@ -162,17 +239,27 @@ def main() -> None:
                     times["total"] = sum(times.values())
                     expected = points
                 else:
-                    config = load_config(REPO / "tournament.yaml", {**overrides, "sandbox": label})
+                    kind = "local" if label == FLOOR else label
+                    config = load_config(REPO / "tournament.yaml", {**overrides, "sandbox": kind})
                     if not args.default:
                         config = replace(config, entries=scratch / "entries")
-                    config = fresh_output(config, scratch, label)
-                    times, points = run_koth(config)
+                    config = fresh_output(config, scratch, kind)
+                    engine = EngineLoad(containers) if label == FLOOR else None
+                    began = time.time()
+                    times, points = run_koth(config, engine)
+                    if label == "docker" and args.engine_floor:
+                        containers = containers_started(began, time.time())
                     expected = points if expected is None else expected
                     agree = agree and points == expected
                     if args.rerun:  # the same season again: everything is cached or recorded
                         again, _ = run_koth(config)
                         print(show(f"{label} re-run", again), flush=True)
-                print(show(f"{label} (jobs {config_jobs(args, label)})", times), flush=True)
+                shown = f"{label} (jobs {config_jobs(args, label)})"
+                if label == FLOOR:
+                    shown = f"local + {containers} containers"
+                elif label == "docker" and args.engine_floor:
+                    shown += f": {containers} containers"
+                print(show(shown, times), flush=True)
                 runs[label].append(times)
         medians = {
             label: {key: statistics.median(r[key] for r in done) for key in done[0]}
@@ -194,6 +281,13 @@ def main() -> None:
             docker, local = medians["docker"]["total"], medians["local"]["total"]
             rounds = round_ratio(runs["docker"], runs["local"])
             print(f"docker / local: {docker / local:.2f}× (rounds' median {rounds:.2f}×)")
+        if FLOOR in medians:
+            floor, local = medians[FLOOR]["total"], medians["local"]["total"]
+            rounds = round_ratio(runs[FLOOR], runs["local"])
+            print(
+                f"the engine's floor ({FLOOR}: {containers} containers started and removed, "
+                f"nothing in them) / local: {floor / local:.2f}× (rounds' median {rounds:.2f}×)"
+            )
         print("same points for every entry every way:", "yes" if agree else "NO")
 
 

@@ -109,7 +109,9 @@ def image_tag() -> str:
     return f"{IMAGE_REPOSITORY}:{digest.hexdigest()[:16]}"
 
 
-def _hardening(memory_bytes: int, pids: int, user: str, capabilities: list[str]) -> dict[str, Any]:
+def hardening(memory_bytes: int, pids: int, user: str, capabilities: list[str]) -> dict[str, Any]:
+    """The options every container of koth's is created with (the SDK's names), for ``user``
+    holding only ``capabilities``, under these memory and process limits."""
     from docker.types import LogConfig
 
     return {
@@ -367,7 +369,7 @@ class _PlayContainer:
             # Removed by the engine once the zygote exits: when the host closes its socket,
             # or dies (kill -9 included), no container of this run outlives it.
             "auto_remove": True,
-            **_hardening(
+            **hardening(
                 limits.memory_bytes + ZYGOTE_OVERHEAD,
                 pids=ZYGOTE_PIDS,
                 user=ZYGOTE_USER,
@@ -485,7 +487,7 @@ class DockerSandbox:
                     return builder
         options = {
             "labels": self.labels,
-            **_hardening(BUILD_MEMORY, BUILD_PIDS, "0:0", BUILD_CAPABILITIES),
+            **hardening(BUILD_MEMORY, BUILD_PIDS, "0:0", BUILD_CAPABILITIES),
         }
         builder = BuildContainer(self.client, self.tag, self.workdir, options)
         with self._builders_lock:
