@@ -36,6 +36,8 @@ from runner.referee import Player, play_game
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits, SandboxError
 
+WORKER_CLOSE_S = 8.0  # a stopped worker's time to close its sandbox (its parent waits 10 s)
+
 
 def new_sandbox(kind: str, game: GameSpec | None = None) -> Sandbox:
     """A sandbox by its tournament.yaml name: ``local`` or ``docker``; ``game``: the one it
@@ -118,8 +120,18 @@ def _close_sandbox(state: dict[str, Any]) -> None:
 
 
 def _worker_exit(signum: int, frame: object) -> None:
-    """SIGTERM from the parent (Ctrl-C there): close the sandbox (its cgroups too), then exit."""
-    _close_sandbox(_WORKER)
+    """SIGTERM from the parent (Ctrl-C there): close the sandbox (its cgroups too), then exit.
+
+    This handler interrupts the worker's thread wherever it is, maybe holding a lock the close
+    needs (the sandbox's, its zygote's, the engine client's connection pool), so the close runs
+    on a thread of its own and is waited for at most WORKER_CLOSE_S: a close that cannot finish
+    must not keep the worker, nor the parent that joins it as it ends, waiting for ever. What it
+    leaves ends with this process: the zygote by its parent-death signal, a Docker container as
+    its zygote's socket closes, a stale memory group at the next zygote's start."""
+    closing = threading.Thread(target=_close_sandbox, args=(_WORKER,), name="koth-exit")
+    closing.daemon = True
+    closing.start()
+    closing.join(WORKER_CLOSE_S)
     os._exit(1)
 
 

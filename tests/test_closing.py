@@ -1,10 +1,12 @@
 """A season's sandbox and workers close on a thread of their own once its games are played
 (runner/workers.py, Closing), while the standings and the site are made: the close really runs
 beside the caller, everything is closed once the ``with`` block is left, and an error anywhere
-still closes everything and is reported."""
+still closes everything and is reported. A worker stopped by SIGTERM closes its sandbox and exits,
+even where the close waits on something the stopped thread held."""
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -121,7 +123,6 @@ def test_sigterm_while_koth_season_renders_the_site_waits_for_the_close(
 ) -> None:
     """A cancelled CI job's SIGTERM during the site stops `koth season` as Ctrl-C does (exit
     130), once the sandbox and the workers it is closing beside the site are closed."""
-    import os
     import signal
 
     from runner import cli, site
@@ -146,3 +147,48 @@ def test_sigterm_while_koth_season_renders_the_site_waits_for_the_close(
         signal.signal(signal.SIGTERM, previous)
     assert made[0].closed_by == "koth-closing", "the close was waited for"
     assert "standings" in capsys.readouterr().out.lower()
+
+
+class LockedSandbox:
+    """A sandbox whose close needs ``lock`` (as a real one needs its own, or its engine
+    client's): notes whether it closed."""
+
+    def __init__(self, lock: threading.Lock) -> None:
+        self.lock = lock
+        self.closed = threading.Event()
+
+    def close(self) -> None:
+        with self.lock:
+            self.closed.set()
+
+
+def stop_worker(monkeypatch: pytest.MonkeyPatch, sandbox: LockedSandbox) -> list[tuple[int, bool]]:
+    """Run a worker's SIGTERM handler with ``sandbox`` as its sandbox: how it exited (the exit
+    code, and whether the sandbox had closed by then)."""
+    exits: list[tuple[int, bool]] = []
+    monkeypatch.setitem(workers._WORKER, "sandbox", sandbox)
+    monkeypatch.setattr(workers, "WORKER_CLOSE_S", 0.5)
+    monkeypatch.setattr(os, "_exit", lambda code: exits.append((code, sandbox.closed.is_set())))
+    workers._worker_exit(15, None)
+    return exits
+
+
+def test_a_stopped_worker_closes_its_sandbox_before_it_exits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sandbox = LockedSandbox(threading.Lock())
+    assert stop_worker(monkeypatch, sandbox) == [(1, True)]
+    assert workers._WORKER["sandbox"] is None, "a closed sandbox is not closed again"
+
+
+def test_a_stopped_worker_exits_when_its_close_waits_on_what_it_was_holding(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # SIGTERM's handler runs on the worker's thread wherever it was: here, holding the lock the
+    # close needs. The worker must still exit (before, it waited for ever, and so did the host
+    # joining it at its own exit).
+    lock = threading.Lock()
+    sandbox = LockedSandbox(lock)
+    with lock:
+        assert stop_worker(monkeypatch, sandbox) == [(1, False)]
+    assert sandbox.closed.wait(WAIT_S), "the close goes on once the lock is free"

@@ -152,21 +152,34 @@ def test_an_interrupted_docker_season_cleans_up(tmp_path: Path) -> None:
     # Started ignoring SIGINT, as a shell's background job is: koth still takes Ctrl-C.
     python = shlex.quote(sys.executable)
     command = f"trap '' INT; exec {python} -m runner.cli season --no-progress --no-site"
-    season = subprocess.Popen(
-        ["/bin/sh", "-c", command],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not (tmp_path / "results" / "games.jsonl").exists():
-        time.sleep(0.2)
-    assert (tmp_path / "results" / "games.jsonl").exists(), "the season should have started"
-    os.killpg(season.pid, signal.SIGINT)
-    output, _ = season.communicate(timeout=60)
-    assert season.returncode == 130, output
+    # Its output goes to a file, never a pipe this test leaves unread until the end (a full pipe
+    # would stop the season), and is quoted whenever an assertion fails.
+    log = tmp_path / "season.log"
+    with log.open("w") as output:
+        season = subprocess.Popen(
+            ["/bin/sh", "-c", command],
+            cwd=tmp_path,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        began = time.monotonic()
+        games = tmp_path / "results" / "games.jsonl"
+        while time.monotonic() - began < 120 and not games.exists():
+            time.sleep(0.2)
+            assert season.poll() is None, f"the season ended before its games:\n{log.read_text()}"
+        assert games.exists(), f"the season should play within 120 s:\n{log.read_text()}"
+        os.killpg(season.pid, signal.SIGINT)
+        try:
+            season.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"Ctrl-C did not end the season:\n{log.read_text()}") from None
+    finally:
+        if season.poll() is None:
+            os.killpg(season.pid, signal.SIGKILL)
+            season.wait()
+    assert season.returncode == 130, log.read_text()
     assert orphans(client) - before == set(), "Ctrl-C left containers behind"
 
 
