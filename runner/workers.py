@@ -36,7 +36,8 @@ from runner.referee import Player, play_game
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits, SandboxError
 
-WORKER_CLOSE_S = 8.0  # a stopped worker's time to close its sandbox (its parent waits 10 s)
+WORKER_STOP_S = 10.0  # what a SIGTERM'd worker is given to end before it is killed
+WORKER_CLOSE_S = 8.0  # of which its sandbox's close may take this much (``_worker_exit``)
 
 
 def new_sandbox(kind: str, game: GameSpec | None = None) -> Sandbox:
@@ -376,7 +377,10 @@ class GamePool:
             for process in processes:
                 process.terminate()
             for process in processes:
-                process.join(timeout=10)
+                process.join(timeout=WORKER_STOP_S)
+                if process.is_alive():  # stuck: it must not keep this process from exiting
+                    process.kill()  # (Python joins its workers as it exits, without a limit)
+                    process.join(timeout=WORKER_STOP_S)
         if self._local["sandbox"] is not self._given:  # ours, or a replacement for a failed one
             _close_sandbox(self._local)
 

@@ -18,7 +18,7 @@ from test_season import BOTS, add_bot
 from runner import season, workers
 from runner.build import Sandbox
 from runner.config import Config, load_config
-from runner.sandbox.zygote import SandboxError
+from runner.sandbox.zygote import BotLimits, SandboxError
 
 WAIT_S = 20.0  # bounds a wait that the code under test should end at once
 
@@ -192,3 +192,50 @@ def test_a_stopped_worker_exits_when_its_close_waits_on_what_it_was_holding(
     with lock:
         assert stop_worker(monkeypatch, sandbox) == [(1, False)]
     assert sandbox.closed.wait(WAIT_S), "the close goes on once the lock is free"
+
+
+class WorkerProcess:
+    """The pool's view of a worker process (a fake): ``deaf``, SIGTERM does not end it."""
+
+    def __init__(self, deaf: bool) -> None:
+        self.deaf, self.alive = deaf, True
+        self.signals: list[str] = []
+
+    def terminate(self) -> None:
+        self.signals.append("TERM")
+        self.alive = self.deaf
+
+    def kill(self) -> None:
+        self.signals.append("KILL")
+        self.alive = False
+
+    def join(self, timeout: float | None = None) -> None:
+        assert timeout is not None, "a join without a limit could wait for ever"
+
+    def is_alive(self) -> bool:
+        return self.alive
+
+
+class StoppedExecutor:
+    def __init__(self, processes: list[WorkerProcess]) -> None:
+        self._processes = dict(enumerate(processes))
+        self.shut: tuple[bool, bool] | None = None
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        self.shut = (wait, cancel_futures)
+
+
+def test_a_worker_that_sigterm_does_not_end_is_killed() -> None:
+    # Stopping play (Ctrl-C) SIGTERMs the workers and joins them for a while; one still alive
+    # then is killed: Python joins its pool's processes as it exits, without a limit.
+    deaf, obedient = WorkerProcess(deaf=True), WorkerProcess(deaf=False)
+    given = LockedSandbox(threading.Lock())
+    limits = BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=64 << 20)
+    pool = workers.GamePool("snakes-v2", limits, 2, given)  # type: ignore[arg-type]
+    executor = StoppedExecutor([deaf, obedient])
+    pool._executor = executor  # type: ignore[assignment]
+    pool.close(terminate=True)
+    assert executor.shut == (False, True), "queued games are cancelled, nothing waited for"
+    assert deaf.signals == ["TERM", "KILL"] and not deaf.alive
+    assert obedient.signals == ["TERM"] and not obedient.alive, "one that ended is not killed"
+    assert not given.closed.is_set(), "the sandbox the pool was given is its owner's to close"
