@@ -38,13 +38,6 @@ def start(client: Any, tag: str) -> Any:
     )
 
 
-def remove(container: Any) -> None:
-    try:
-        container.remove(force=True)
-    except Exception:  # gone already (auto_remove)
-        pass
-
-
 def main() -> int:
     if len(sys.argv) != 2 or not sys.argv[1].isdigit():
         print(__doc__.splitlines()[2].strip(), file=sys.stderr)
@@ -61,7 +54,7 @@ def main() -> int:
                 print("up", flush=True)
                 sys.stdin.readline()  # "remove", or the end of stdin
         finally:
-            list(threads.map(remove, started))
+            list(threads.map(docker.remove, started))
     return 0
 
 

@@ -231,12 +231,12 @@ def prune(client: Any) -> int:
         host, pid, _ = (container.labels.get(SESSION_LABEL, "").split(":") + ["", ""])[:3]
         alive = host == socket.gethostname() and pid.isdigit() and walls.alive(int(pid))
         if not alive:
-            _remove(container)
+            remove(container)
             removed += 1
     return removed
 
 
-def _remove(container: Any) -> None:
+def remove(container: Any) -> None:
     """Kill and remove (never a graceful stop); already gone is fine."""
     import docker
 
@@ -391,7 +391,7 @@ class _PlayContainer:
         oom_kills = _oom_counter(self.zygote_host_pid)
         if oom_kills is None:
             connection.close()
-            _remove(self.container)
+            remove(self.container)
             raise SandboxError("the sandbox container's memory cgroup could not be found")
         self.zygote = Zygote(connection, oom_kills=oom_kills, untrusted=True)
 
@@ -410,7 +410,7 @@ class _PlayContainer:
 
     def close(self) -> None:
         self.zygote.close()
-        _remove(self.container)
+        remove(self.container)
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
@@ -703,5 +703,5 @@ class DockerSandbox:
             filters={"label": f"{SESSION_LABEL}={self.labels[SESSION_LABEL]}"},
             ignore_removed=True,
         ):
-            _remove(container)
+            remove(container)
         shutil.rmtree(self.workdir, ignore_errors=True)
