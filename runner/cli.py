@@ -796,15 +796,24 @@ def cmd_changed(args: argparse.Namespace) -> int:
 
     config = _config(args)
     with _ci_errors():
-        present, removed = pr.changed_entries(config.entries, args.base, args.head)
-    _say(f"changed entries: {pr.encode_names(present) or 'none'}")
-    for name in removed:
+        changes = pr.changed_entries(config.entries, args.base, args.head)
+    _say(f"changed entries: {pr.encode_names(changes.present) or 'none'}")
+    for name in changes.removed:
         _say(f"removed (nothing to check): {pr.encode_names([name])}")
     if args.as_output:
-        print(f"{args.as_output}={pr.encode_names(present)}")
+        print(f"{args.as_output}={pr.encode_names(changes.present)}")
     else:
-        for name in present:
+        for name in changes.present:
             print(pr.encode_names([name]))
+    if changes.outside:
+        listed = ", ".join(f"{config.entries.name}/{path}" for path in changes.outside)
+        _say(
+            f"koth: this change touches {listed}, in no entry folder: no entry check covers it, "
+            "and a file there (a .gitattributes) can change how other entries are checked out. "
+            f"Fix: change only {config.entries.name}/<name>/ folders here; anything else in "
+            f"{config.entries.name}/ goes in a pull request of its own, for an organiser to review."
+        )
+        return 1
     return 0
 
 
@@ -897,7 +906,10 @@ def add_ci_commands(commands: Any) -> None:
         "base of --base and --head (default HEAD), one per line; removed entries are "
         "only mentioned on stderr. Names are URL-quoted (a valid entry name is printed "
         "as is). With --as-output NAME, print one line NAME=a,b instead, the format of "
-        "$GITHUB_OUTPUT. Needs the base commit in the clone (fetch-depth: 0).",
+        "$GITHUB_OUTPUT. Exits 1 when the branch also changes anything under the entries "
+        "folder outside an entry folder (a .gitattributes, a file or hidden folder there): no "
+        "entry check covers it, so it is for an organiser to review. Needs the base commit in "
+        "the clone (fetch-depth: 0).",
     )
     _options(changed)
     changed.add_argument("--base", required=True, help="the base commit or branch (the PR's)")

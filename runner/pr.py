@@ -110,14 +110,25 @@ def _git(folder: Path, *args: str) -> bytes:
     return done.stdout
 
 
-def changed_entries(
-    entries_dir: Path, base: str, head: str = "HEAD"
-) -> tuple[list[str], list[str]]:
-    """The entry folders that differ between ``base`` and ``head``: (present, removed).
+@dataclass(frozen=True)
+class Changes:
+    """What a pull request changes under the entries folder (``changed_entries``)."""
+
+    present: list[str]  # entry folders added or edited, named as runner.entries names them
+    removed: list[str]  # entry folders deleted: nothing to check
+    outside: list[str]  # paths under entries/ in no entry folder (a .gitattributes, a README)
+
+
+def changed_entries(entries_dir: Path, base: str, head: str = "HEAD") -> Changes:
+    """The entry folders that differ between ``base`` and ``head``, and the changed paths under
+    ``entries_dir`` that belong to no entry.
 
     The diff is from the merge base of the two (``base...head``), so commits that reached the
     base branch after the pull request started are not counted as the PR's. A folder whose name
-    starts with ``.`` or ``_`` is not an entry (runner.entries.discover skips it).
+    starts with ``.`` or ``_`` is not an entry (runner.entries.discover skips it), nor is a file
+    directly in the entries folder: no entry check covers those, yet one can change how the other
+    entries are checked out (``entries/.gitattributes`` re-encoding another author's ``bot.c``),
+    so they are ``outside``, for an organiser to review.
     """
     if not entries_dir.is_dir():
         raise CiError(f"the entries folder {entries_dir} does not exist.")
@@ -133,18 +144,25 @@ def changed_entries(
         ".",
     )
     folders: set[str] = set()
+    outside: set[str] = set()
     for raw in out.split(b"\0"):
         path = os.fsdecode(raw)
-        if "/" in path:  # a file directly in entries/ belongs to no entry...
-            folders.add(path.split("/", 1)[0])
-        elif path and (entries_dir / path).is_symlink():  # ...but a link there is one, refused
-            folders.add(path)
-    folders = {f for f in folders if not f.startswith((".", "_"))}
+        if not path:
+            continue
+        top = path.split("/", 1)[0]
+        if top.startswith((".", "_")):
+            outside.add(path)
+        elif "/" in path or (entries_dir / path).is_symlink():  # a link there is an entry, refused
+            folders.add(top)
+        else:
+            outside.add(path)
     there = {f for f in folders if (entries_dir / f).is_dir() or (entries_dir / f).is_symlink()}
     # Named as runner.entries names them (a folder name need not be printable text).
-    present = sorted(entry_name(f) for f in there)
-    removed = sorted(entry_name(f) for f in folders - there)
-    return present, removed
+    return Changes(
+        present=sorted(entry_name(f) for f in there),
+        removed=sorted(entry_name(f) for f in folders - there),
+        outside=sorted(entry_name(p) for p in outside),
+    )
 
 
 # -- koth plan -------------------------------------------------------------------------------------

@@ -260,8 +260,9 @@ def test_a_pull_request_adding_a_link_as_an_entry_has_it_checked(tmp_path: Path)
     (repo / "entries" / "README.md").write_text("not an entry\n")
     git(repo, "add", "-A")
     git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "change")
-    present, removed = pr.changed_entries(repo / "entries", "main")
-    assert present == ["root"] and removed == []
+    changes = pr.changed_entries(repo / "entries", "main")
+    assert changes.present == ["root"] and changes.removed == []
+    assert changes.outside == ["README.md"]
 
 
 @pytest.mark.parametrize("raw", [b"new\nline", b"bad-\xff-utf8", b"tab\tname"])

@@ -205,9 +205,22 @@ def owners(path: str) -> list[str]:
         if not line.strip() or line.startswith("#"):
             continue
         pattern, *names = line.split()
-        if pattern == "*" or (pattern.endswith("/") and ("/" + path).startswith(pattern)):
+        if _owned(pattern, path):
             found = names
     return found
+
+
+def _owned(pattern: str, path: str) -> bool:
+    """GitHub's reading of a CODEOWNERS pattern (of the kinds used there): ``*`` is everything;
+    ``/a/`` everything under a/; ``/a/*`` the files directly in a/, not deeper (GitHub's docs);
+    ``*`` in a segment matches within that segment."""
+    if pattern == "*":
+        return True
+    anchored, parts = pattern.lstrip("/"), path.split("/")
+    if anchored.endswith("/"):
+        depth = anchored.count("/")
+        return len(parts) > depth and fnmatch.fnmatchcase("/".join(parts[:depth]) + "/", anchored)
+    return len(parts) == anchored.count("/") + 1 and fnmatch.fnmatchcase(path, anchored)
 
 
 def test_codeowners_review_everything_outside_entries() -> None:
@@ -222,8 +235,16 @@ def test_codeowners_review_everything_outside_entries() -> None:
         "tests/test_workflows.py",
     ):
         assert owners(path), f"{path} has no code owner"
-    for path in ("entries/greedy/bot.c", "entries/newbot/entry.yaml"):
+    for path in ("entries/greedy/bot.c", "entries/newbot/entry.yaml", "entries/a/b/c.h"):
         assert owners(path) == [], f"{path} should need no code owner"
+    # ...but what is in entries/ and in no entry: a .gitattributes there re-encodes any entry.
+    for path in (
+        "entries/.gitattributes",
+        "entries/README.md",
+        "entries/.hidden/bot.c",
+        "entries/_template/bot.c",
+    ):
+        assert owners(path), f"{path} has no code owner"
 
 
 def test_every_run_step_is_one_koth_command() -> None:
@@ -255,9 +276,6 @@ def test_changed_lists_added_and_edited_entries(tmp_path: Path) -> None:
     shutil.rmtree(repo / "entries" / "random")  # removed: nothing to check
     shutil.copytree(FIXTURES / "rookie", repo / "entries" / "rookie")  # added
     shutil.copytree(FIXTURES / "typo", repo / "entries" / "a,b c")  # any name, quoted
-    (repo / "entries" / "README.md").write_text("not an entry\n")
-    (repo / "entries" / "_template").mkdir()
-    (repo / "entries" / "_template" / "bot.c").write_text("not an entry either\n")
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "change")
     done = koth("changed", "--base", "main", cwd=repo)
@@ -269,6 +287,31 @@ def test_changed_lists_added_and_edited_entries(tmp_path: Path) -> None:
     assert pr.decode_names("a%2Cb%20c,greedy,rookie") == ["a,b c", "greedy", "rookie"]
     done = koth("changed", "--base", "no-such-branch", cwd=repo)
     assert done.returncode == 2 and "fetch-depth: 0" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "path", [".gitattributes", "README.md", "_template/bot.c", ".hidden/bot.c"]
+)
+def test_changed_fails_a_branch_that_touches_entries_outside_an_entry(
+    path: str, tmp_path: Path
+) -> None:
+    """``entries/.gitattributes`` (or any file in no entry folder) is no entry's change, yet it
+    can re-encode another author's bot.c on every checkout: the check fails, naming it."""
+    repo = make_repo(tmp_path, ["greedy", "random"])
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "main")
+    git(repo, "checkout", "-qb", "change")
+    changed = repo / "entries" / path
+    changed.parent.mkdir(parents=True, exist_ok=True)
+    changed.write_text("greedy/bot.c working-tree-encoding=UTF-16LE\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "change")
+    done = koth("changed", "--base", "main", "--as-output", "entries", cwd=repo)
+    assert done.returncode == 1, done.stderr
+    assert done.stdout == "entries=\n"
+    assert f"entries/{path}, in no entry folder" in done.stderr
+    assert "organiser" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_plan_fills_in_the_defaults(tmp_path: Path) -> None:
