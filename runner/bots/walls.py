@@ -9,7 +9,9 @@ so the zygote can use it inside a container as well as on the host.
   userfaultfd, fanotify, namespaces and mounts (unshare, setns, mount and the new mount API,
   chroot, pivot_root, clone with a CLONE_NEW* flag), module and kernel knobs, opening a file for
   writing or creating anything in the filesystem, new sockets (no network, and no Unix socket
-  path such as a Docker daemon's), and dropping its parent-death signal. clone3 fails with
+  path such as a Docker daemon's), dropping its parent-death signal, and naming a process to
+  be signalled when a descriptor is ready (fcntl F_SETOWN, F_SETOWN_EX, F_SETSIG; ioctl
+  FIOSETOWN, SIOCSPGRP: the kernel would send another process a signal). clone3 fails with
   ENOSYS, so runtimes fall back to clone, whose flags the filter can see. Calls of another
   architecture (int 0x80) kill the process (libseccomp's default for a foreign architecture).
 - ``set_parent_death_signal(parent)``: SIGKILL when the parent dies, set after every credential
@@ -70,6 +72,9 @@ DENIED = """
     socket connect bind listen accept accept4
 """.split()  # noqa: SIM905 - a word list reads better than 110 quoted names
 WRITE_FLAGS = (os.O_WRONLY, os.O_RDWR, os.O_CREAT, os.O_TRUNC, os.O_APPEND)
+INT_BITS = 0xFFFFFFFF
+F_SETOWN, F_SETSIG, F_SETOWN_EX = 8, 10, 15  # fcntl commands (asm-generic/fcntl.h)
+FIOSETOWN, SIOCSPGRP = 0x8901, 0x8902  # ioctl requests that set a descriptor's owner
 # CLONE_NEWTIME, NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
 CLONE_NEW = (0x80, 0x20000, 0x2000000, 0x4000000, 0x8000000, 0x10000000, 0x20000000, 0x40000000)
 
@@ -186,7 +191,16 @@ def deny_list_filter(pid: int) -> Filter:
         rules.deny("openat", (2, SCMP_CMP_MASKED_EQ, flag, flag))
     for name in ("kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
         rules.deny(name, (0, SCMP_CMP_NE, pid, 0))
-    rules.deny("prctl", (0, SCMP_CMP_EQ, PR_SET_PDEATHSIG, 0))
+    # The kernel reads these arguments as 32-bit ints: compared on their low 32 bits, so that
+    # bits above them (which the kernel drops) cannot slip a call past its rule.
+    rules.deny("prctl", (0, SCMP_CMP_MASKED_EQ, INT_BITS, PR_SET_PDEATHSIG))
+    # A signal the kernel sends for the bot: the owner of a descriptor in O_ASYNC mode gets
+    # SIGIO (or any signal F_SETSIG names) when I/O is possible on it, so an owner set to another
+    # process would signal it where kill's rule never looks.
+    for command in (F_SETOWN, F_SETOWN_EX, F_SETSIG):
+        rules.deny("fcntl", (1, SCMP_CMP_MASKED_EQ, INT_BITS, command))
+    for request in (FIOSETOWN, SIOCSPGRP):
+        rules.deny("ioctl", (1, SCMP_CMP_MASKED_EQ, INT_BITS, request))
     return rules
 
 

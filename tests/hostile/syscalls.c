@@ -2,9 +2,12 @@
    'Q' if a call succeeded, 'E' if it failed some other way (the filter is not what stopped it). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <sys/mount.h>
+#include <sys/ioctl.h>
 #include <sys/ptrace.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 static int verdict(long result) { return result >= 0 ? 'Q' : errno == EPERM ? 0 : 'E'; }
@@ -32,7 +35,17 @@ int bot(int board[16][32], char player) {
     TRY(syscall(SYS_openat, -100, "koth-state", 0100 | 01, 0600));  /* O_CREAT | O_WRONLY */
     TRY(syscall(SYS_mkdir, "koth-state", 0700));
     TRY(syscall(SYS_prctl, 1, 0, 0, 0, 0));  /* drop its parent-death signal */
+    TRY(syscall(SYS_prctl, (1UL << 32) | 1, 0, 0, 0, 0));  /* the same, high bits set */
     TRY(syscall(SYS_kill, 1, 0));
+    /* Have the kernel signal another process when fd 1 is ready (O_ASYNC): its owner. */
+    int parent = getppid();
+    struct f_owner_ex owner = {F_OWNER_PID, parent};
+    TRY(syscall(SYS_fcntl, 1, F_SETOWN, parent));
+    TRY(syscall(SYS_fcntl, 1, (1UL << 32) | F_SETOWN, parent));  /* the kernel drops the 1 */
+    TRY(syscall(SYS_fcntl, 1, F_SETOWN_EX, &owner));
+    TRY(syscall(SYS_fcntl, 1, F_SETSIG, 9));
+    TRY(syscall(SYS_ioctl, 1, FIOSETOWN, &parent));
+    TRY(syscall(SYS_ioctl, 1, SIOCSPGRP, &parent));
     return board[0][1] == '.' ? 'R' : 'D';
 }
 char *bot_name = "Forbidden calls";
