@@ -442,10 +442,22 @@ class BotProcess:
             except BlockingIOError:
                 return
             if not chunk:
+                self._silence_output()
                 return
             room = max(0, cap - len(self.output))
             self.output += chunk[:room]
             self.output_dropped += len(chunk) - min(room, len(chunk))
+
+    def _silence_output(self) -> None:
+        """The bot has closed its output (shutdown, close): the channel would read as ended at
+        every poll from now on, and a host waiting for a reply would wake again and again, one
+        core spinning for as long as the bot takes over its moves. In its place, under the same
+        fd (every poll set holding it stays right), goes one that never becomes readable."""
+        silent = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
+        try:
+            os.dup2(silent, self.output_fd, inheritable=False)
+        finally:
+            os.close(silent)
 
     def oom_killed(self, exit_event: dict[str, Any]) -> bool:
         """Whether the kernel's OOM killer ended this bot (its own cgroup, or its container's)."""

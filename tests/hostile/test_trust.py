@@ -22,7 +22,7 @@ from runner.entries import load_entry
 from runner.games import find_game
 from runner.games.base import Termination
 from runner.referee import GameResult, Player, play_game
-from runner.sandbox.zygote import BotLimits
+from runner.sandbox.zygote import BotLimits, BotProcess
 
 HERE = Path(__file__).parent
 PROGRAMS = HERE / "programs"
@@ -149,6 +149,28 @@ def test_a_bot_that_does_not_read_or_replies_ahead_loses(
     attacker = build(sandbox, tmp_path, case.kind, case.bot)
     steady = build(sandbox, tmp_path, case.kind, "steady")
     assert_loses(play(sandbox, case.kind, [attacker, steady]), case)
+
+
+def test_a_bot_that_shuts_its_output_is_waited_for_without_spinning(
+    kind: str, sandbox: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its end of the output channel closed, the host's end reads as ended at every poll: the
+    host must not wake on it again and again (a core spun for as long as the bot slept) while
+    the bot takes its time over its next replies."""
+    attacker = build(sandbox, tmp_path, kind, "outputeof")
+    steady = build(sandbox, tmp_path, kind, "steady")
+    looks: list[int] = []
+    drain = BotProcess.drain_output
+
+    def counted(process: BotProcess, cap: int, reads: int | None = None) -> None:
+        looks.append(process.output_fd)
+        drain(process, cap, reads)
+
+    monkeypatch.setattr(BotProcess, "drain_output", counted)
+    assert_plays_on(play(sandbox, kind, [attacker, steady]), "outputeof")
+    # A handful of looks at the output per game (its end seen once, the last words at the
+    # close); a host spinning on the ended channel looks thousands of times while it sleeps.
+    assert len(looks) <= 10, f"the host looked at the bots' output {len(looks)} times"
 
 
 # -- 2. a bot's exit status is the bot's ---------------------------------------------------------
