@@ -32,6 +32,11 @@ from runner.sandbox.zygote import BotLimits, BotProcess
 # Loads a built C bot once and gives its name (raises BotFault): an entry's name, its jail.
 Loader = Callable[[str, Path], str]
 RECIPE = "c11-O2-v2"  # change when the flags or checks change: every entry is rebuilt
+# An entry's build folder: its owner and group only. A Docker sandbox serves every entry's build
+# to every container from one folder; its zygote is in the group, a bot (a uid and gid of its own,
+# no other group) cannot pass, so no bot reaches another entry's jail through its own jail's
+# parent (runner/sandbox/docker.py).
+ENTRY_FOLDER_MODE = 0o750
 # How a program bot is started, in its jail, by language (stdio games).
 PROGRAMS = {"c": ["./bot"], "cpp": ["./bot"], "python": [*worker.PYTHON_COMMAND, "bot.py"]}
 
@@ -195,11 +200,13 @@ def _build_entry(
     folder = (build_root / entry.name).resolve()
     cached = _cached(entry, folder, sandbox.name)
     if cached is not None:
+        folder.chmod(ENTRY_FOLDER_MODE)  # a build kept from a version of koth before this mode
         return cached
     job = _Job(entry, folder, sandbox, limits, wall_s, game, load)
     if folder.exists():
         remove_build(folder)
     folder.mkdir(parents=True)
+    folder.chmod(ENTRY_FOLDER_MODE)
     if entry.problem:
         return job.verdict(False, "entry", entry.problem)
     language = entry.manifest.language if entry.manifest else "c"

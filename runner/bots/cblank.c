@@ -341,9 +341,11 @@ static void blank(pid_t zygote, int private, int own_uid, const char *group) {
         check(chdir("/"), "chdir");
         const char *base = strrchr(r.so, '/');
         snprintf(so, sizeof so, "/%s", base ? base + 1 : r.so);
-    } else {
+    } else { /* from the jail, by a relative path: the folders above it may be closed to the
+                bot (a Docker sandbox's), and it has passed them here, not as the bot */
         check(chdir(r.jail), "chdir");
-        snprintf(so, sizeof so, "%s", r.so);
+        const char *base = strrchr(r.so, '/');
+        snprintf(so, sizeof so, "./%s", base ? base + 1 : r.so);
     }
     if (own_uid) {
         uid_t uid = (uid_t)(UID_BASE + getpid());

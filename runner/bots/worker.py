@@ -363,7 +363,10 @@ def _wall_in(request: dict[str, Any], rules: bytes | None) -> str:
             os.chdir("/")
             so_path = "/" + os.path.basename(so_path)
     else:
+        # The bot then names its files from the jail: the folders above it may be closed to it
+        # (a Docker sandbox's), and it passes them here, before it is the bot.
         os.chdir(jail)
+        so_path = so_path and "./" + os.path.basename(so_path)
     if _Abilities.setuid:
         uid = UID_BASE + os.getpid()
         os.setgroups([])
@@ -599,8 +602,8 @@ def _run_python(argv: list[str], report: int) -> None:
     vars(main).update(__file__=script, __cached__=None, __builtins__=builtins, __loader__=loader)
     sys.modules["__main__"] = main
     os.close(report)  # from here on bot code may run: nothing it says is a set-up report
-    try:
-        with open(script, "rb") as file:
+    try:  # by the name it was given, from the jail (the folders above it may be closed to it)
+        with open(argv[prefix], "rb") as file:
             source = file.read()
     except OSError as exc:
         message = f"[Errno {exc.errno}] {exc.strerror}"

@@ -11,17 +11,19 @@
   host's disk, and no build sees another's files. The artefacts come back as a tar stream on the
   container's stdout, read up to a cap; only regular files with the expected names under the cap
   are accepted, and the host checks the object again itself.
-- **Play**: a job slot starts a few play containers and reuses them for the whole run. Each
-  mounts every entry's jail read-only (the build stage's mounts the whole build folder, so one
-  container loads every entry as it is built) and runs the same zygote as the local sandbox
-  (runner/bots/worker.py), which forks a fresh bot process per game, chroots it into its own
-  entry's jail and kills it after. A container holds one bot at a time (the next starts once
-  the last has ended): its memory limit, its OOM count and a supervisor that fails in it are that
-  bot's alone (a game of two seats takes two containers). With no writable filesystem, and
-  System V IPC and message queues denied by the bots' seccomp filter, nothing survives between
-  games, whoever played them. The host reaches the zygote through a Unix socket in a read-only
-  bind mount, and the bot's channels are the host's own pipes passed over it, so a move costs
-  what it costs locally.
+- **Play**: a job slot starts a few play containers and reuses them for the whole run. Each mounts
+  every entry's jail read-only (the build stage's mounts the whole build folder, so one container
+  loads every entry as it is built) and runs the same zygote as the local sandbox
+  (runner/bots/worker.py), which forks a fresh bot process per game in its own entry's jail (no
+  chroot: the zygote has no capability for it; each entry's build folder is closed to all but its
+  owner and group, the zygote is in the group and the bot is not, and the mounts' folder is the
+  container root's only, so no bot reaches another entry's build) and kills it after. A container
+  holds one bot at a time (the next starts once the last has ended): its memory limit, its OOM count
+  and a supervisor that fails in it are that bot's alone (a game of two seats takes two containers).
+  With no writable filesystem, and System V IPC and message queues denied by the bots' seccomp
+  filter, nothing survives between games, whoever played them. The host reaches the zygote through a
+  Unix socket in a read-only bind mount, and the bot's channels are the host's own pipes passed over
+  it, so a move costs what it costs locally.
 - **Walls**: no network, every capability dropped but the three the zygote needs to give each
   bot a uid of its own and to kill it (SETUID, SETGID, KILL; a bot leaves them all behind when it
   leaves uid 0), no-new-privileges, read-only root, memory with swap equal to memory (the kernel's
@@ -81,13 +83,14 @@ BASE_VARIABLE = "KOTH_SANDBOX_BASE"
 DEFAULT_BASE = "debian:bookworm-slim"
 LABEL = "koth.sandbox"
 SESSION_LABEL = "koth.session"
-ZYGOTE_USER = "0:0"  # with SETUID, SETGID and KILL only: it gives each bot a uid of its own
 ZYGOTE_CAPABILITIES = ["SETUID", "SETGID", "KILL"]
 ZYGOTE_OVERHEAD = 64 << 20  # the zygote and its pre-forked children, inside the memory limit
 # The zygote, its blanks (up to worker.MAX_BLANKS) and its bots: the seats one entry holds in a
 # game (a built-in bot filling six seats of an Easter Egg Hunt runs six at once).
 ZYGOTE_PIDS = 48
-CONTAINER_BOTS = "/koth/bots"  # where a play container sees the folders it mounts
+# Where a play container sees the folders it mounts: its root's only (the Dockerfile), so that a
+# bot whose jail is mounted there itself cannot pass from it to the others.
+CONTAINER_BOTS = "/bots"
 PREPARED_CONTAINERS = 2  # per job slot, started side by side: a two-seat game's (``prepare``)
 # How a container may see a jail: each a folder it mounts (the host's path) and the jail below it.
 Ways = list[tuple[str, PurePosixPath]]
@@ -304,12 +307,25 @@ def _artefacts(
 
 
 def _passable(folder: Path) -> bool:
-    """Whether anyone may pass through ``folder`` (the container's root has no right to
-    override a folder's mode)."""
+    """Whether the zygote (root with no right to override a folder's mode, and this process's
+    group: ``zygote_user``) may pass through ``folder``. A bot may not unless anyone may."""
     try:
-        return bool(folder.stat().st_mode & 0o001)
+        found = folder.stat()
     except OSError:
         return False
+    mode = found.st_mode
+    return bool(
+        mode & 0o001
+        or (found.st_gid == os.getgid() and mode & 0o010)
+        or (found.st_uid == 0 and mode & 0o100)
+    )
+
+
+def zygote_user() -> str:
+    """A play container's user: root (with SETUID, SETGID and KILL only: it gives each bot a uid
+    and gid of its own, and no other group) in this process's group, through which it passes the
+    entries' build folders (runner/build.py ENTRY_FOLDER_MODE) that no bot may."""
+    return f"0:{os.getgid()}"
 
 
 def _same_cpu() -> dict[str, str]:
@@ -372,7 +388,7 @@ class _PlayContainer:
             **hardening(
                 limits.memory_bytes + ZYGOTE_OVERHEAD,
                 pids=ZYGOTE_PIDS,
-                user=ZYGOTE_USER,
+                user=zygote_user(),
                 capabilities=ZYGOTE_CAPABILITIES,
             ),
             "environment": dict(worker.PROGRAM_ENV),  # constants, nothing of the host's

@@ -198,6 +198,19 @@ def test_a_bot_cannot_reach_its_supervisor_or_any_other_process(
     assert_plays_on(play(sandbox, kind, [attacker, steady], seed=2), "hijack")
 
 
+def test_a_bot_cannot_read_another_entrys_build(kind: str, sandbox: Any, tmp_path: Path) -> None:
+    """Every entry's build in one folder (a Docker sandbox serves it to every container): no
+    bot reads another's, up from its own jail or by any path to where the container mounts
+    them. (An opponent's C function, loaded, would tell every move it is about to make.)"""
+    steady = build(sandbox, tmp_path, kind, "steady")
+    attacker = build(sandbox, tmp_path, kind, "peek")
+    serve = getattr(sandbox, "serve", None)
+    if serve is not None:
+        serve(tmp_path / "build")
+    assert_plays_on(play(sandbox, kind, [attacker, steady]), "peek")
+    assert_plays_on(play(sandbox, kind, [steady, attacker], seed=2), "peek")
+
+
 def test_calls_a_bot_has_no_business_making_fail_with_eperm(sandbox: Any, tmp_path: Path) -> None:
     attacker = build(sandbox, tmp_path, "c", "syscalls")
     steady = build(sandbox, tmp_path, "c", "steady")
