@@ -11,7 +11,12 @@ so the zygote can use it inside a container as well as on the host.
   writing or creating anything in the filesystem, new sockets (no network, and no Unix socket
   path such as a Docker daemon's), dropping its parent-death signal, and naming a process to
   be signalled when a descriptor is ready (fcntl F_SETOWN, F_SETOWN_EX, F_SETSIG; ioctl
-  FIOSETOWN, SIOCSPGRP: the kernel would send another process a signal). clone3 fails with
+  FIOSETOWN, SIOCSPGRP: the kernel would send another process a signal); watching files
+  (inotify, dnotify: another bot's opens would be a channel between them); Linux AIO; the page
+  cache's state (evicting pages: fadvise, readahead, madvise MADV_COLD and MADV_PAGEOUT; asking
+  after them: mincore, cachestat, preadv2 with RWF_NOWAIT), shared by every bot and outliving
+  each; leaving the CPU it was given (sched_setaffinity); and another process's CPU clock (a
+  negative clock id). clone3 fails with
   ENOSYS, so runtimes fall back to clone, whose flags the filter can see. Calls of another
   architecture (int 0x80) kill the process (libseccomp's default for a foreign architecture).
 - ``set_parent_death_signal(parent)``: SIGKILL when the parent dies, set after every credential
@@ -59,6 +64,9 @@ DENIED = """
     mq_open mq_unlink mq_timedsend mq_timedreceive mq_notify mq_getsetattr
     keyctl add_key request_key
     io_uring_setup io_uring_enter io_uring_register bpf perf_event_open userfaultfd
+    io_setup io_submit io_getevents io_pgetevents io_cancel io_destroy
+    inotify_init inotify_init1 inotify_add_watch
+    fadvise64 readahead mincore cachestat sched_setaffinity
     fanotify_init lookup_dcookie open_by_handle_at name_to_handle_at process_madvise
     kexec_load kexec_file_load init_module finit_module delete_module reboot swapon swapoff
     acct quotactl quotactl_fd syslog vhangup iopl ioperm sethostname setdomainname
@@ -75,6 +83,10 @@ WRITE_FLAGS = (os.O_WRONLY, os.O_RDWR, os.O_CREAT, os.O_TRUNC, os.O_APPEND)
 INT_BITS = 0xFFFFFFFF
 F_SETOWN, F_SETSIG, F_SETOWN_EX = 8, 10, 15  # fcntl commands (asm-generic/fcntl.h)
 FIOSETOWN, SIOCSPGRP = 0x8901, 0x8902  # ioctl requests that set a descriptor's owner
+F_NOTIFY = 1026
+MADV_COLD, MADV_PAGEOUT = 20, 21
+RWF_NOWAIT = 0x8
+SIGN_BIT = 0x80000000  # of a 32-bit clockid_t
 # CLONE_NEWTIME, NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
 CLONE_NEW = (0x80, 0x20000, 0x2000000, 0x4000000, 0x8000000, 0x10000000, 0x20000000, 0x40000000)
 
@@ -201,6 +213,17 @@ def deny_list_filter(pid: int) -> Filter:
         rules.deny("fcntl", (1, SCMP_CMP_MASKED_EQ, INT_BITS, command))
     for request in (FIOSETOWN, SIOCSPGRP):
         rules.deny("ioctl", (1, SCMP_CMP_MASKED_EQ, INT_BITS, request))
+    # Directory change notices (dnotify): another process's file opens, a channel between bots.
+    rules.deny("fcntl", (1, SCMP_CMP_MASKED_EQ, INT_BITS, F_NOTIFY))
+    # The page cache is the host's, shared by every bot: a page evicted or not, asked after
+    # without waiting for it, would be a bit that outlives the game.
+    for advice in (MADV_COLD, MADV_PAGEOUT):
+        rules.deny("madvise", (2, SCMP_CMP_MASKED_EQ, INT_BITS, advice))
+    for name in ("preadv2", "pwritev2"):
+        rules.deny(name, (5, SCMP_CMP_MASKED_EQ, RWF_NOWAIT, RWF_NOWAIT))
+    # Another process's CPU clock (a negative clock id names a process or thread): its work.
+    for name in ("clock_gettime", "clock_getres", "clock_nanosleep", "timer_create"):
+        rules.deny(name, (0, SCMP_CMP_MASKED_EQ, SIGN_BIT, SIGN_BIT))
     return rules
 
 

@@ -7,6 +7,8 @@
 #include <sys/mount.h>
 #include <sys/ioctl.h>
 #include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -46,6 +48,28 @@ int bot(int board[16][32], char player) {
     TRY(syscall(SYS_fcntl, 1, F_SETSIG, 9));
     TRY(syscall(SYS_ioctl, 1, FIOSETOWN, &parent));
     TRY(syscall(SYS_ioctl, 1, SIOCSPGRP, &parent));
+    /* Channels to other bots, and state that outlives the game, through what every bot shares:
+       files watched, the page cache (evicted, or asked after), Linux AIO; another CPU; another
+       process's CPU clock. */
+    TRY(syscall(SYS_inotify_init1, 0));
+    TRY(syscall(SYS_fcntl, 0, F_NOTIFY, DN_ACCESS));
+    unsigned long context = 0;
+    TRY(syscall(SYS_io_setup, 1, &context));
+    TRY(syscall(SYS_fadvise64, 0, 0, 4096, POSIX_FADV_DONTNEED));
+    TRY(syscall(SYS_readahead, 0, 0, 4096));
+    unsigned char resident[1];
+    TRY(syscall(SYS_mincore, (void *)board, 4096, resident));
+    TRY(syscall(SYS_madvise, (void *)board, 4096, 21)); /* MADV_PAGEOUT */
+    TRY(syscall(SYS_madvise, (void *)board, 4096, 20)); /* MADV_COLD */
+    char byte;
+    struct iovec into = {&byte, 1};
+    TRY(syscall(SYS_preadv2, 0, &into, 1, 0, 0, 8)); /* RWF_NOWAIT */
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    CPU_SET(0, &cpus);
+    TRY(syscall(SYS_sched_setaffinity, 0, sizeof cpus, &cpus));
+    struct timespec now;
+    TRY(syscall(SYS_clock_gettime, (~parent << 3) | 2, &now)); /* the parent's CPU clock */
     return board[0][1] == '.' ? 'R' : 'D';
 }
 char *bot_name = "Forbidden calls";
