@@ -249,3 +249,45 @@ def test_the_check_stage_smoke_plays_each_entry_on_the_games_sample_map(
     for verdict in line.verdicts:
         saved = json.loads((config.output.build / verdict.entry / "check.json").read_text())
         assert saved["message"] == "passed the smoke games"
+
+
+# A snake that plays its smoke games (two seats) as it should, then at a bigger table answers
+# turn 1, closes its output and lives on.
+CLOSER = """import os, sys, time
+width, height, seats, me, turns = map(int, sys.stdin.readline().split())
+mark = chr(64 + me)
+while True:
+    rows = [sys.stdin.readline().rstrip("\\n") for _ in range(height)]
+    y = next(i for i, row in enumerate(rows) if mark in row)
+    x = rows[y].index(mark)
+    steps = (("^", 0, -1), (">", 1, 0), ("v", 0, 1), ("<", -1, 0))
+    free = [d for d, dx, dy in steps if 0 <= y + dy < height and 0 <= x + dx < width
+            and rows[y + dy][x + dx] in ".+"]
+    print(free[0] if free else "^", flush=True)
+    if seats > 2:
+        os.close(1)
+        time.sleep(60)
+"""
+
+
+def test_a_snake_that_closes_its_output_takes_no_other_snake_with_it(
+    tmp_path: Path, build_dir: Path
+) -> None:
+    """Its end waited for (the news of a process's end may take a moment), every other seat's
+    deadline passes meanwhile: their replies, on time, are read before any seat is called late,
+    and only the closer loses."""
+    config = example_copy(tmp_path, build_dir, move_wall_s="0.45")
+    closer = tmp_path / "entries" / "closer"
+    closer.mkdir()
+    (closer / "bot.py").write_text(CLOSER)
+    (closer / "entry.yaml").write_text(
+        "name: closer\nauthor: tests\ndescription: closes its output\nlanguage: python\n"
+    )
+    code = main(["season", "--config", str(config), "--max-games", "1", "--no-progress"])
+    assert code == 0
+    (game,) = recorded(tmp_path)
+    faults = game["outcome"]["faults"]
+    assert faults, "the closer loses"
+    for fault in faults:
+        assert game["seats"][fault["seat"]]["entry"] == "closer", fault
+        assert "closed its channel to the host" in fault["detail"], fault

@@ -649,13 +649,26 @@ class Exchange:
             process.kill()
             raise BotTimeout(f"over the {limits.game_cpu_s:g} s CPU limit for a game {self.at}")
         if now >= self.deadline:
-            process.kill()
-            if self.out:
-                raise BotTimeout(f"does not read its input {self.at}")
-            raise BotTimeout(f"no reply within {self.wall:g} s of wall-clock time {self.at}")
+            self._late()
+            return 0.0
         return min(
             self.move_cpu - used, self.deadline - now, game_left if not self.loading else self.wall
         )
+
+
+    def _late(self) -> None:
+        """The move's wall-clock time is up. What came is read first: the host may have been
+        held up meanwhile (another seat's end waited for) while this reply was on time, and a
+        seat is not late for that."""
+        self._drain()
+        if self.reply is not None and not self.out:
+            if not self.loading:
+                self.bot.charge(self.start_cpu, self.turn, self.seen_cpu)
+            return
+        self.bot.process.kill()
+        if self.out:
+            raise BotTimeout(f"does not read its input {self.at}")
+        raise BotTimeout(f"no reply within {self.wall:g} s of wall-clock time {self.at}")
 
 
 class _TooLong:
