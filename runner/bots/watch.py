@@ -655,7 +655,6 @@ class Exchange:
             self.move_cpu - used, self.deadline - now, game_left if not self.loading else self.wall
         )
 
-
     def _late(self) -> None:
         """The move's wall-clock time is up. What came is read first: the host may have been
         held up meanwhile (another seat's end waited for) while this reply was on time, and a
