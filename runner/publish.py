@@ -26,6 +26,7 @@ season's (a bad one is left out, and said) and the seasons already in FILE are k
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
 import time
 import urllib.error
@@ -94,9 +95,9 @@ def fetch_url(url: str, cap: int) -> bytes | None:
                 return None
             if attempt == ATTEMPTS or exc.code < 500:
                 raise OSError(f"{url}: HTTP {exc.code}") from None
-        except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
+        except (OSError, http.client.HTTPException) as exc:  # a dropped transfer included
             if attempt == ATTEMPTS:
-                raise OSError(f"{url}: {getattr(exc, 'reason', exc)}") from None
+                raise OSError(f"{url}: {getattr(exc, 'reason', None) or exc!r}") from None
         time.sleep(2 * attempt)
     raise AssertionError("unreachable")
 

@@ -8,6 +8,8 @@ import hashlib
 import importlib.util
 import json
 import shutil
+import socket
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -121,6 +123,47 @@ def test_restore_takes_nothing_it_cannot_trust(
     text = restore(tmp_path, url, key, capsys)
     assert said in text and "restored nothing" in text, text
     assert results.read_records(tmp_path / "results" / "games.jsonl") == ([], [])
+
+
+MALFORMED = {
+    "status": b"HTTP/1.1 abc\r\n\r\n",
+    "cut short": b'HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n{"format": ',
+    "chunk cut short": b'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"a"\r\n',
+    "headers": b"HTTP/1.1 200 OK\r\n" + b"X: y\r\n" * 101 + b"\r\n",
+}
+
+
+@pytest.mark.parametrize("answer", sorted(MALFORMED))
+def test_a_site_answering_malformed_http_restores_nothing(
+    answer: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What a dropped transfer or a broken server sends is a fetch that failed, not a crash."""
+    monkeypatch.setattr("runner.publish.time.sleep", lambda seconds: None)
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(30)
+
+    def answering() -> None:
+        with listener:
+            for _ in range(3):  # every attempt
+                try:
+                    connection, _ = listener.accept()
+                except OSError:
+                    return
+                with connection:
+                    connection.recv(65536)
+                    connection.sendall(MALFORMED[answer])
+
+    thread = threading.Thread(target=answering, daemon=True)
+    thread.start()
+    port = listener.getsockname()[1]
+    text = restore(tmp_path, f"http://127.0.0.1:{port}/", KEY, capsys)
+    assert "restored nothing" in text and "Traceback" not in text, text
+    # A body shorter than its length is what was read: then not a publication.
+    assert "could not be fetched" in text or "not a koth publication" in text, text
+    thread.join(30)
 
 
 def test_an_unreachable_site_restores_nothing(
