@@ -22,8 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from runner.documents import load_json
+from runner.safefiles import UnsafeFileError, read_capped, replacing
 
 Season = dict[str, Any]
+HISTORY_CAP = 32 << 20  # bytes of a history file read: tens of thousands of seasons' lines
 
 
 def summary(
@@ -79,12 +81,16 @@ def _problem(season: Any) -> str | None:
 
 
 def read(path: Path, warn: Callable[[str], None]) -> list[Season]:
-    """The seasons in ``path`` (none if it does not exist), malformed lines left out."""
+    """The seasons in ``path`` (none if it does not exist), malformed lines left out. The file
+    comes back from a cache as the results do: a link, a FIFO or a device there is refused, and
+    no more than HISTORY_CAP bytes are read."""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
+        data = read_capped(path, HISTORY_CAP)
+    except UnsafeFileError as exc:
+        if path.exists() or path.is_symlink():
+            warn(f"{exc} The history is not read: the site shows this season alone.")
         return []
-    return parse(text, str(path), warn)
+    return parse(data.decode("utf-8", errors="replace"), str(path), warn)
 
 
 def parse(text: str, where: str, warn: Callable[[str], None]) -> list[Season]:
@@ -116,11 +122,9 @@ def merged(seasons: Sequence[Season], current: Season) -> list[Season]:
 
 def write(path: Path, seasons: Sequence[Season]) -> None:
     """Replace ``path`` with ``seasons``, one line each (written beside it, then renamed)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    new = path.with_name(f".{path.name}.new")
     lines = (json.dumps(s, ensure_ascii=False, sort_keys=True) + "\n" for s in seasons)
-    new.write_text("".join(lines), encoding="utf-8")
-    new.replace(path)
+    with replacing(path) as handle:
+        handle.write("".join(lines).encode("utf-8"))
 
 
 def changes(previous: Season | None, rows: Sequence[Any]) -> dict[str, dict[str, Any]]:

@@ -28,7 +28,6 @@ import math
 import os
 import re
 import stat
-import tempfile
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -44,6 +43,7 @@ from runner.entries import NAME_PATTERN
 from runner.games import GAMES
 from runner.games.base import Termination
 from runner.games.spec import placement_from_order, points_for
+from runner.safefiles import replacing
 
 Record = dict[str, Any]  # one game's record, as a JSON object (``check_record`` says its shape)
 RecordView = Mapping[str, Any]  # a record only read, never changed
@@ -546,19 +546,9 @@ class ResultsWriter:
 
 def write_atomic(path: Path, records: Iterable[Mapping[str, Any]]) -> None:
     """Write a whole JSONL file at once: a temporary file, fsync, then os.replace."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:  # a new file of its own (O_EXCL), never a name a cache could have planted a link at
-        with os.fdopen(fd, "wb") as handle:
-            for record in records:
-                handle.write(_encode(record))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with replacing(path) as handle:
+        for record in records:
+            handle.write(_encode(record))
 
 
 def merge(inputs: Sequence[Path], out: Path) -> tuple[int, list[str]]:

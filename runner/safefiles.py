@@ -24,9 +24,11 @@ import errno
 import hashlib
 import os
 import stat
+import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 FILE_CAP = 1 << 20  # one file of an entry
 TOTAL_CAP = 1 << 20  # all files of an entry together
@@ -135,6 +137,25 @@ def read_capped(path: Path | str, cap: int, where: str | None = None) -> bytes:
         return _read_fd(fd, where or str(path), cap)
     finally:
         os.close(fd)
+
+
+@contextmanager
+def replacing(path: Path) -> Iterator[BinaryIO]:
+    """A new file to write ``path``'s whole content to: made beside it (a name of its own, never
+    one a cache could have planted a link at), synced, then renamed over it; removed instead if
+    the writing fails."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def _open_folder(name: str, where: str, dir_fd: int | None) -> int:

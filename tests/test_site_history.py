@@ -6,6 +6,7 @@ line per season and leaves out a line that is not a season's."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -114,6 +115,30 @@ def test_the_history_keeps_a_line_per_season_oldest_first(tmp_path: Path) -> Non
     assert history.read(path, warned.append) == [a, b]
     assert len(warned) == 3 and all("not a season's line" in w for w in warned), warned
     assert history.read(tmp_path / "none.jsonl", warned.append) == []
+
+
+def test_a_history_file_from_a_cache_is_read_and_written_without_following_links(
+    tmp_path: Path,
+) -> None:
+    """The history comes back from a cache as the results do: a link, a FIFO or a device in its
+    place is not read (a FIFO would hang the site, /dev/zero fill the memory) and a link planted
+    beside it does not carry the new history elsewhere."""
+    a = season(1, {"x": "1", "y": "2"}, "2025-01-01T00:00:00Z")
+    victim = tmp_path / "victim"
+    victim.write_text("host file\n")
+    path = tmp_path / "seasons.jsonl"
+    for planted in (f".{path.name}.new", f".{path.name}.tmp"):
+        (tmp_path / planted).symlink_to(victim)
+    history.write(path, [a])
+    assert victim.read_text() == "host file\n" and not path.is_symlink()
+    assert history.read(path, print) == [a]
+    os.mkfifo(tmp_path / "fifo.jsonl")
+    (tmp_path / "zero.jsonl").symlink_to("/dev/zero")
+    (tmp_path / "link.jsonl").symlink_to(path)
+    for name in ("fifo.jsonl", "zero.jsonl", "link.jsonl"):
+        warned: list[str] = []
+        assert history.read(tmp_path / name, warned.append) == [], name
+        assert len(warned) == 1 and "not read" in warned[0], warned
 
 
 def test_the_rating_chart_escapes_what_it_shows() -> None:
