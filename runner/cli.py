@@ -859,6 +859,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
         shards = pr.shard_count(args.shards)
         args.seed = pr.optional_int("--seed", args.seed)
         args.rounds = pr.optional_int("--rounds", args.rounds)
+    # One line each (tournament.yaml's paths hold no line break: runner/config.py).
     for name, value in pr.plan_outputs(_config(args), shards, args.host or "").items():
         print(f"{name}={value}")
     return 0

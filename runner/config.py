@@ -15,6 +15,7 @@ import json
 import math
 import os
 import re
+import reprlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -377,10 +378,17 @@ def _fmt(value: object) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = _SHORT.maxlong = 60
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 4
+_SHORT.maxlevel = 3
+
+
 def _describe(value: object) -> str:
     if value is None:
         return "null (an empty value)"
-    text = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+    text = _SHORT.repr(value)  # never the whole of it: aliases may repeat one value endlessly
+    text = text if len(text) <= 60 else text[:57] + "..."
     name = type(value).__name__
     return f"{text} ({'an' if name[0] in 'aeiou' else 'a'} {name})"
 
@@ -499,6 +507,13 @@ def _check(s: Setting, value: object, src: _Source) -> Any:
             s.key,
             f"expected {noun}, {got}",
             f"write it as text, e.g. {src.example(s.key, s.default)}.",
+        )
+    if s.kind == "path" and not value.isprintable():
+        raise src.error(
+            s.key,
+            f"expected a path, got {_describe(value)}, which holds a line break or another "
+            "control character",
+            f"write the path without them, e.g. {src.example(s.key, s.default)}.",
         )
     choices = list(s.choices) if s.kind != "game" else _known_games()
     retired = _retired_game(value) if s.kind == "game" else None

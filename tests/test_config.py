@@ -271,6 +271,9 @@ BAD = [
     ("free_for_all:\n  setups: [{name: a, map: [1]}]\n", "free_for_all.setups", "plain value"),
     ("free_for_all:\n  setups: [{name: a, map_file: 3}]\n", "free_for_all.setups", "a file's"),
     ("free_for_all:\n  setups: [{name: a, map_file: no.map}]\n", "free_for_all.setups", "no.map"),
+    # A path with a line break would write outputs of its own into $GITHUB_OUTPUT (koth plan)
+    ('site:\n  history: "h.jsonl\\nmatrix=x"\n', "site.history", "a line break"),
+    ('entries: "a\\tb"\n', "entries", "control character"),
 ]
 
 
@@ -282,6 +285,15 @@ def test_bad_values_name_the_file_the_field_and_the_fix(
     e = error_of(path)
     assert e.file == str(path) and e.field == field
     assert f"field `{field}`" in str(e) and snippet in str(e), str(e)
+
+
+def test_a_value_repeated_by_aliases_is_described_in_a_few_words(tmp_path: Path) -> None:
+    """Aliases may repeat one large value many times (under the count of values): the error
+    describes it without writing the whole of it out, which would take gigabytes."""
+    big = "A" * 600_000
+    path = write(tmp_path, f'seed: [&a "{big}", ' + ", ".join(["*a"] * 90_000) + "]\n")
+    e = error_of(path)
+    assert e.field == "seed" and len(str(e)) < 1000, str(e)[:300]
 
 
 @pytest.mark.parametrize(
