@@ -274,9 +274,22 @@ def read_tree(folder: Path) -> dict[str, bytes]:
 
 
 def tree_hash(files: Mapping[str, bytes]) -> str:
-    """sha256 over every file's relative path and bytes, in sorted order."""
+    """sha256 over every file's relative path and bytes, in sorted order: each path, then the
+    file's bytes, each followed by a NUL. No path holds a NUL, so where no file does either the
+    files can be told apart from that alone. Where one does, its NUL could stand for the end of
+    that file, another path and its bytes (two different trees, one hash: one entry's cached
+    build, check and games taken for another's); then every path and file is preceded by its
+    length instead, after a mark that no tree hashed the first way begins with."""
+    ordered = sorted(files.items(), key=lambda item: item[0].split("/"))
     digest = hashlib.sha256()
-    for relative, data in sorted(files.items(), key=lambda item: item[0].split("/")):
+    if any(b"\0" in data for _, data in ordered):
+        digest.update(b"koth-tree-lengths\0")
+        for relative, data in ordered:
+            path = relative.encode()
+            digest.update(len(path).to_bytes(8, "big") + path)
+            digest.update(len(data).to_bytes(8, "big") + data)
+        return digest.hexdigest()
+    for relative, data in ordered:
         digest.update(relative.encode() + b"\0" + data + b"\0")
     return digest.hexdigest()
 

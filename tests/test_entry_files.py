@@ -19,7 +19,14 @@ from runner import pr, safefiles
 from runner.build import build_entry
 from runner.entries import discover, find, load_entry
 from runner.games.snakes import SPEC as SNAKES
-from runner.safefiles import UnsafeFileError, read_beneath, read_capped, read_tree, shown_text
+from runner.safefiles import (
+    UnsafeFileError,
+    read_beneath,
+    read_capped,
+    read_tree,
+    shown_text,
+    tree_hash,
+)
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits
 from runner.site import entries_info_from
@@ -235,6 +242,17 @@ def test_read_capped_never_reads_past_the_cap(tmp_path: Path) -> None:
         read_capped(link, 1 << 30)
     with pytest.raises(UnsafeFileError, match="is a device"):
         read_capped("/dev/zero", 1 << 30)
+
+
+def test_two_trees_never_share_a_hash_through_a_nul_in_a_file() -> None:
+    """A NUL in a file's bytes could pass for the end of that file and the start of another
+    (``mode.h`` holding what the pair ``mode.h``, ``zz`` holds): their hashes differ. A tree
+    with no NUL in its files keeps the hash it always had (cached builds and games stand)."""
+    pair = {"mode.h": b"#define X 1 //", "zz": b"int y;"}
+    one = {"mode.h": b"#define X 1 //\0zz\0int y;"}
+    assert tree_hash(pair) != tree_hash(one)
+    assert tree_hash(pair) == hashlib.sha256(b"mode.h\0#define X 1 //\0zz\0int y;\0").hexdigest()
+    assert tree_hash({"a": b"\0"}) != tree_hash({"a": b"", "": b""})
 
 
 def test_read_tree_reads_regular_files_in_path_order(tmp_path: Path) -> None:
