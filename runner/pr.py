@@ -29,6 +29,7 @@ and any other folder name (a PR may add one) stays on one line without commas.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -197,12 +198,16 @@ def results_key(config: Config, host: str) -> str:
     """The season workflow's cache key prefix: records made under another one are not reused.
 
     It names the rules version (the game id) and hashes ``host`` (a hash of the host code that
-    decides outcomes, from the workflow) with the sandbox image's base, so a change to either
-    replays every game; the record keys cover the entries and seeds.
+    decides outcomes, from the workflow) with the sandbox image's base and the season's limits
+    (a move's CPU and wall-clock time, a game's CPU, memory: what a bot may do), so a change to
+    any of them replays every game; the record keys cover the entries and seeds.
     """
     from runner.sandbox.docker import base_image
 
-    identity = json.dumps({"host": host, "sandbox_base": base_image()}, sort_keys=True)
+    limits = dataclasses.asdict(config.limits)
+    identity = json.dumps(
+        {"host": host, "sandbox_base": base_image(), "limits": limits}, sort_keys=True
+    )
     return f"results-{config.game}-{hashlib.sha256(identity.encode()).hexdigest()[:24]}"
 
 

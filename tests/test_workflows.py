@@ -335,6 +335,13 @@ def test_plan_fills_in_the_defaults(tmp_path: Path) -> None:
     assert read_lines(done.stdout)["results_key"] == key, "the seed and rounds are in record keys"
     done = koth("plan", "--host", "another", cwd=tmp_path)
     assert read_lines(done.stdout)["results_key"] != key, "a host change re-keys"
+    # The limits decide outcomes (a move over 1 ms of CPU loses): a change re-keys.
+    config = tmp_path / "tournament.yaml"
+    text, count = re.subn(r"move_cpu_ms: \d+", "move_cpu_ms: 1", config.read_text())
+    assert count == 1
+    config.write_text(text)
+    done = koth("plan", cwd=tmp_path)
+    assert read_lines(done.stdout)["results_key"] != key, "a limits change re-keys"
     for bad in (["--shards", "0"], ["--seed", "x"], ["--rounds", "0"]):
         done = koth("plan", *bad, cwd=tmp_path)
         assert done.returncode == 2 and done.stderr.startswith("koth: "), done.stderr
