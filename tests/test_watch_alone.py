@@ -30,6 +30,7 @@ from runner.bots.watch import Want, WatchedBot
 from runner.build import Build, build_entry
 from runner.entries import load_entry
 from runner.games import find_game
+from runner.sandbox import idling
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits, Zygote
 
@@ -339,3 +340,65 @@ def test_the_quick_way_ends_a_move_itself_only_within_its_limits(
     else:
         assert ended is None  # handed over to an Exchange, which judges the move
         assert (bot.cpu_used, bot.mark, bot.unread) == (game_used, 1.0, b"")
+
+
+POLICY_BOT = """import os, sys
+while sys.stdin.readline():
+    sys.stdout.write(f"{os.sched_getscheduler(0)}\\n")
+    sys.stdout.flush()
+"""
+
+
+def _weight_file(pid: int) -> Path | None:
+    """The CPU weight file of the cgroup ``pid`` is in, where that is not this process's own."""
+    group = idling._cpu_group(pid)
+    if group is None or group == idling._cpu_group("self"):
+        return None
+    name, folder = group
+    return Path(folder) / name
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root may set a bot's scheduling back")
+@pytest.mark.parametrize("kind", ["local", pytest.param("docker", marks=pytest.mark.docker)])
+def test_a_program_computes_between_its_moves_only_on_cpu_nothing_else_wants(
+    kind: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """Before its first move and after each, a program bot is SCHED_IDLE, its autogroup at nice
+    19 and its container's CPU weight the least: what it computes there no longer slows the seat
+    that is moving. While it moves it is scheduled as usual (it says so itself), asked either
+    way; its container's weight is set back when it is closed, for the bot after it."""
+    sandbox = request.getfixturevalue(f"{kind}_sandbox")
+    folder = tmp_path / "entries" / "policy"
+    folder.mkdir(parents=True)
+    (folder / "bot.py").write_text(POLICY_BOT)
+    (folder / "entry.yaml").write_text(
+        "name: policy\nauthor: tests\ndescription: its scheduling\nlanguage: python\n"
+    )
+    game = find_game("cluster-v2")
+    build = build_entry(load_entry(folder), tmp_path / "build", sandbox, LIMITS, 60, game)
+    assert build.ok, build.message
+    process = sandbox.spawn(build.jail_path, LIMITS, list(build.program or ()))
+    bot = StdioBot(process, LIMITS, build.entry)
+    try:
+        bot.start()
+        pid = process.host_pid
+        assert pid is not None
+        weight = _weight_file(pid)
+        assert (weight is None) == (kind == "local"), "a container is a CPU group of its own"
+
+        def between_moves() -> tuple[int, str, str]:
+            nice = Path(f"/proc/{pid}/autogroup").read_text().split()[-1]
+            return os.sched_getscheduler(pid), nice, weight.read_text() if weight else ""
+
+        idle = (os.SCHED_IDLE, "19", idling.LEAST_WEIGHT["cpu.shares"] + "\n" if weight else "")
+        assert between_moves() == idle, "before its first move"
+        assert bot.exchange(b"go\n", WANT, 1, FIRST_WALL_S) == str(os.SCHED_OTHER).encode()
+        assert between_moves() == idle, "after a move"
+        bot.moves += 1
+        quick = bot.exchange_alone(b"go\n", WANT, 2)
+        assert quick.fault is None and quick.reply == str(os.SCHED_OTHER).encode()
+        assert between_moves() == idle, "after a quick move"
+    finally:
+        bot.close()
+    if weight is not None:  # a container made with no weight of its own: the default
+        assert weight.read_text() == idling.DEFAULT_WEIGHT["cpu.shares"] + "\n", "set back"

@@ -27,6 +27,8 @@ def reply_lines(reply: bytes) -> list[str]:
 class StdioBot(WatchedBot):
     """One program bot for one game."""
 
+    idle_between_moves = True
+
     def __init__(
         self,
         process: BotProcess,
@@ -39,8 +41,10 @@ class StdioBot(WatchedBot):
         self.want = Want(LINE_CAP, lines, until_end)
 
     def start(self) -> str:
-        """Wait until the sandbox has started the program; returns its display name."""
+        """Wait until the sandbox has started the program; returns its display name. Until its
+        first move it computes only on CPU nothing else wants."""
         self.started()
+        self.moved()
         return self.name
 
     def send(self, message: bytes) -> None:

@@ -15,7 +15,8 @@ so the zygote can use it inside a container as well as on the host.
   (inotify, dnotify: another bot's opens would be a channel between them); Linux AIO; the page
   cache's state (evicting pages: fadvise, readahead, madvise MADV_COLD and MADV_PAGEOUT; asking
   after them: mincore, cachestat, preadv2 with RWF_NOWAIT), shared by every bot and outliving
-  each; leaving the CPU it was given (sched_setaffinity); and another process's CPU clock (a
+  each; leaving the CPU it was given or the scheduling the host gives it between its moves
+  (sched_setaffinity, sched_setscheduler, sched_setattr); and another process's CPU clock (a
   negative clock id). clone3 fails with
   ENOSYS, so runtimes fall back to clone, whose flags the filter can see. Calls of another
   architecture (int 0x80) kill the process (libseccomp's default for a foreign architecture).
@@ -66,7 +67,7 @@ DENIED = """
     io_uring_setup io_uring_enter io_uring_register bpf perf_event_open userfaultfd
     io_setup io_submit io_getevents io_pgetevents io_cancel io_destroy
     inotify_init inotify_init1 inotify_add_watch
-    fadvise64 readahead mincore cachestat sched_setaffinity
+    fadvise64 readahead mincore cachestat sched_setaffinity sched_setscheduler sched_setattr
     fanotify_init lookup_dcookie open_by_handle_at name_to_handle_at process_madvise
     kexec_load kexec_file_load init_module finit_module delete_module reboot swapon swapoff
     acct quotactl quotactl_fd syslog vhangup iopl ioperm sethostname setdomainname

@@ -78,6 +78,10 @@ class Want:
 class WatchedBot:
     """One sandboxed bot process for one game."""
 
+    # A program may compute between its moves (a C function cannot): then it runs only on CPU
+    # nothing else wants (BotProcess.set_idle).
+    idle_between_moves = False
+
     def __init__(self, process: BotProcess, limits: BotLimits, fallback_name: str) -> None:
         self.process = process
         self.limits = limits
@@ -159,6 +163,8 @@ class WatchedBot:
             return driven(Exchange(self, request, want, turn, wall))  # it says what is wrong
         wall = wall or limits.move_wall_s
         deadline = time.monotonic() + wall
+        if self.idle_between_moves:
+            process.set_idle(False)
         try:
             written = os.write(process.request_fd, request)
         except OSError:  # a full pipe (BlockingIOError) or a broken one: the Exchange sees which
@@ -209,6 +215,7 @@ class WatchedBot:
             return None
         self.mark, self.unread = end_cpu, split[1]
         self.cpu_used += used
+        self.moved()
         done = (mark, end_cpu, deadline, written, b"")
         return Exchange.replied(self, split[0], want, turn, wall, done)
 
@@ -229,9 +236,15 @@ class WatchedBot:
         self.process.kill()
         raise BotProtocolError(f"replied before it was asked at turn {turn}")
 
+    def moved(self) -> None:
+        """Its move is over: until the next, it computes only on CPU nothing else wants."""
+        if self.idle_between_moves:
+            self.process.set_idle(True)
+
     def charge(self, start_cpu: float, turn: int | None, seen: float = 0.0) -> None:
         """Count the CPU of turn ``turn``'s move, which began at ``start_cpu`` (``seen``: the
         most its clock was read at during the move)."""
+        self.moved()
         end = self.process.cpu_time()
         self.mark = end
         if end is None and self.process.had_clock:
@@ -458,6 +471,8 @@ class Exchange:
 
     def _begin(self) -> None:
         bot, process = self.bot, self.bot.process
+        if bot.idle_between_moves:
+            process.set_idle(False)
         now_cpu = process.cpu_time()
         if now_cpu is None:
             raise bot.death(self.at)

@@ -32,8 +32,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from runner.bots import worker
+from runner.sandbox.idling import Idler
 
 _libc = ctypes.CDLL(None, use_errno=True)
+
 _UCRED = struct.Struct("3i")  # pid, uid, gid
 IDENTIFY_WALL_S = 10.0
 ANSWER_WALL_S = 10.0  # a zygote answers a spawn request, or takes a message, within this
@@ -375,6 +377,7 @@ class BotProcess:
         self._oom_baseline = oom_baseline
         self._clock: int | None = None  # the kernel's CPU clock of the process, once known
         self._identified = False
+        self._idler: Idler | None = None
         self.closed = False
 
     def ready(self) -> int:
@@ -448,6 +451,15 @@ class BotProcess:
             self.output += chunk[:room]
             self.output_dropped += len(chunk) - min(room, len(chunk))
 
+    def set_idle(self, idle: bool) -> None:
+        """Between its moves, the program bot runs only on CPU nothing else wants (or back, as
+        its move begins): runner/sandbox/idling.py."""
+        if self.host_pid is None:
+            return
+        if self._idler is None:
+            self._idler = Idler(self.host_pid)
+        self._idler.set(idle)
+
     def _silence_output(self) -> None:
         """The bot has closed its output (shutdown, close): the channel would read as ended at
         every poll from now on, and a host waiting for a reply would wake again and again, one
@@ -491,3 +503,5 @@ class BotProcess:
         if pid is not None:
             self.zygote.kill(pid)
             self.zygote.forget(pid)
+        if self._idler is not None:  # its container's CPU weight, for the bot after it
+            self._idler.set(False)

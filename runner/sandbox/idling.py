@@ -1,0 +1,94 @@
+"""A program bot between its moves: it runs only on CPU nothing else wants.
+
+A program may compute after its reply, until its next request: that CPU is charged to its next
+move, but meanwhile it shares its job slot's CPU with the seat that is moving, whose wall-clock
+limit runs on (a bot spinning after every reply made its opponent miss 0.1 s moves). So between
+its moves the host puts it last in line, three ways, for the three ways the kernel may be
+sharing the CPU:
+
+- its scheduling policy: SCHED_IDLE (tasks of one group);
+- its autogroup's nice value: 19 (each session its own group, the kernel's default on desktops:
+  a bot calls setsid, so a policy alone would change nothing);
+- its CPU cgroup's weight, where that group is its own (a container): the least there is.
+
+Each is set back as its next move begins. Only root may set them back (CAP_SYS_NICE); the bot
+cannot undo them (its RLIMIT_NICE is 0, its seccomp filter denies sched_setscheduler and
+sched_setattr, and a container's cgroup files are not its to write). Where the host is not root
+nothing changes: the CPU a bot burns between moves is still charged to its next move.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+MAY_SCHEDULE = os.geteuid() == 0
+IDLE_NICE = "19"
+LEAST_WEIGHT = {"cpu.shares": "2", "cpu.weight": "1"}  # cgroup v1, v2
+DEFAULT_WEIGHT = {"cpu.shares": "1024", "cpu.weight": "100"}
+
+
+def _cpu_group(pid: int | str) -> tuple[str, str] | None:
+    """The CPU cgroup ``pid`` is in: its weight file's name and its path in the hierarchy."""
+    try:
+        lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    found = None
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        if "cpu" in controllers.split(","):  # cgroup v1
+            return "cpu.shares", "/sys/fs/cgroup/cpu" + path
+        if controllers == "":  # cgroup v2 (unless a v1 cpu line follows)
+            found = ("cpu.weight", "/sys/fs/cgroup" + path)
+    return found
+
+
+class Idler:
+    """Puts one bot process last in line for the CPU, and back."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.idle = False
+        self._weight: tuple[Path, str, str] | None = None  # file, its value, the least
+        group = _cpu_group(pid)
+        if group is not None and group != _cpu_group("self"):  # its own: a container's
+            name, folder = group
+            file = Path(folder) / name
+            least = LEAST_WEIGHT[name]
+            try:
+                usual = file.read_text().strip()
+            except OSError:
+                return
+            # Left at the least by a bot before this one that ended between its moves, were
+            # its group not set back: the kernel's default then.
+            self._weight = (file, DEFAULT_WEIGHT[name] if usual == least else usual, least)
+
+    def set(self, idle: bool) -> None:
+        """Last in line (``idle``) or back. Each way that fails (the process gone, no autogroups
+        in this kernel, not the host's to set) is left as it was."""
+        if idle == self.idle or not MAY_SCHEDULE:
+            return
+        self.idle = idle
+        if self._weight is not None:  # first: the group outlives the process (a container's)
+            file, usual, least = self._weight
+            _write(file, least if idle else usual)
+        policy = os.SCHED_IDLE if idle else os.SCHED_OTHER
+        try:
+            os.sched_setscheduler(self.pid, policy, os.sched_param(0))
+        except OSError:
+            return  # gone
+        _write(f"/proc/{self.pid}/autogroup", IDLE_NICE if idle else "0")
+
+
+def _write(path: Path | str, value: str) -> None:
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        os.write(fd, value.encode())
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
