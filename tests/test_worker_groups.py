@@ -97,3 +97,27 @@ def test_a_group_still_holding_a_process_is_not_used_again(
     finally:
         stray.kill()
         stray.wait()
+
+
+def test_a_group_still_charged_with_what_its_bot_left_is_not_used_again(
+    groups: worker._MemoryGroups, tmp_path: Path
+) -> None:
+    """Memory a bot leaves charged to its group after it ends (here a file in a tmpfs; a bot
+    can leave kernel objects) would be the next bot's to start with: such a group is not
+    handed out again. One left with next to nothing is."""
+    shm = Path("/dev/shm") / f"koth-test-{os.getpid()}"
+    group = groups.new()
+    assert group is not None
+    groups.set_limit(group, 64 << 20)
+    try:
+        assert _run_in(group, f"open({str(shm)!r}, 'wb').write(b'x' * (20 << 20))").returncode == 0
+        groups.release(group)
+        assert groups.new() != group, "20 MiB of its 64 still charged: not used again"
+    finally:
+        shm.unlink(missing_ok=True)
+    light = groups.new()
+    assert light is not None
+    groups.set_limit(light, 64 << 20)
+    assert _run_in(light, "data = b'x' * (20 << 20)").returncode == 0  # freed as it ends
+    groups.release(light)
+    assert groups.new() == light

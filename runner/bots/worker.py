@@ -113,6 +113,9 @@ def _limit(kind: int, value: int) -> None:
     resource.setrlimit(kind, (value, value))
 
 
+UNKNOWN_LIMIT = 256 << 20  # a group's limit for ``_still_charged`` before one is written
+
+
 class _MemoryGroups:
     """Per-bot memory cgroups (root only; cgroup v2 or v1), owned by the zygote.
 
@@ -211,13 +214,23 @@ class _MemoryGroups:
         if not path:
             return
         seen = self._oom_seen.pop(path, None)
-        if self._empty(path):
+        if self._empty(path) and not self._still_charged(path):
             self._oom_base[path] = self._oom_total(path) if seen is None else seen
             self._free.append(path)
             return
         self._limits.pop(path, None)
         self._oom_base.pop(path, None)
         _rmdir(path)
+
+    def _still_charged(self, path: str) -> bool:
+        """Whether memory the ended process left (kernel objects it made, files in a tmpfs) is
+        still charged to the group: more than an eighth of its limit, and the next bot in it
+        would start short of the memory it is owed. (True where that cannot be read.)"""
+        usage = _read_text(
+            path + ("/memory.current" if self.version == 2 else "/memory.usage_in_bytes")
+        )
+        limit = self._limits.get(path, UNKNOWN_LIMIT)
+        return not usage.strip().isdigit() or int(usage) > limit // 8
 
     def _empty(self, path: str) -> bool:
         """Whether the group holds no process (False where that cannot be read)."""
