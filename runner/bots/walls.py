@@ -11,8 +11,9 @@ so the zygote can use it inside a container as well as on the host.
   writing or creating anything in the filesystem, new sockets (no network, and no Unix socket
   path such as a Docker daemon's), dropping its parent-death signal, and naming a process to
   be signalled when a descriptor is ready (fcntl F_SETOWN, F_SETOWN_EX, F_SETSIG; ioctl
-  FIOSETOWN, SIOCSPGRP: the kernel would send another process a signal); watching files
-  (inotify, dnotify: another bot's opens would be a channel between them); Linux AIO; the page
+  FIOSETOWN, SIOCSPGRP: the kernel would send another process a signal); watching, leasing or
+  locking files (inotify, dnotify, leases, flock and fcntl locks: what another bot does with a
+  file every bot can open would be a channel between them); Linux AIO; the page
   cache's state (evicting pages: fadvise, readahead, madvise MADV_COLD and MADV_PAGEOUT; asking
   after them: mincore, cachestat, preadv2 with RWF_NOWAIT), shared by every bot and outliving
   each; leaving the CPU it was given or the scheduling the host gives it between its moves
@@ -68,6 +69,7 @@ DENIED = """
     io_setup io_submit io_getevents io_pgetevents io_cancel io_destroy
     inotify_init inotify_init1 inotify_add_watch
     fadvise64 readahead mincore cachestat sched_setaffinity sched_setscheduler sched_setattr
+    flock
     fanotify_init lookup_dcookie open_by_handle_at name_to_handle_at process_madvise
     kexec_load kexec_file_load init_module finit_module delete_module reboot swapon swapoff
     acct quotactl quotactl_fd syslog vhangup iopl ioperm sethostname setdomainname
@@ -85,9 +87,25 @@ INT_BITS = 0xFFFFFFFF
 F_SETOWN, F_SETSIG, F_SETOWN_EX = 8, 10, 15  # fcntl commands (asm-generic/fcntl.h)
 FIOSETOWN, SIOCSPGRP = 0x8901, 0x8902  # ioctl requests that set a descriptor's owner
 F_NOTIFY = 1026
+# F_GETLK, F_SETLK, F_SETLKW, F_SETLEASE, F_GETLEASE, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW
+FILE_LOCKS = (5, 6, 7, 1024, 1025, 36, 37, 38)
 MADV_COLD, MADV_PAGEOUT = 20, 21
 RWF_NOWAIT = 0x8
 SIGN_BIT = 0x80000000  # of a 32-bit clockid_t
+# By call: an argument's position, then its values that fail.
+INT_VALUES = {
+    "prctl": (0, (PR_SET_PDEATHSIG,)),  # dropping its parent-death signal
+    # A signal the kernel sends for the bot: the owner of a descriptor in O_ASYNC mode gets
+    # SIGIO (or any signal F_SETSIG names) when I/O is possible on it, so an owner set to another
+    # process would signal it where kill's rule never looks. Then directory change notices
+    # (dnotify), leases (broken by another process's open) and locks on the files every bot can
+    # open (one bot locks, another finds it locked): channels between bots playing at once.
+    "fcntl": (1, (F_SETOWN, F_SETOWN_EX, F_SETSIG, F_NOTIFY, *FILE_LOCKS)),
+    "ioctl": (1, (FIOSETOWN, SIOCSPGRP)),
+    # The page cache is the host's, shared by every bot: a page evicted or not would be a bit
+    # that outlives the game (asking after one without waiting for it: RWF_NOWAIT, below).
+    "madvise": (2, (MADV_COLD, MADV_PAGEOUT)),
+}
 # CLONE_NEWTIME, NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
 CLONE_NEW = (0x80, 0x20000, 0x2000000, 0x4000000, 0x8000000, 0x10000000, 0x20000000, 0x40000000)
 
@@ -204,22 +222,11 @@ def deny_list_filter(pid: int) -> Filter:
         rules.deny("openat", (2, SCMP_CMP_MASKED_EQ, flag, flag))
     for name in ("kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
         rules.deny(name, (0, SCMP_CMP_NE, pid, 0))
-    # The kernel reads these arguments as 32-bit ints: compared on their low 32 bits, so that
-    # bits above them (which the kernel drops) cannot slip a call past its rule.
-    rules.deny("prctl", (0, SCMP_CMP_MASKED_EQ, INT_BITS, PR_SET_PDEATHSIG))
-    # A signal the kernel sends for the bot: the owner of a descriptor in O_ASYNC mode gets
-    # SIGIO (or any signal F_SETSIG names) when I/O is possible on it, so an owner set to another
-    # process would signal it where kill's rule never looks.
-    for command in (F_SETOWN, F_SETOWN_EX, F_SETSIG):
-        rules.deny("fcntl", (1, SCMP_CMP_MASKED_EQ, INT_BITS, command))
-    for request in (FIOSETOWN, SIOCSPGRP):
-        rules.deny("ioctl", (1, SCMP_CMP_MASKED_EQ, INT_BITS, request))
-    # Directory change notices (dnotify): another process's file opens, a channel between bots.
-    rules.deny("fcntl", (1, SCMP_CMP_MASKED_EQ, INT_BITS, F_NOTIFY))
-    # The page cache is the host's, shared by every bot: a page evicted or not, asked after
-    # without waiting for it, would be a bit that outlives the game.
-    for advice in (MADV_COLD, MADV_PAGEOUT):
-        rules.deny("madvise", (2, SCMP_CMP_MASKED_EQ, INT_BITS, advice))
+    # Values of an argument the kernel reads as a 32-bit int (INT_VALUES), compared on those
+    # bits, so that bits above them (which the kernel drops) cannot slip a call past its rule.
+    for name, (argument, values) in INT_VALUES.items():
+        for value in values:
+            rules.deny(name, (argument, SCMP_CMP_MASKED_EQ, INT_BITS, value))
     for name in ("preadv2", "pwritev2"):
         rules.deny(name, (5, SCMP_CMP_MASKED_EQ, RWF_NOWAIT, RWF_NOWAIT))
     # Another process's CPU clock (a negative clock id names a process or thread): its work.

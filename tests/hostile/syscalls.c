@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/mount.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
@@ -53,6 +54,12 @@ int bot(int board[16][32], char player) {
        process's CPU clock. */
     TRY(syscall(SYS_inotify_init1, 0));
     TRY(syscall(SYS_fcntl, 0, F_NOTIFY, DN_ACCESS));
+    struct flock lock = {F_RDLCK, SEEK_SET, 0, 0, 0};
+    TRY(syscall(SYS_flock, 0, LOCK_SH | LOCK_NB));
+    TRY(syscall(SYS_fcntl, 0, F_SETLK, &lock));
+    TRY(syscall(SYS_fcntl, 0, F_GETLK, &lock));
+    TRY(syscall(SYS_fcntl, 0, F_OFD_SETLK, &lock));
+    TRY(syscall(SYS_fcntl, 0, F_SETLEASE, F_RDLCK));
     unsigned long context = 0;
     TRY(syscall(SYS_io_setup, 1, &context));
     TRY(syscall(SYS_fadvise64, 0, 0, 4096, POSIX_FADV_DONTNEED));
