@@ -35,7 +35,6 @@ from runner.bots import worker
 from runner.sandbox.idling import Idler
 
 _libc = ctypes.CDLL(None, use_errno=True)
-
 _UCRED = struct.Struct("3i")  # pid, uid, gid
 IDENTIFY_WALL_S = 10.0
 ANSWER_WALL_S = 10.0  # a zygote answers a spawn request, or takes a message, within this
