@@ -125,12 +125,22 @@ def test_a_python_bot_sees_what_a_fresh_interpreter_shows_it(
     any_sandbox: Any, tmp_path: Path
 ) -> None:
     built = build(any_sandbox, tmp_path, "look", LOOK)
-    shown = []
-    for program in (None, COLD):
-        text, _ = turn(seat(any_sandbox, built, program))
-        assert not text.startswith("fault"), text
-        shown.append(json.loads(text.splitlines()[2]))
-    warm, fresh = shown
+    text, _ = turn(seat(any_sandbox, built))
+    assert not text.startswith("fault"), text
+    warm = json.loads(text.splitlines()[2])
+    if any_sandbox.name == "docker":
+        # There no bot may name a file of its jail by its full path (the folders above it are
+        # closed to it, so that it reaches no other entry's build), which python3 started
+        # afresh does with its script: a Python bot there runs only warm, opening its script
+        # from the jail (the local sandbox compares the rest of its view with a fresh start's).
+        assert warm["argv"] == ["bot.py"] and warm["file"] == [True, "bot.py"]
+        assert warm["orig_argv"] == [*worker.PYTHON_COMMAND, "bot.py"]
+        assert warm["name"] == "__main__"
+        assert warm["handling"] == "(None, None, None)", "no exception is being handled"
+        return
+    text, _ = turn(seat(any_sandbox, built, COLD))
+    assert not text.startswith("fault"), text
+    fresh = json.loads(text.splitlines()[2])
     assert warm.pop("orig_argv") == [*worker.PYTHON_COMMAND, "bot.py"], "the bot's command"
     assert fresh.pop("orig_argv") == list(COLD)
     # Below the script's frame, the worker's own three (its module, main, _run_python).
