@@ -31,6 +31,7 @@ from runner.build import Build, build_entry
 from runner.entries import load_entry
 from runner.games import find_game
 from runner.sandbox import idling
+from runner.sandbox.cgroups import controller_folder
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits, Zygote
 
@@ -351,11 +352,11 @@ while sys.stdin.readline():
 
 def _weight_file(pid: int) -> Path | None:
     """The CPU weight file of the cgroup ``pid`` is in, where that is not this process's own."""
-    group = idling._cpu_group(pid)
-    if group is None or group == idling._cpu_group("self"):
+    group = controller_folder(pid, "cpu")
+    if group is None or group == controller_folder("self", "cpu"):
         return None
-    name, folder = group
-    return Path(folder) / name
+    folder, version = group
+    return folder / idling.WEIGHT_FILE[version]
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root may set a bot's scheduling back")

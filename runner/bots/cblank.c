@@ -335,18 +335,14 @@ static void blank(pid_t zygote, int private, int own_uid, const char *group) {
     struct request r;
     parse(buffer, length, &r);
 
+    /* Named from the jail: the root of a chroot, or else the working folder (the folders above
+     * it may be closed to the bot, a Docker sandbox's: it has passed them here, not as the bot) */
     char so[PATH_MAX];
-    if (private) {
+    const char *base = strrchr(r.so, '/');
+    snprintf(so, sizeof so, "%s%s", private ? "/" : "./", base ? base + 1 : r.so);
+    if (private)
         check(chroot(r.jail), "chroot");
-        check(chdir("/"), "chdir");
-        const char *base = strrchr(r.so, '/');
-        snprintf(so, sizeof so, "/%s", base ? base + 1 : r.so);
-    } else { /* from the jail, by a relative path: the folders above it may be closed to the
-                bot (a Docker sandbox's), and it has passed them here, not as the bot */
-        check(chdir(r.jail), "chdir");
-        const char *base = strrchr(r.so, '/');
-        snprintf(so, sizeof so, "./%s", base ? base + 1 : r.so);
-    }
+    check(chdir(private ? "/" : r.jail), "chdir");
     if (own_uid) {
         uid_t uid = (uid_t)(UID_BASE + getpid());
         check(setgroups(0, NULL), "setgroups");

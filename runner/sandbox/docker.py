@@ -57,6 +57,7 @@ from runner.bots import walls, worker
 from runner.safefiles import UnsafeFileError, read_tree
 from runner.sandbox import cblank
 from runner.sandbox.buildjail import ran_out_of_room
+from runner.sandbox.cgroups import controller_folder
 from runner.sandbox.dockerbuild import (
     BUILD_CAPABILITIES,
     BUILD_MEMORY,
@@ -251,21 +252,13 @@ def remove(container: Any) -> None:
 
 def _oom_counter(host_pid: int) -> Callable[[], int] | None:
     """Reads the OOM-kill count of the memory cgroup ``host_pid`` is in (v1 or v2)."""
-    try:
-        lines = Path(f"/proc/{host_pid}/cgroup").read_text().splitlines()
-    except OSError:
+    group = controller_folder(host_pid, "memory")
+    if group is None:
         return None
-    found: Path | None = None
-    for line in lines:
-        _, controllers, path = line.split(":", 2)
-        if "memory" in controllers.split(","):  # cgroup v1
-            found = Path("/sys/fs/cgroup/memory" + path) / "memory.oom_control"
-            break
-        if controllers == "":  # cgroup v2 (unless a v1 memory line follows)
-            found = Path("/sys/fs/cgroup" + path) / "memory.events"
-    if found is None or not found.exists():
+    folder, version = group
+    file = folder / ("memory.oom_control" if version == 1 else "memory.events")
+    if not file.exists():
         return None
-    file = found
 
     def count() -> int:
         try:

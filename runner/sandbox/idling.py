@@ -19,8 +19,11 @@ nothing changes: the CPU a bot burns between moves is still charged to its next 
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
+
+from runner.sandbox.cgroups import controller_folder
 
 MAY_SCHEDULE = os.geteuid() == 0
 IDLE_NICE = "19"
@@ -28,20 +31,12 @@ LEAST_WEIGHT = {"cpu.shares": "2", "cpu.weight": "1"}  # cgroup v1, v2
 DEFAULT_WEIGHT = {"cpu.shares": "1024", "cpu.weight": "100"}
 
 
-def _cpu_group(pid: int | str) -> tuple[str, str] | None:
-    """The CPU cgroup ``pid`` is in: its weight file's name and its path in the hierarchy."""
-    try:
-        lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
-    except OSError:
-        return None
-    found = None
-    for line in lines:
-        _, controllers, path = line.split(":", 2)
-        if "cpu" in controllers.split(","):  # cgroup v1
-            return "cpu.shares", "/sys/fs/cgroup/cpu" + path
-        if controllers == "":  # cgroup v2 (unless a v1 cpu line follows)
-            found = ("cpu.weight", "/sys/fs/cgroup" + path)
-    return found
+WEIGHT_FILE = {1: "cpu.shares", 2: "cpu.weight"}
+
+
+@functools.cache
+def _own_cpu_group() -> tuple[Path, int] | None:
+    return controller_folder("self", "cpu")
 
 
 class Idler:
@@ -51,10 +46,11 @@ class Idler:
         self.pid = pid
         self.idle = False
         self._weight: tuple[Path, str, str] | None = None  # file, its value, the least
-        group = _cpu_group(pid)
-        if group is not None and group != _cpu_group("self"):  # its own: a container's
-            name, folder = group
-            file = Path(folder) / name
+        group = controller_folder(pid, "cpu")
+        if group is not None and group != _own_cpu_group():  # its own: a container's
+            folder, version = group
+            name = WEIGHT_FILE[version]
+            file = folder / name
             least = LEAST_WEIGHT[name]
             try:
                 usual = file.read_text().strip()
