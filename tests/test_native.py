@@ -71,3 +71,49 @@ def test_the_sites_templates_are_compiled_once_and_kept(cache: Path, tmp_path: P
         if (tmp_path / "first" / page).is_file():
             first = (tmp_path / "first" / page).read_bytes()
             assert first == (tmp_path / "second" / page).read_bytes(), page
+
+
+def _compile_in_a_new_process(cache_home: str) -> str | None:
+    import os
+
+    os.environ["XDG_CACHE_HOME"] = cache_home
+    return native.compiled([cblank.SOURCE], cblank.FLAGS, "cblank")
+
+
+def test_threads_and_processes_racing_on_an_empty_cache_all_get_the_file(cache: Path) -> None:
+    # The README's first command once failed on every fresh machine: two build threads compiled
+    # the same helper to the same temporary name, and one renamed it away under the other.
+    import multiprocessing
+    from concurrent.futures import ThreadPoolExecutor
+
+    spawn = multiprocessing.get_context("spawn")
+    with spawn.Pool(3) as pool:
+        others = pool.map_async(_compile_in_a_new_process, [str(cache.parent)] * 3)
+        with ThreadPoolExecutor(4) as threads:
+            ours = list(
+                threads.map(
+                    lambda _: native.compiled([cblank.SOURCE], cblank.FLAGS, "cblank"), range(4)
+                )
+            )
+        theirs = others.get(timeout=120)
+    paths = {*ours, *theirs}
+    assert len(paths) == 1 and None not in paths, f"every caller gets the one file: {paths}"
+    (path,) = paths
+    assert path is not None and Path(path).parent == cache
+    assert [p.name for p in cache.iterdir()] == [Path(path).name], "no temporary file left over"
+
+
+def test_a_cache_that_cannot_be_written_is_said_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the cache folder would go\n")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    monkeypatch.setattr(native, "_warned", set())
+    first = native.compiled([cblank.SOURCE], cblank.FLAGS, "cblank")
+    second = native.compiled([cblank.SOURCE], cblank.FLAGS, "cblank")
+    assert first is not None and second is not None, "compiled for this run instead"
+    warning = capsys.readouterr().err
+    assert warning.count("\n") == 1, f"one line, once: {warning!r}"
+    assert str(blocked / "koth") in warning and "XDG_CACHE_HOME" in warning
+    assert "Traceback" not in warning
