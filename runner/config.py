@@ -720,7 +720,7 @@ def _check_playable(values: Mapping[str, Any], src: _Source) -> None:
             "free_for_all.setups",
             f"setup {setup.name!r} cannot be played{table}: {what}: {problem}.",
             "correct that setting (a map file: the line and column named), or take the setup "
-            "out of the list; docs/rules/ describes the game's setups.",
+            "out of the list; the game's rules page describes its setups.",
         )
 
 

@@ -13,7 +13,7 @@
     entries/<entry>.html  an entry: verdict, games by opponent, faults, source code
     games/<key>.html      a game: final frame, move list, replay player with every frame
     los.html              the likelihood of superiority of every pair (the LOS matrix)
-    rules.html            the game's rules for bot authors: docs/rules/<game>.md, as HTML
+    rules.html            the game's rules for bot authors: its package's rules.md, as HTML
     enter.html            how to add a bot: the entry folder, its files, the pull request
     static/               site.css, replay.js
     games.jsonl           the records shown, standings.json the standings (runner/publish.py)
@@ -35,8 +35,8 @@ the pages, "Add your bot" and, when the configuration names one (``site.reposito
 season's repository; the layout fits a 390 px screen (a wide table scrolls in its own box, a
 board scales to the width) and follows the reader's light or dark preference.
 
-Every page links the rules page of the season's game, when the repository has one: the game id
-without its version (``snakes-v2`` → ``docs/rules/snakes.md``). The rules are CommonMark with
+Every page links the rules page of the season's game, when it has one: the ``rules.md`` its
+package ships (``snakes-v2`` → ``runner/games/snakes/rules.md``). The rules are CommonMark with
 tables, rendered with raw HTML off (any ``<`` in the file is shown, not obeyed) and only safe
 link targets (markdown-it refuses ``javascript:`` and the like).
 """
@@ -58,7 +58,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from runner import history as seasons_file
-from runner import native, ratings, results
+from runner import native, ratings, resources, results
 from runner import site_pages as pages
 from runner import standings as ranking
 from runner.bracket import bracket_problem, bracket_view
@@ -81,8 +81,6 @@ from runner.replay import (
 from runner.safefiles import UnsafeFileError
 from runner.standings import Row
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "site_templates"
-RULES = Path(__file__).resolve().parent.parent / "docs" / "rules"
 MARKER = ".koth-site"  # marks a folder this module made, so re-rendering may replace it
 
 
@@ -160,14 +158,13 @@ def read_standings(
 # -- the rules page ----------------------------------------------------------------------------
 
 
-def rules_path(game_id: str, folder: Path | None = None) -> Path | None:
-    """The rules document of a game id (its name without ``-vN``) in ``folder`` (default: the
-    repository's docs/rules), if there is one."""
-    name = re.sub(r"-v[0-9]+$", "", game_id)
-    if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", name):
+def rules_path(game_id: str) -> Path | None:
+    """The rules page of a game id, shipped in its package, if the game is known and has one."""
+    try:
+        document = find_game(game_id).rules_doc
+    except UnknownGameError:
         return None
-    path = (RULES if folder is None else folder) / f"{name}.md"
-    return path if path.is_file() else None
+    return document if document is not None and document.is_file() else None
 
 
 def game_title(game_id: str, rules: Path | None) -> str:
@@ -356,7 +353,7 @@ def _environment() -> Environment:
     # again when its source changes.
     kept = native.private_folder("templates")
     env = Environment(
-        loader=FileSystemLoader(TEMPLATES),
+        loader=FileSystemLoader(resources.templates()),
         bytecode_cache=FileSystemBytecodeCache(str(kept)) if kept is not None else None,
         autoescape=True,
         undefined=StrictUndefined,
@@ -731,7 +728,7 @@ def render_site(
     try:
         (tmp / "entries").mkdir(parents=True)
         (tmp / "games").mkdir()
-        shutil.copytree(TEMPLATES / "static", tmp / "static")
+        shutil.copytree(resources.templates() / "static", tmp / "static")
         (tmp / MARKER).write_text("made by `koth site`; it replaces this folder on every run\n")
         _game_pages(
             season,
@@ -769,7 +766,8 @@ def _season_pages(
     write("enter.html", "enter.html", page="enter", files=entry_files(season["facts"]["game"]))
     if season["rules"] is not None:
         text = season["rules"].read_text(encoding="utf-8")
-        write("rules.html", "rules.html", page="rules", document=rules_html(text))
+        source = resources.source_name(season["rules"])
+        write("rules.html", "rules.html", page="rules", document=rules_html(text), source=source)
     for row in rows:
         write(
             f"entries/{slug(row.entry)}.html",

@@ -35,7 +35,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from runner import __version__, helpers
+from runner import __version__, helpers, resources
 from runner.bots import walls
 from runner.documents import load_json
 from runner.safefiles import UnsafeFileError, read_beneath
@@ -45,7 +45,6 @@ KEYS_CAP = 16 << 20
 PAGE_CAP = 64 << 20
 PAGE_NAME = re.compile(r"(?:[a-z0-9][a-z0-9_.-]{0,80}/)?[a-z0-9][a-z0-9_.-]{0,80}\.html")
 HEX = re.compile(r"[0-9a-f]{64}")
-ROOT = Path(__file__).resolve().parent.parent
 SERIAL_BELOW = 8  # fewer pages than this are rendered here: starting processes costs more
 # Objects made between two collections of the youngest generation while pages are rendered.
 # Python's 700 has a render spend ~8% of its time collecting (every 10th collection looks at
@@ -62,10 +61,13 @@ def renderer() -> str:
     """sha256 over what turns inputs into pages: the host version, the runner package's sources
     and the templates (with static files). Computed once per process."""
     digest = hashlib.sha256(__version__.encode())
-    files = [*(ROOT / "runner").rglob("*.py"), *(ROOT / "site_templates").rglob("*")]
-    for path in sorted(p for p in files if p.is_file()):
-        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0")
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    code = resources.shipped("runner")
+    files = [*code.rglob("*.py"), *resources.templates().rglob("*")]
+    named = {resources.source_name(p): p for p in files if p.is_file()}
+    for name, path in sorted(named.items()):
+        if "__pycache__" not in path.parts:
+            digest.update(name.encode() + b"\0")
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
 
 

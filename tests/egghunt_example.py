@@ -1,4 +1,5 @@
-"""The worked example of docs/rules/egghunt.md, built by the engine (run by hand to print it).
+"""The worked example of runner/games/egghunt/rules.md, built by the engine (run by hand to
+print it).
 
     python tests/egghunt_example.py
 

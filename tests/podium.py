@@ -228,7 +228,7 @@ SPEC = GameSpec(
     codec=PodiumStdio(),
     presentation=Presentation(),
     builtins=(),
-    rules_doc="podium",
+    rules_doc=None,
     formats=("free-for-all",),
 )
 

@@ -6,8 +6,8 @@ One short seeded game, shown two ways: its text frames (domineering_replay_seed9
 request the host sends a bot with the reply it got (domineering_protocol_seed92.txt).
 tests/test_domineering_rules.py builds the same texts with ``golden_files()`` and compares them
 with the stored files, so a change in how frames look, in the bytes bots read, or in how the
-rules play out shows up as a diff. docs/rules/domineering.md's worked example is the request of
-move ``EXAMPLE_MOVE`` (counted from 1) of the same game (a test checks that too).
+rules play out shows up as a diff. runner/games/domineering/rules.md's worked example is the
+request of move ``EXAMPLE_MOVE`` (counted from 1) of the same game (a test checks that too).
 
 The game: from the empty board, ``OPENING`` random placements (no bombs) drawn with
 ``random.Random(SEED)``; then the same generator picks uniformly among all legal moves, bombs

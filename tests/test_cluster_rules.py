@@ -1,4 +1,4 @@
-"""Cluster rules, as docs/rules/cluster.md states them.
+"""Cluster rules, as runner/games/cluster/rules.md states them.
 
 Ground truth: the rules' geometry re-derived here independently, hand-built positions for
 gravity, rotation, lines, the tie-break and empty bags, the original referee's scan for the
@@ -547,10 +547,11 @@ def test_rotating_every_turn_runs_blue_out_first() -> None:
 
 # --- moves: syntax and legality -------------------------------------------------------------------
 
-# Replies as the original referee reads them (docs/rules/cluster.md, "Reading a reply"): each
-# reply line as the bot writes it (without its newline), and the move read from it, or None
-# where the referee plays no move (the bot loses). Facts taken from the referee's C source and
-# the C library it runs on (64-bit Linux): the command word is everything before the first space;
+# Replies as the original referee reads them (runner/games/cluster/rules.md, "Reading a
+# reply"): each reply line as the bot writes it (without its newline), and the move read from
+# it, or None where the referee plays no move (the bot loses). Facts taken from the referee's C
+# source and the C library it runs on (64-bit Linux): the command word is everything before the
+# first space;
 # a number is scanf's "%d" (white space skipped, a sign, decimal digits, the rest ignored); PLACE's
 # number is followed by exactly one character, which must be a space.
 REPLIES: list[tuple[str, str | None]] = [

@@ -1,4 +1,4 @@
-"""Domineering with a bomb, as settled in docs/rules/domineering.md.
+"""Domineering with a bomb, as settled in runner/games/domineering/rules.md.
 
 Ground truth: hand-made positions for every kind of invalid move, bombs at the board's edges and
 across dominoes, and the end for each side; a bot's-eye view that rebuilds every domino from the
@@ -48,7 +48,7 @@ from runner.games.domineering.rules import (
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).parent / "golden"
-DOC = REPO / "docs" / "rules" / "domineering.md"
+DOC = REPO / "runner" / "games" / "domineering" / "rules.md"
 BUILTIN = REPO / "runner" / "games" / "domineering" / "builtin" / "first-legal" / "bot.py"
 EMPTY_ROWS = "\n".join(["." * SIZE] * SIZE)
 LEFT, RIGHT = 0, 1

@@ -1,4 +1,4 @@
-"""Easter Egg Hunt rules (egghunt-v1), as docs/rules/egghunt.md states them.
+"""Easter Egg Hunt rules (egghunt-v1), as runner/games/egghunt/rules.md states them.
 
 Ground truth: small boards drawn by hand, one per resolution rule (each fight pair with two movers
 and with a stayer, crowds, chains of returns, swaps, wall bumps, the three egg actions); board
@@ -36,7 +36,7 @@ from runner.games.egghunt.rules import (
 )
 
 REPO = Path(__file__).resolve().parents[1]
-DOC = REPO / "docs" / "rules" / "egghunt.md"
+DOC = REPO / "runner" / "games" / "egghunt" / "rules.md"
 # The keypad as the original text draws it, 9 (stay) in the middle: digit -> (dx, dy), y down.
 LAYOUT = ("123", "894", "765")
 KEYPAD = {
@@ -592,7 +592,7 @@ def test_the_documents_worked_example_matches_the_engine() -> None:
         match = re.search(rf"<!-- {name} -->\n```[a-z]*\n(.*?)```", text, re.DOTALL)
         assert match, f"the rules document lacks the {name} block"
         assert match.group(1) == expected, (
-            f"the {name} block of docs/rules/egghunt.md is stale: "
+            f"the {name} block of runner/games/egghunt/rules.md is stale: "
             "run python tests/egghunt_example.py and paste its output"
         )
 

@@ -1,4 +1,4 @@
-"""Multisnake rules, as docs/rules/multisnake.md states them.
+"""Multisnake rules, as runner/games/multisnake/rules.md states them.
 
 Ground truth: hand-drawn positions for every rule (each drawn as the bots see it, the expected
 result drawn the same way), a deliberately plain reference implementation of the turn that the
@@ -821,8 +821,8 @@ def test_the_rules_documents_example_matches_the_engine() -> None:
     regen = load_regen_doc()
     text = regen.DOC.read_text(encoding="utf-8")
     assert regen.rewrite(text) == text, (
-        "the worked example in docs/rules/multisnake.md no longer matches the engine; if the "
-        "change is deliberate, run python tests/regen_multisnake_doc.py and review the diff"
+        "the worked example in runner/games/multisnake/rules.md no longer matches the engine; "
+        "if the change is deliberate, run python tests/regen_multisnake_doc.py and review the diff"
     )
     example = regen.example()
     assert "host to A: 7 5 2 1 3" in example and "A to host: <" in example

@@ -1,5 +1,5 @@
-"""The rules for bot authors, docs/rules/<game>.md: present for every game, linked from the README,
-self-contained, and with worked examples that are still what the engines send and draw.
+"""The rules for bot authors, runner/games/<game>/rules.md: present for every game, linked from
+the README, self-contained, and with worked examples that are still what the engines send and draw.
 
 Each document's worked example is made of fenced blocks; the tests below rebuild every block from
 the engine (a fixed seed, fixed replies) and compare them byte for byte. After a deliberate change
@@ -26,7 +26,7 @@ from runner.games.base import InvalidMoveError  # noqa: E402
 from runner.games.cluster import Cluster, ClusterStdio  # noqa: E402
 from runner.games.snakes import Snakes, SnakesCall  # noqa: E402
 
-RULES = ROOT / "docs" / "rules"
+RULES = ROOT / "runner" / "games"
 SNAKES_EXAMPLE_MOVES = "RLDU"  # X, O, X, O: the first two turns
 CLUSTER_EXAMPLE_SEED = 7  # Blue draws BLUE1 then BLUE0 first: its hand is listed sorted, 0 then 2
 CLUSTER_EXAMPLE_REPLIES = ("PLACE 11 2", "PLACE 11 1", "ROTATE 1", "PLACE 12 3")
@@ -82,27 +82,29 @@ def cluster_example() -> tuple[list[str], str]:
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_every_game_has_its_rules_in_the_repository(game_id: str) -> None:
-    path = RULES / f"{rules_name(game_id)}.md"
-    assert path.is_file(), f"{game_id} has no rules for bot authors at {path}"
+    path = GAMES[game_id].rules_doc
+    assert path is not None and path.is_file(), f"{game_id} has no rules for bot authors"
+    assert path == RULES / rules_name(game_id) / "rules.md", "in the game's own folder"
     text = path.read_text(encoding="utf-8")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert f"](docs/rules/{path.name})" in readme, f"the README links {path.name}"
+    link = path.relative_to(ROOT).as_posix()
+    assert f"]({link})" in readme, f"the README links {link}"
     assert f"`{game_id}`" in text, "the rules name the game id they describe"
 
 
 def test_snakes_worked_example_is_what_the_engine_draws() -> None:
-    blocks = sections(RULES / "snakes.md")
+    blocks = sections(RULES / "snakes" / "rules.md")
     assert blocks.get("A worked example") == snakes_example(), (
-        "the boards in docs/rules/snakes.md no longer match the engine: "
+        "the boards in runner/games/snakes/rules.md no longer match the engine: "
         "python tests/test_rules_docs.py prints them"
     )
 
 
 def test_cluster_worked_example_is_what_the_engine_sends() -> None:
-    blocks = sections(RULES / "cluster.md")
+    blocks = sections(RULES / "cluster" / "rules.md")
     example, blue_init = cluster_example()
     assert blocks.get("A worked example") == example, (
-        "the messages in docs/rules/cluster.md no longer match the engine, byte for byte: "
+        "the messages in runner/games/cluster/rules.md no longer match the engine, byte for byte: "
         "python tests/test_rules_docs.py prints them"
     )
     assert blocks.get("The init message in full") == [blue_init], "Blue's init message, in full"
@@ -117,8 +119,9 @@ def test_cluster_worked_example_shows_every_block_of_a_turn_message() -> None:
 
 
 def test_the_reply_examples_in_cluster_rules_are_what_the_host_reads() -> None:
-    rows = re.findall(r'^\| `(".*")` \| (.*) \|$', (RULES / "cluster.md").read_text(), re.M)
-    assert len(rows) > 20, "the table of reply examples is in docs/rules/cluster.md"
+    text = (RULES / "cluster" / "rules.md").read_text()
+    rows = re.findall(r'^\| `(".*")` \| (.*) \|$', text, re.M)
+    assert len(rows) > 20, "the table of reply examples is in runner/games/cluster/rules.md"
     game, wire = Cluster(), ClusterStdio()
     start = game.initial_state(random.Random(0))
     for quoted, read in rows:
@@ -130,7 +133,7 @@ def test_the_reply_examples_in_cluster_rules_are_what_the_host_reads() -> None:
             assert f"`{game.move_text(wire.decode(start, 0, [reply]))}`" == read, quoted
 
 
-@pytest.mark.parametrize("path", sorted(RULES.glob("*.md")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(RULES.glob("*/rules.md")), ids=lambda p: p.parent.name)
 def test_rules_documents_link_nothing_outside_the_repository(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     targets = re.findall(r"\]\(([^)]*)\)", text)
@@ -141,14 +144,14 @@ def test_rules_documents_link_nothing_outside_the_repository(path: Path) -> None
 
 
 def main() -> None:
-    print("== docs/rules/snakes.md, A worked example ==")
+    print("== runner/games/snakes/rules.md, A worked example ==")
     for block in snakes_example():
         print("```\n" + block + "```\n")
     example, blue_init = cluster_example()
-    print("== docs/rules/cluster.md, A worked example ==")
+    print("== runner/games/cluster/rules.md, A worked example ==")
     for block in example:
         print("```\n" + block + "```\n")
-    print("== docs/rules/cluster.md, The init message in full ==")
+    print("== runner/games/cluster/rules.md, The init message in full ==")
     print("```\n" + blue_init + "```")
 
 

@@ -458,11 +458,11 @@ def test_every_page_links_the_rules_page_of_the_seasons_game(
         assert f'<a href="{root}rules.html"' in page.read_text(), f"{page.name} links the rules"
     rules = (folder / "rules.html").read_text()
     assert '<a href="rules.html" aria-current="page">Rules</a>' in rules
-    source = (HERE.parent / "docs" / "rules" / f"{document}.md").read_text()
+    source = (HERE.parent / "runner" / "games" / document / "rules.md").read_text()
     title = source.split("\n", 1)[0].removeprefix("# ")
     assert f"<h1>{html.escape(title, quote=False)}</h1>" in rules, "the rules document, as HTML"
     assert "<table>" in rules and "<pre><code>" in rules, "tables and code blocks are rendered"
-    assert f"docs/rules/{document}.md" in rules, "the page names its source in the repository"
+    assert f"runner/games/{document}/rules.md" in rules, "the page names its source"
 
 
 @pytest.mark.parametrize(
@@ -521,19 +521,19 @@ def test_rules_markdown_is_rendered_with_raw_html_escaped_and_unsafe_links_dropp
     assert "<td><code>&lt;b&gt;</code></td>" in out, "tables render; code in them is escaped"
 
 
-def test_the_rules_document_is_the_game_id_without_its_version(tmp_path: Path) -> None:
-    (tmp_path / "snakes.md").write_text("# Snakes\n")
-    assert rules_path("snakes-v2", tmp_path) == tmp_path / "snakes.md"
-    assert rules_path("snakes-v17", tmp_path) == tmp_path / "snakes.md"
-    assert rules_path("cluster-v2", tmp_path) is None, "no document, no rules page"
-    assert rules_path("../snakes-v2", tmp_path) is None, "a record's game id names no path"
-    assert rules_path("", tmp_path) is None
+def test_the_rules_document_is_the_one_the_games_package_ships() -> None:
+    assert rules_path("snakes-v2") == find_game("snakes-v2").rules_doc
+    document = rules_path("snakes-v2")
+    assert document is not None and document.is_file()
+    assert rules_path("snakes-v1") is None, "a retired id has no rules page"
+    assert rules_path("../snakes-v2") is None, "a record's game id names no path"
+    assert rules_path("") is None
 
 
 def test_a_season_of_a_game_without_rules_has_no_rules_link(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("runner.site.RULES", tmp_path / "none")
+    monkeypatch.setattr("runner.site.rules_path", lambda game_id: None)
     records, doc, infos = regen.load_fixture()
     render_site(records, doc, infos, tmp_path / "out")
     assert not (tmp_path / "out" / "rules.html").exists()

@@ -1,4 +1,4 @@
-"""Snakes (round 1) rules, as docs/rules/snakes.md states them.
+"""Snakes (round 1) rules, as runner/games/snakes/rules.md states them.
 
 Ground truth comes from three places: the challenge text's ten example frames (kept as facts in
 tests/data/snakes_seed_frames.txt), hand-built positions for the edge cases, and a deliberately
@@ -36,7 +36,7 @@ SEED_FRAMES = Path(__file__).parent / "data" / "snakes_seed_frames.txt"
 GOLDEN = Path(__file__).parent / "golden"
 
 # (X's moves, O's moves) leading to the challenge's frames 2..10: X's read off the frames, O's
-# reconstructed to fit every visible row (docs/rules/snakes.md, "The challenge's frames").
+# reconstructed to fit every visible row (runner/games/snakes/rules.md, "The challenge's frames").
 SEED_MOVES = [
     ("DDDDDRRRRR", "LLLLLUUUUU"),
     ("UUUU", "RRRR"),

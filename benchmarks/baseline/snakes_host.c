@@ -4,7 +4,7 @@
  *
  * dlopen()s every bot's shared object and plays the double round-robin in this one process, on
  * one core: every ordered pair (i, j), i != j, once, i as X and j as O, in that order. The rules
- * are runner/games/snakes/rules.py's (docs/rules/snakes.md): a 32 x 16 board, X from (0, 0), O
+ * are runner/games/snakes/rules.py's (runner/games/snakes/rules.md): a 32 x 16 board, X from (0, 0), O
  * from (31, 15), 1024 turns of X then O; a move off the board or onto the enemy head is a no-op;
  * after every move the mover's enclosures are filled (every group of cells it does not own but the
  * largest; ties keep the group holding the enemy head, else the first in row-major order); a

@@ -379,7 +379,8 @@ class GameSpec:
     each move), ``stdio`` (a program on stdin/stdout for the whole game) or ``stdio-fresh`` (a
     program started afresh for every move). ``builtins[0]`` is the check stage's opponent.
     ``limits``: defaults for tournament.yaml's ``limits:`` fields the game sets its own way.
-    ``rules_doc``: the page for bot authors, ``docs/rules/<rules_doc>.md``.
+    ``rules_doc``: the page for bot authors, shipped in the game's package (its ``rules.md``);
+    None for a game without one (the site then has no rules page).
     """
 
     rules: Rules[Any, Any]
@@ -387,7 +388,7 @@ class GameSpec:
     codec: CFunctionCodec[Any, Any] | StdioCodec[Any, Any]
     presentation: Presentation
     builtins: tuple[Builtin, ...]
-    rules_doc: str
+    rules_doc: Path | None
     limits: Mapping[str, float | int | None] = field(default_factory=dict)
     formats: tuple[str, ...] = ("round-robin",)
     samples: Callable[[int], Setup] | None = None  # a setup for a seat count (tests, play)

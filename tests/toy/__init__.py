@@ -148,6 +148,6 @@ SPEC = GameSpec(
     codec=RaceStdio(),
     presentation=Presentation(score_header="Steps", score_suffix=" steps"),
     builtins=(Builtin("plodder", Path(__file__).parent / "builtin" / "plodder", "python"),),
-    rules_doc="race",
+    rules_doc=None,
     formats=("free-for-all",),
 )

@@ -1,5 +1,5 @@
 """Cluster: Connect Four on a rotating hexagon, for two programs on stdin/stdout
-(docs/rules/cluster.md). One package: the rules (rules.py), what a bot reads and how its reply
+(cluster/rules.md). One package: the rules (rules.py), what a bot reads and how its reply
 is read (codec.py), how the site shows it, its built-in bot and its default limits."""
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ SPEC = GameSpec(
         ),
     ),
     builtins=(Builtin("first", HERE / "builtin" / "first", "python"),),
-    rules_doc="cluster",
+    rules_doc=HERE / "rules.md",
     # The original referee's limits: wall-clock per move, the first move longer.
     limits={"move_wall_s": 0.1, "first_move_wall_s": 1.0},
 )

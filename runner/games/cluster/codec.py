@@ -1,5 +1,5 @@
 """How a Cluster bot sees the game and how its reply is read: as the game's original referee
-does, so that bots written for it run unchanged (docs/rules/cluster.md, "Protocol").
+does, so that bots written for it run unchanged (cluster/rules.md, "Protocol").
 
 A program on stdin/stdout for the whole game: ``greeting`` (the board, the columns, both bags) once
 before its first turn, then ``request`` before each of its moves (it ends with an empty line, as

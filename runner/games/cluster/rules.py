@@ -1,4 +1,4 @@
-"""Cluster, as docs/rules/cluster.md states it for bot authors: Connect Four on a rotating hexagon.
+"""Cluster, as cluster/rules.md states it for bot authors: Connect Four on a rotating hexagon.
 
 The rules this module implements:
 

@@ -6,7 +6,7 @@ bomb on a 5 × 5 square that no domino crosses the border of, emptying it. A pla
 move on its turn loses. Bots are programs started afresh for every move: they read their
 orientation, the board and their bombs left, and answer ``type row col``.
 
-docs/rules/domineering.md is the rules document for bot authors; ``rules`` holds the engine,
+domineering/rules.md is the rules document for bot authors; ``rules`` holds the engine,
 ``codec`` the wire format, ``builtin/`` the check stage's opponent.
 """
 
@@ -86,7 +86,7 @@ SPEC = GameSpec(
         marks={"letter": "*"},
     ),
     builtins=(Builtin("first-legal", HERE / "builtin" / "first-legal", "python"),),
-    rules_doc="domineering",
+    rules_doc=HERE / "rules.md",
     # The event's arena: one second of wall time a move, the process's start included.
     limits={"move_cpu_ms": 1000, "move_wall_s": 1.0, "first_move_wall_s": None, "game_cpu_s": 60},
     formats=("knockout", "round-robin"),

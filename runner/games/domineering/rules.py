@@ -1,4 +1,4 @@
-"""Domineering with a bomb (Code Warriors), as settled in docs/rules/domineering.md.
+"""Domineering with a bomb (Code Warriors), as settled in domineering/rules.md.
 
 The rules this module implements:
 

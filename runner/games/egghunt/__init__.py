@@ -1,6 +1,6 @@
 """The Easter Egg Hunt (``egghunt-v1``): every entry on one walled board, eggs to find.
 
-For bot authors: docs/rules/egghunt.md. In short: 7 to 36 players on a square of side 3n with 3n
+For bot authors: egghunt/rules.md. In short: 7 to 36 players on a square of side 3n with 3n
 random wall segments and 4n eggs; each turn every bot is started afresh, reads its 5 x 5 window and
 its memory line, and answers a direction (keypad, 9 stays), an action (Attack, Counter, Nothing)
 and a new memory line. All players move at once: two on one tile fight (A beats N, N beats C, C
@@ -38,7 +38,7 @@ SPEC = GameSpec(
     codec=STDIO,
     presentation=PRESENTATION,
     builtins=(Builtin("wanderer", BUILTIN / "wanderer", "python"),),
-    rules_doc="egghunt",
+    rules_doc=Path(__file__).parent / "rules.md",
     limits={"move_cpu_ms": 500, "move_wall_s": 1.0, "first_move_wall_s": None, "game_cpu_s": 60},
     formats=("free-for-all",),
     ranking="score",  # mean eggs per run, with a 95% interval

@@ -1,4 +1,4 @@
-"""Easter Egg Hunt rules (``egghunt-v1``), as docs/rules/egghunt.md tells bot authors.
+"""Easter Egg Hunt rules (``egghunt-v1``), as egghunt/rules.md tells bot authors.
 
 The board
 - n players (7 to 36) on a square of side L = 3n. Tile (x, y), x the column and y the row, both

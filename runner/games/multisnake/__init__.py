@@ -1,6 +1,6 @@
 """Multisnake (``multisnake-v1``): 2, 4 or 8 snakes moving at once on a wrapping map.
 
-The rules for bot authors are in docs/rules/multisnake.md. In short: every turn each live snake
+The rules for bot authors are in multisnake/rules.md. In short: every turn each live snake
 moves its head one tile (``^ > v <``, across the map's edges) and its tail follows; tiles that tails
 leave this turn may be entered; a snake whose target is taken dies without moving (checked again
 until no more die), snakes entering one tile together die there, only a length-1 snake may reverse;
@@ -164,7 +164,7 @@ SPEC = GameSpec(
         marks={"letter": START_LETTERS + START_LETTERS.lower() + "+-"},
     ),
     builtins=(Builtin("first-free", HERE / "builtin" / "first-free", "python"),),
-    rules_doc="multisnake",
+    rules_doc=HERE / "rules.md",
     limits={"move_cpu_ms": 100, "move_wall_s": 1.0, "first_move_wall_s": 2.0, "game_cpu_s": 60},
     formats=("free-for-all", "round-robin"),
     samples=_open_field,

@@ -1,4 +1,4 @@
-"""Multisnake's stdio wire format (docs/rules/multisnake.md, "Protocol"): one process a game.
+"""Multisnake's stdio wire format (multisnake/rules.md, "Protocol"): one process a game.
 
 - Greeting, once: ``W H N M T`` and a newline (M = the seat's 1-based number; its head is the
   letter chr(64 + M)).

@@ -1,4 +1,4 @@
-"""Multisnake map files: reading and checking them (docs/rules/multisnake.md, "Maps").
+"""Multisnake map files: reading and checking them (multisnake/rules.md, "Maps").
 
 A map file is the grid alone: H lines of W characters (5 <= W, H <= 150), no header. Lines end
 in ``\\n`` (``\\r\\n`` is read the same); the last line's ending may be left out. A tile is ``#``

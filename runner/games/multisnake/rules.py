@@ -1,4 +1,4 @@
-"""Multisnake's rules (docs/rules/multisnake.md): 2, 4 or 8 snakes moving at once on a wrapping map.
+"""Multisnake's rules (multisnake/rules.md): 2, 4 or 8 snakes moving at once on a wrapping map.
 
 The rules this module implements:
 

@@ -1,5 +1,5 @@
 """Snakes (Round 1): two C-function bots claim territory on a 32 × 16 board; enclosing the
-other's head wins at once (docs/rules/snakes.md). One package: the rules (rules.py), how a bot is
+other's head wins at once (snakes/rules.md). One package: the rules (rules.py), how a bot is
 called (codec.py), how the site shows it, its built-in bot and its default limits."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ SPEC = GameSpec(
         replay_steps=quick.replay_steps,
     ),
     builtins=(Builtin("steady", HERE / "builtin" / "steady", "c"),),
-    rules_doc="snakes",
+    rules_doc=HERE / "rules.md",
     quick=quick.play,
 )
 

@@ -1,4 +1,4 @@
-"""Snakes (Round 1), as docs/rules/snakes.md states them for bot authors.
+"""Snakes (Round 1), as snakes/rules.md states them for bot authors.
 
 The rules this module implements:
 
