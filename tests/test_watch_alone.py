@@ -30,8 +30,7 @@ from runner.bots.watch import Want, WatchedBot
 from runner.build import Build, build_entry
 from runner.entries import load_entry
 from runner.games import find_game
-from runner.sandbox import idling
-from runner.sandbox.cgroups import controller_folder
+from runner.sandbox import cgroups
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits, Zygote
 
@@ -350,13 +349,13 @@ while sys.stdin.readline():
 """
 
 
-def _weight_file(pid: int) -> Path | None:
-    """The CPU weight file of the cgroup ``pid`` is in, where that is not this process's own."""
-    group = controller_folder(pid, "cpu")
-    if group is None or group == controller_folder("self", "cpu"):
+def _weight_file(pid: int) -> tuple[Path, int] | None:
+    """The CPU weight file of the cgroup ``pid`` is in, where that is not this process's own,
+    and the cgroup version it is under."""
+    group = cgroups.find(pid, "cpu")
+    if group is None or group == cgroups.find("self", "cpu"):
         return None
-    folder, version = group
-    return folder / idling.WEIGHT_FILE[version]
+    return group.folder / cgroups.WEIGHT_FILE[group.version], group.version
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root may set a bot's scheduling back")
@@ -384,14 +383,15 @@ def test_a_program_computes_between_its_moves_only_on_cpu_nothing_else_wants(
         bot.start()
         pid = process.host_pid
         assert pid is not None
-        weight = _weight_file(pid)
-        assert (weight is None) == (kind == "local"), "a container is a CPU group of its own"
+        found = _weight_file(pid)
+        assert (found is None) == (kind == "local"), "a container is a CPU group of its own"
+        weight, version = found if found else (None, 1)
 
         def between_moves() -> tuple[int, str, str]:
             nice = Path(f"/proc/{pid}/autogroup").read_text().split()[-1]
             return os.sched_getscheduler(pid), nice, weight.read_text() if weight else ""
 
-        idle = (os.SCHED_IDLE, "19", idling.LEAST_WEIGHT["cpu.shares"] + "\n" if weight else "")
+        idle = (os.SCHED_IDLE, "19", cgroups.LEAST_WEIGHT[version] + "\n" if weight else "")
         assert between_moves() == idle, "before its first move"
         assert bot.exchange(b"go\n", WANT, 1, FIRST_WALL_S) == str(os.SCHED_OTHER).encode()
         assert between_moves() == idle, "after a move"
@@ -402,4 +402,4 @@ def test_a_program_computes_between_its_moves_only_on_cpu_nothing_else_wants(
     finally:
         bot.close()
     if weight is not None:  # a container made with no weight of its own: the default
-        assert weight.read_text() == idling.DEFAULT_WEIGHT["cpu.shares"] + "\n", "set back"
+        assert weight.read_text() == cgroups.DEFAULT_WEIGHT[version] + "\n", "set back"

@@ -130,10 +130,10 @@ class _MemoryGroups:
     handed out again, and a limit is written only when it changes.
     """
 
-    V2 = "/sys/fs/cgroup"
-    V1 = "/sys/fs/cgroup/memory"
-
-    def __init__(self) -> None:
+    def __init__(self, mounts: str = "/sys/fs/cgroup", root_only: bool = True) -> None:
+        """``mounts``: where the cgroup file systems are (v2's there, v1's memory hierarchy in
+        its ``memory`` folder); another folder only in tests, with ``root_only`` False."""
+        self.v2, self.v1 = mounts, mounts + "/memory"
         self.parent = ""
         self.version = 0
         self._count = 0
@@ -141,15 +141,15 @@ class _MemoryGroups:
         self._limits: dict[str, int] = {}  # the limit last written to each group
         self._oom_base: dict[str, int] = {}  # a group's OOM kills before its current blank
         self._oom_seen: dict[str, int] = {}  # a group's OOM kills when ``oom_kills`` last read them
-        if os.geteuid() != 0:
+        if root_only and os.geteuid() != 0:
             return
         try:
-            if "memory" in _read_text(self.V2 + "/cgroup.controllers").split():
-                if "memory" not in _read_text(self.V2 + "/cgroup.subtree_control").split():
+            if "memory" in _read_text(self.v2 + "/cgroup.controllers").split():
+                if "memory" not in _read_text(self.v2 + "/cgroup.subtree_control").split():
                     return
-                root, version = self.V2, 2
-            elif os.path.exists(self.V1 + "/memory.limit_in_bytes"):
-                root, version = self.V1, 1
+                root, version = self.v2, 2
+            elif os.path.exists(self.v1 + "/memory.limit_in_bytes"):
+                root, version = self.v1, 1
             else:
                 return
             _remove_stale_groups(root)
@@ -181,7 +181,8 @@ class _MemoryGroups:
         self._limits.pop(path, None)  # unknown until every write is done
         if self.version == 2:
             _write_text(path + "/memory.max", str(limit))
-            _write_text(path + "/memory.swap.max", "0")
+            if os.path.exists(path + "/memory.swap.max"):  # absent without swap accounting
+                _write_text(path + "/memory.swap.max", "0")
         else:
             files = ["/memory.limit_in_bytes"]
             if os.path.exists(path + "/memory.memsw.limit_in_bytes"):

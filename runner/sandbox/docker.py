@@ -55,9 +55,8 @@ from typing import Any
 
 from runner.bots import walls, worker
 from runner.safefiles import UnsafeFileError, read_tree
-from runner.sandbox import cblank
+from runner.sandbox import cblank, cgroups
 from runner.sandbox.buildjail import ran_out_of_room
-from runner.sandbox.cgroups import controller_folder
 from runner.sandbox.dockerbuild import (
     BUILD_CAPABILITIES,
     BUILD_MEMORY,
@@ -252,23 +251,12 @@ def remove(container: Any) -> None:
 
 def _oom_counter(host_pid: int) -> Callable[[], int] | None:
     """Reads the OOM-kill count of the memory cgroup ``host_pid`` is in (v1 or v2)."""
-    group = controller_folder(host_pid, "memory")
-    if group is None:
-        return None
-    folder, version = group
-    file = folder / ("memory.oom_control" if version == 1 else "memory.events")
-    if not file.exists():
+    group = cgroups.find(host_pid, "memory")
+    if group is None or group.oom_kills() is None:
         return None
 
     def count() -> int:
-        try:
-            for row in file.read_text().splitlines():
-                key, _, value = row.partition(" ")
-                if key == "oom_kill":
-                    return int(value)
-        except OSError:
-            pass
-        return 0
+        return group.oom_kills() or 0
 
     return count
 

@@ -23,42 +23,37 @@ import functools
 import os
 from pathlib import Path
 
-from runner.sandbox.cgroups import controller_folder
+from runner.sandbox import cgroups
 
 MAY_SCHEDULE = os.geteuid() == 0
 IDLE_NICE = "19"
-LEAST_WEIGHT = {"cpu.shares": "2", "cpu.weight": "1"}  # cgroup v1, v2
-DEFAULT_WEIGHT = {"cpu.shares": "1024", "cpu.weight": "100"}
-
-
-WEIGHT_FILE = {1: "cpu.shares", 2: "cpu.weight"}
 
 
 @functools.cache
-def _own_cpu_group() -> tuple[Path, int] | None:
-    return controller_folder("self", "cpu")
+def _own_cpu_group() -> cgroups.Group | None:
+    return cgroups.find("self", "cpu")
 
 
 class Idler:
     """Puts one bot process last in line for the CPU, and back."""
 
-    def __init__(self, pid: int) -> None:
+    def __init__(self, pid: int, proc: Path = Path("/proc")) -> None:
         self.pid = pid
         self.idle = False
         self._weight: tuple[Path, str, str] | None = None  # file, its value, the least
-        group = controller_folder(pid, "cpu")
-        if group is not None and group != _own_cpu_group():  # its own: a container's
-            folder, version = group
-            name = WEIGHT_FILE[version]
-            file = folder / name
-            least = LEAST_WEIGHT[name]
+        group = cgroups.find(pid, "cpu", proc)
+        own = _own_cpu_group() if proc == Path("/proc") else cgroups.find("self", "cpu", proc)
+        if group is not None and group != own:  # its own: a container's
+            file = group.folder / cgroups.WEIGHT_FILE[group.version]
+            least = cgroups.LEAST_WEIGHT[group.version]
             try:
                 usual = file.read_text().strip()
             except OSError:
                 return
             # Left at the least by a bot before this one that ended between its moves, were
             # its group not set back: the kernel's default then.
-            self._weight = (file, DEFAULT_WEIGHT[name] if usual == least else usual, least)
+            default = cgroups.DEFAULT_WEIGHT[group.version]
+            self._weight = (file, default if usual == least else usual, least)
 
     def set(self, idle: bool) -> None:
         """Last in line (``idle``) or back. Each way that fails (the process gone, no autogroups
@@ -79,7 +74,7 @@ class Idler:
 
 def _write(path: Path | str, value: str) -> None:
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+        fd = os.open(path, os.O_WRONLY | os.O_TRUNC | os.O_CLOEXEC)  # as `echo >` does
     except OSError:
         return
     try:
