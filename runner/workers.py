@@ -33,6 +33,7 @@ from runner.games.base import EMPTY
 from runner.games.spec import GameSpec
 from runner.progress import to_stderr
 from runner.referee import Player, play_game
+from runner.sandbox import privilege
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote import BotLimits, SandboxError
 
@@ -52,6 +53,8 @@ def new_sandbox(kind: str, game: GameSpec | None = None) -> Sandbox:
 
 
 def make_sandbox(config: Config) -> Sandbox:
+    """The season's sandbox (in the host process: says once what it lacks without root)."""
+    privilege.note_once(config.sandbox)
     return new_sandbox(config.sandbox, find_game(config.game))
 
 

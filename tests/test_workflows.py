@@ -11,11 +11,14 @@ local equivalent: checkout copies the repository, setup-python is this Python, t
 actions copy files through a folder shared by the jobs, the cache actions through another, and
 the Pages actions check and keep the site (served on 127.0.0.1 when a rehearsal asks, as the
 published site). Each job runs as on a machine of its own: a rehearsal may say what to clear
-between jobs (the season's clears its sandbox image). The one ``run:`` step not run is
-``pip install .``:
-koth is already installed here from this tree, and installing a temporary copy would re-point
-it. Each step's log is read the way the runner reads it, with ``::stop-commands::``, and any
-workflow command it would act on is reported.
+between jobs (the season's clears its sandbox image). setup-python makes a new virtual
+environment for the job, of this Python's version, first on its PATH; every ``run:`` step runs
+as written, ``python -m pip install .`` too: koth is built into a wheel from the checked-out
+repository and installed there, so the job plays with the koth a runner gets, not this tree's.
+As on GitHub, the steps run as a user who is not root and may sudo: under root, the user
+``KOTH_TEST_USER`` names (.ci/run makes one); else this process's user. Each step's log is
+read the way the runner reads it, with ``::stop-commands::``, and any workflow command it would
+act on is reported.
 
 The rehearsals play with the Docker sandbox, as the workflows do (the conftest's CI rule: no
 engine is a failure under CI, a skip elsewhere).
@@ -41,6 +44,8 @@ from typing import Any
 
 import pytest
 import yaml
+from as_user import RunnerUser, user_folder
+from project_copy import copy_project
 from serving import serve
 
 from runner import pr, results
@@ -58,6 +63,8 @@ EXAMPLES = ROOT / "entries"
 USES = re.compile(r"^\s*-?\s*uses:\s*(?P<action>[\w.-]+/[\w.-]+)(?P<path>/[\w./-]+)?@(?P<rest>.*)$")
 BASE_PIN = re.compile(r"^debian:bookworm-slim@sha256:[0-9a-f]{64}$")
 INSTALL = "python -m pip install ."
+# The prefix of the steps that build or play: as root, for the sandbox's walls (docs/hosting.md).
+AS_ROOT = 'sudo -EH env "PATH=$PATH" koth '
 HOSTILE = "::error::pwned"  # an entry folder name that is a workflow command
 
 
@@ -173,9 +180,10 @@ def test_tests_workflow_runs_the_readme_test_command_on_every_change_but_entries
     assert doc["permissions"] == {"contents": "read"}
     assert "secrets." not in json.dumps(doc) and "pull_request_target" not in json.dumps(doc)
     (job,) = doc["jobs"].values()
-    checkout, run = job["steps"]
+    checkout, python, run = job["steps"]
     assert checkout["with"]["persist-credentials"] is False
-    assert run["run"] == "sudo --preserve-env=KOTH_SANDBOX_BASE bash .ci/run"
+    assert python["uses"].startswith("actions/setup-python@")
+    assert run["run"] == 'sudo --preserve-env=KOTH_SANDBOX_BASE env "PATH=$PATH" bash .ci/run'
 
 
 def test_ci_run_takes_the_readme_test_command() -> None:
@@ -254,7 +262,27 @@ def test_every_run_step_is_one_koth_command() -> None:
             if script is None:
                 continue
             assert "\n" not in script.strip(), f"{path.name} {job}: one line per step"
-            assert script.strip() == INSTALL or script.startswith("koth "), script
+            assert script.strip() == INSTALL or script.startswith(("koth ", AS_ROOT)), script
+            sandbox = "--sandbox docker" in script
+            assert sandbox == script.startswith(AS_ROOT), (
+                f"as root exactly where it plays: {script}"
+            )
+
+
+def test_every_job_runs_on_a_named_image_and_the_tests_python() -> None:
+    """Not `-latest`, which moves under a project (Ubuntu 26.04 from November 2026: Python 3.14,
+    Docker 29); the Python the test suite runs on, which .ci/run takes from PATH."""
+    for path in ALL:
+        doc = load(path)
+        for name, job in doc["jobs"].items():
+            assert job["runs-on"] == "ubuntu-24.04", f"{path.name} {name}: {job['runs-on']}"
+            versions = [
+                str(step["with"]["python-version"])
+                for step in job.get("steps", [])
+                if step.get("uses", "").startswith("actions/setup-python@")
+            ]
+            wanted = [] if name == "deploy" else ["3.11"]
+            assert versions == wanted, f"{path.name} {name}: {versions}"
 
 
 # -- the commands the workflows add (runner/pr.py) -------------------------------------------------
@@ -608,6 +636,7 @@ class Rehearsal:
         """``env`` overrides the workflow's own ``env:`` (e.g. a base image this machine has);
         ``between_jobs`` clears what one job's machine would not share with the next;
         ``pages_url`` is where ``store``/pages is served (the published site), if it is."""
+        self.user = RunnerUser.find()
         self.doc = load(workflow)
         self.repo, self.store = repo, store
         self.event_name, self.event, self.inputs = event_name, event or {}, inputs or {}
@@ -733,6 +762,7 @@ class Rehearsal:
         job.workspace.mkdir(parents=True)
         files = job.workspace.parent / f"{job.workspace.name}-files"
         files.mkdir()
+        self.user.take(job.workspace, files)
         steps: dict[str, dict[str, Any]] = {}
         env = {
             k: v
@@ -749,6 +779,7 @@ class Rehearsal:
             GITHUB_RUN_ID=str(self.run_id),
             RUNNER_TEMP=str(files),
         )
+        env.update(self.user.environment({}))
         env.update(
             {k: as_text(v) for k, v in self.resolve(self.doc.get("env", {}), job, {}).items()}
         )
@@ -801,11 +832,13 @@ class Rehearsal:
         if "uses" in step:
             action = step["uses"].split("@")[0]
             inputs = {k: self.resolve(v, job, steps) for k, v in step.get("with", {}).items()}
-            log = self._action(action, inputs, job, outputs, post)
+            if action == "actions/setup-python":
+                log = self._setup_python(str(inputs["python-version"]), folder, env)
+            else:
+                log = self._action(action, inputs, job, outputs, post)
+            self.user.take(job.workspace)  # what an action writes is the runner user's
             return StepRun("", "success", log=log)
         script = self.interpolate(step["run"], job, steps)
-        if script.strip() == INSTALL:
-            return StepRun("", "success", log="(koth is installed here already)")
         paths = {
             "GITHUB_OUTPUT": folder / "output",
             "GITHUB_ENV": folder / "env",
@@ -815,14 +848,11 @@ class Rehearsal:
             path.touch()
             step_env[key] = str(path)
         (folder / "script.sh").write_text(script)
-        done = subprocess.run(
+        self.user.take(folder)
+        done = self.user.run(
             ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(folder / "script.sh")],
             cwd=job.workspace,
             env=step_env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            timeout=600,
         )
         outputs.update(read_kv(paths["GITHUB_OUTPUT"]))
         env.update(read_kv(paths["GITHUB_ENV"]))
@@ -844,9 +874,6 @@ class Rehearsal:
         if action == "actions/checkout":
             shutil.copytree(self.repo, workspace, dirs_exist_ok=True, symlinks=True)
             return f"checked out {self.repo}"
-        if action == "actions/setup-python":
-            assert str(inputs["python-version"]) == f"{sys.version_info[0]}.{sys.version_info[1]}"
-            return f"Python {sys.version.split()[0]}"
         if action in ("actions/cache", "actions/cache/restore"):
             paths = [p for p in str(inputs["path"]).splitlines() if p.strip()]
             key = str(inputs["key"])
@@ -895,6 +922,18 @@ class Rehearsal:
             outputs["page_url"] = "https://koth-org.github.io/koth/"
             return "deployed"
         raise AssertionError(f"the rehearsal has no local equivalent of {action}")
+
+    def _setup_python(self, version: str, folder: Path, env: dict[str, str]) -> str:
+        """setup-python: a new virtual environment of that version, first on the job's PATH."""
+        python = self.user.python()
+        assert version == f"{sys.version_info[0]}.{sys.version_info[1]}", "the tests' Python"
+        venv = folder / "venv"
+        folder.mkdir(exist_ok=True)
+        self.user.take(folder)
+        made = self.user.run([python, "-m", "venv", str(venv)], cwd=folder, env=env)
+        assert made.returncode == 0, made.stdout
+        env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', os.defpath)}"
+        return f"Python {version}: {python}, in a new environment {venv}"
 
     def _upload(self, workspace: Path, name: str, path: str, inputs: Mapping[str, Any]) -> str:
         """upload-artifact: one folder's contents or one file at the artifact's root; several
@@ -962,15 +1001,11 @@ class Rehearsal:
 # -- the repositories the rehearsals check out -----------------------------------------------------
 
 
-def make_repo(
-    folder: Path, entries: list[str], seed: int = 1, host: bool = False, history: str = ""
-) -> Path:
-    """tournament.yaml (the repository's, with ``seed``, and ``history`` as its history file if
-    given) and some of the example entries; with ``host``, a copy of runner/ too (the season
-    workflow hashes it; what runs is installed)."""
+def make_repo(folder: Path, entries: list[str], seed: int = 1, history: str = "") -> Path:
+    """koth's project (what `pip install .` builds it from), tournament.yaml (the repository's,
+    with ``seed``, and ``history`` as its history file if given) and some example entries."""
     (folder / "entries").mkdir(parents=True)
-    if host:
-        shutil.copytree(ROOT / "runner", folder / "runner", ignore=shutil.ignore_patterns("__py*"))
+    copy_project(folder)
     text = (ROOT / "tournament.yaml").read_text()
     text = re.sub(r"(?m)^seed: \d+", f"seed: {seed}", text)
     text = re.sub(r"(?m)^rounds: \d+", "rounds: 1", text)
@@ -1002,6 +1037,21 @@ def ok(runs: Mapping[str, list[JobRun]]) -> None:
             assert job.outcome == "success", f"job {name} {job.matrix}: {job.outcome}\n{detail}"
 
 
+def installed(job: JobRun) -> None:
+    """The job installed koth as the workflow says, from a wheel it built, into the new
+    environment setup-python made, and played with that koth, as root where it plays."""
+    log = job.step("Install koth").log
+    assert "Successfully installed" in log and "koth-" in log, log[-2000:]
+    assert re.search(r"Building wheel for koth|Created wheel for koth", log), log[-2000:]
+    venv = job.workspace.parent / f"{job.workspace.name}-files"
+    scripts = list(venv.glob("*/venv/bin/koth"))
+    assert len(scripts) == 1, "koth's script is in the job's own environment"
+    site = list(venv.glob("*/venv/lib/python*/site-packages/runner/site_templates/static"))
+    assert site, "the wheel holds the site's templates and static files"
+    user = RunnerUser.find()
+    assert job.workspace.stat().st_uid == user.uid, "the steps ran as the runner's user"
+
+
 def timings(runs: Mapping[str, list[JobRun]]) -> str:
     return "\n".join(
         f"{job.job}{job.matrix or ''} {step.name}: {step.seconds:.1f}s"
@@ -1023,6 +1073,14 @@ def canonical_records(path: Path) -> list[dict[str, Any]]:
     records, problems = results.read_records(path)
     assert not problems
     return [results.without_measured(r) for r in results.canonical(records)]
+
+
+@pytest.fixture
+def rehearsal_path(tmp_path: Path) -> Iterator[Path]:
+    """Where a rehearsal runs: a folder the runner's user can reach (pytest's own folders are
+    root's alone when the tests run as root)."""
+    with user_folder(RunnerUser.find(), tmp_path) as folder:
+        yield folder
 
 
 @pytest.fixture(scope="module")
@@ -1114,10 +1172,9 @@ def logs(runs: Mapping[str, list[JobRun]]) -> dict[str, str]:
 
 @pytest.mark.docker
 @pytest.mark.slow
-def test_season_rehearsal(tmp_path: Path, sandbox_base: SandboxBase) -> None:
-    repo = make_repo(
-        tmp_path / "repo", ["greedy", "random", "turtle"], host=True, history="seasons.jsonl"
-    )
+def test_season_rehearsal(rehearsal_path: Path, sandbox_base: SandboxBase) -> None:
+    tmp_path = rehearsal_path
+    repo = make_repo(tmp_path / "repo", ["greedy", "random", "turtle"], history="seasons.jsonl")
     store = tmp_path / "store"
     (store / "pages").mkdir(parents=True)  # GitHub Pages: enabled, nothing published yet
     with serve(store / "pages") as url:
@@ -1317,11 +1374,12 @@ def pr_rehearsal(tmp_path: Path, added: dict[str, Path]) -> tuple[dict[str, list
 
 @pytest.mark.docker
 @pytest.mark.slow
-def test_pr_rehearsal_with_a_new_entry(tmp_path: Path, docker_engine: None) -> None:
-    runs, artifacts = pr_rehearsal(tmp_path, {"rookie": FIXTURES / "rookie"})
+def test_pr_rehearsal_with_a_new_entry(rehearsal_path: Path, docker_engine: None) -> None:
+    runs, artifacts = pr_rehearsal(rehearsal_path, {"rookie": FIXTURES / "rookie"})
     ok(runs)
     no_commands(runs)
     job = runs["check"][0]
+    installed(job)
     assert job.step("Find the changed entries").outcome == "success"
     summary = job.summary
     assert "entry check ✅ passed" in summary
@@ -1341,10 +1399,10 @@ def test_pr_rehearsal_with_a_new_entry(tmp_path: Path, docker_engine: None) -> N
 
 @pytest.mark.docker
 @pytest.mark.slow
-def test_pr_rehearsal_with_a_broken_entry(tmp_path: Path, docker_engine: None) -> None:
+def test_pr_rehearsal_with_a_broken_entry(rehearsal_path: Path, docker_engine: None) -> None:
     # With it, a folder whose name is a workflow command: the check names it in its log.
     runs, artifacts = pr_rehearsal(
-        tmp_path, {"typo": FIXTURES / "typo", HOSTILE: FIXTURES / "typo"}
+        rehearsal_path, {"typo": FIXTURES / "typo", HOSTILE: FIXTURES / "typo"}
     )
     job = runs["check"][0]
     assert job.outcome == "failure"
