@@ -38,6 +38,7 @@ from typing import (
     TYPE_CHECKING,
     Any,
     ClassVar,
+    Final,
     Generic,
     Literal,
     NamedTuple,
@@ -117,10 +118,17 @@ class Rules(Protocol, Generic[S, M]):
         ...
 
 
+# ``StdioCodec.reply_lines`` of a game whose program, started afresh for every move, ends its move
+# by exiting: its reply is everything it writes until then (Domineering's arena).
+UNTIL_EXIT: Final = 0
+
+
 class StdioCodec(Protocol, Generic[S_in, M_out]):
     """How a program bot on stdin/stdout sees the game and how its reply is read."""
 
-    reply_lines: ClassVar[int]  # a reply is this many lines at most (read until then or EOF)
+    # A reply is this many lines at most (read until then or EOF); UNTIL_EXIT (a program started
+    # afresh for every move): all the program writes until it exits, its move ending then.
+    reply_lines: ClassVar[int]
 
     def greeting(self, state: S_in, seat: int) -> bytes:
         """Sent once before the first request (before each request when the game starts its
@@ -133,7 +141,8 @@ class StdioCodec(Protocol, Generic[S_in, M_out]):
 
     def decode(self, state: S_in, seat: int, lines: Sequence[str]) -> M_out:
         """The move a reply means (lines without their endings; fewer than ``reply_lines`` when
-        the bot wrote fewer). InvalidMoveError quoting the reply when it is not a move."""
+        the bot wrote fewer; every line it wrote for UNTIL_EXIT). InvalidMoveError quoting the
+        reply when it is not a move."""
         ...
 
     def reply(self, move: Any) -> bytes:
@@ -512,6 +521,7 @@ __all__ = [
     "Setup",
     "SetupError",
     "StdioCodec",
+    "UNTIL_EXIT",
     "placement_from_order",
     "points_for",
     "ranked_outcome",
