@@ -147,6 +147,29 @@ def test_the_game_declares_its_shape() -> None:
     assert STDIO.reply_lines == 1
 
 
+def test_a_move_has_1_s_in_c_and_cpp_and_2_s_in_java_as_the_event_gave(tmp_path: Path) -> None:
+    """The statement's rule 5, from the process's start to its exit: the example season's limits
+    (the game's defaults) give C and C++ 1 s and Java 2 s, CPU and wall-clock; a season scaling
+    them keeps the ratio. Python, which the event did not have, gets C's time."""
+    from runner.config import load_config
+    from runner.workers import bot_limits
+
+    example = load_config(REPO / "examples" / "domineering" / "tournament.yaml")
+    for language, seconds in (("c", 1.0), ("cpp", 1.0), ("java", 2.0), ("python", 1.0)):
+        limits = bot_limits(example, language)
+        assert (limits.move_wall_s, limits.move_cpu_s) == (seconds, seconds), language
+        assert limits.game_cpu_s == 60 * seconds and limits.first_move_wall_s is None
+    assert bot_limits(example) == bot_limits(example, "c"), "the limits as written are C's"
+    scaled = tmp_path / "tournament.yaml"
+    scaled.write_text(
+        f"game: {ID}\nlimits: {{move_wall_s: 0.25, move_cpu_ms: 200, first_move_wall_s: 0.5}}\n"
+    )
+    c, java = bot_limits(load_config(scaled), "c"), bot_limits(load_config(scaled), "java")
+    assert (c.move_wall_s, c.move_cpu_s, c.first_move_wall_s) == (0.25, 0.2, 0.5)
+    assert (java.move_wall_s, java.move_cpu_s, java.first_move_wall_s) == (0.5, 0.4, 1.0)
+    assert java.memory_bytes == c.memory_bytes, "only time scales"
+
+
 def test_initial_state_refuses_other_seat_counts_and_settings() -> None:
     with pytest.raises(ValueError, match="2 seats, not 3"):
         RULES.initial_state(random.Random(0), 3, {})

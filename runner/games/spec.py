@@ -388,6 +388,8 @@ class GameSpec:
     each move), ``stdio`` (a program on stdin/stdout for the whole game) or ``stdio-fresh`` (a
     program started afresh for every move). ``builtins[0]`` is the check stage's opponent.
     ``limits``: defaults for tournament.yaml's ``limits:`` fields the game sets its own way.
+    ``time_allowance``: per language, the multiple of the season's time limits its bots get (a
+    move's CPU and wall-clock time, a first move's, a game's CPU); a language not listed gets 1.
     ``rules_doc``: the page for bot authors, shipped in the game's package (its ``rules.md``);
     None for a game without one (the site then has no rules page).
     """
@@ -399,6 +401,7 @@ class GameSpec:
     builtins: tuple[Builtin, ...]
     rules_doc: Path | None
     limits: Mapping[str, float | int | None] = field(default_factory=dict)
+    time_allowance: Mapping[str, float] = field(default_factory=dict)
     formats: tuple[str, ...] = ("round-robin",)
     samples: Callable[[int], Setup] | None = None  # a setup for a seat count (tests, play)
     # Checks a configured setup (tournament.yaml's ``free_for_all: setups:``) before any game:
@@ -425,6 +428,10 @@ class GameSpec:
         except ValueError as error:
             return SetupError("", str(error))
         return None
+
+    def time_factor(self, language: str) -> float:
+        """How many times the season's time limits a bot in ``language`` gets."""
+        return self.time_allowance.get(language, 1.0)
 
     def sample_setup(self, seats: int) -> Setup:
         """A setup the game can be played with at ``seats`` (its package's sample; none by

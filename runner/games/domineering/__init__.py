@@ -87,8 +87,10 @@ SPEC = GameSpec(
     ),
     builtins=(Builtin("first-legal", HERE / "builtin" / "first-legal", "python"),),
     rules_doc=HERE / "rules.md",
-    # The event's arena: one second of wall time a move, the process's start included.
+    # The event's arena: a second a move for C and C++, from the process's start to its exit, and
+    # two for Java (the statement's rule 5); a season's limits are C's, Java's twice them.
     limits={"move_cpu_ms": 1000, "move_wall_s": 1.0, "first_move_wall_s": None, "game_cpu_s": 60},
+    time_allowance={"c": 1.0, "cpp": 1.0, "java": 2.0},
     formats=("knockout", "round-robin"),
 )
 
