@@ -264,9 +264,8 @@ def test_what_a_bot_prints_is_kept_in_its_record(local_sandbox: object, tmp_path
 QUICK_DOMINEERING = r"""
 #include <stdio.h>
 int main(void) {
-    char line[64];
-    for (int i = 0; i < 15; i++)
-        if (!fgets(line, sizeof line, stdin)) return 1;
+    char line[512];
+    if (!fgets(line, sizeof line, stdin)) return 1;
     puts("1 0 0");
     return 0;
 }
@@ -278,7 +277,8 @@ def test_a_reply_written_just_before_a_fresh_program_ended_counts(
 ) -> None:
     """A program started for one move writes its line and exits at once; the host may look only
     after the kernel has reaped it, or hear of its exit from the zygote before it reads the
-    reply. Its reply is still its reply, not an "exited" crash."""
+    reply. Its reply is still its reply, not an "exited" crash: all it wrote, read as
+    Domineering reads it (the move ends when the program exits)."""
     import select
     import time
 
@@ -299,7 +299,7 @@ def test_a_reply_written_just_before_a_fresh_program_ended_counts(
     state = DOMINEERING.rules.initial_state(random.Random(0), 2, {})
     for news_first in (False, True, False, True):  # each move a new process
         process = any_sandbox.spawn(built.jail_path, LIMITS, list(built.program or ()))
-        bot = StdioBot(process, LIMITS, "quick", 1, until_end=True)
+        bot = StdioBot(process, LIMITS, "quick", DOMINEERING.codec.reply_lines)  # type: ignore[union-attr]
         bot.start()
         move = bot.begin(DOMINEERING.codec.request(state, 0), 1)
         deadline = time.monotonic() + 10
@@ -314,7 +314,7 @@ def test_a_reply_written_just_before_a_fresh_program_ended_counts(
         gather([move])
         bot.close()
         assert move.fault is None, f"its reply was lost: {move.fault}"
-        assert move.reply == b"1 0 0", move.reply
+        assert move.reply == b"1 0 0\n", move.reply
 
 
 def test_a_fresh_program_that_reads_its_input_to_the_end_gets_an_end(
