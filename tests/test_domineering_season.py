@@ -177,6 +177,35 @@ def test_the_example_as_shipped_plays_at_the_events_limits(tmp_path: Path) -> No
     assert doc["bracket"]["champion"] is not None
 
 
+ARENA_BOT = REPO / "tests" / "fixtures" / "domineering_arena" / "arena"
+
+
+@pytest.mark.parametrize("sandbox", ["local", pytest.param("docker", marks=pytest.mark.docker)])
+def test_a_bot_written_for_the_arena_plays_the_example_knockout_without_a_fault(
+    tmp_path: Path, sandbox: str
+) -> None:
+    """A C bot written against the event's arena (Domineering.jar): it reads the message with
+    scanf("%d") and prints its move on three lines. Entered in the example knockout, every game
+    is played without a fault, in either sandbox, and its moves are the moves it meant."""
+    config = season_folder(tmp_path, tmp_path / "build")
+    shutil.copytree(ARENA_BOT, tmp_path / "entries" / "arena")
+    args = ["season", "--config", str(config), "--sandbox", sandbox, "--no-progress", "--no-site"]
+    assert main(args) == 0
+    found = recorded(config)
+    faults = [r["outcome"]["detail"] for r in found if r["outcome"]["faulty"] is not None]
+    assert faults == [], f"no game of the knockout faults: {faults}"
+    mine = [r for r in found if "arena" in [seat["entry"] for seat in r["seats"]]]
+    assert len(mine) >= 2, "the arena bot plays its match (two games at least)"
+    for record in mine:
+        seat = [s["entry"] for s in record["seats"]].index("arena")
+        state = RULES.initial_state(random.Random(record["seed"]), 2, {})
+        for move in record["moves"]:
+            if state.mover == seat:  # its first legal move, row-major, bombs after dominoes
+                assert move == RULES.move_text(RULES.legal_moves(state, seat)[0]), record["key"]
+            state = RULES.apply(state, {state.mover: RULES.parse_move(state.mover, move)})
+        assert RULES.outcome(state) is not None, "each of its games is played to its end"
+
+
 # -- bots that break the rules lose their game, with the reason; what the arena takes, koth takes --
 
 # A bot reads its one line and finds its first legal move (``kind row col``: the first free place
