@@ -1002,7 +1002,10 @@ def reference_markdown() -> str:
         "file and are checked the same way. A bad value stops the run with one paragraph "
         "naming the file, the field and the fix. A game may set its own defaults for some "
         "`limits` (Cluster: `move_wall_s` 0.1 and `first_move_wall_s` 1.0, as its referee "
-        "did): they apply where neither the file nor the command line sets the field.",
+        "did): they apply where neither the file nor the command line sets the field. A game "
+        "may also give a language a multiple of the time limits (Domineering: Java twice the "
+        "time of C and C++, as its event did); the limits written are then C's, and scaling "
+        "them keeps the ratio.",
     ]
     for section, title in [("", "Top level"), *((s, f"`{s}`") for s in SECTIONS)]:
         lines += ["", f"## {title}", ""]

@@ -4,9 +4,10 @@ play``'s final frame and a debugger's replay are all built from.
 A record (runner/referee.py) lists its moves one after another for two seats taking turns
 (``"LRUD…"`` or ``["PLACE 3 0", …]``: each step is the one seat ``to_move`` names), or turn by
 turn otherwise (``[["^", null, ">"], …]``: each seat's move, None for a seat that did not move),
-with the faults of a game of more than two seats at the index of the turn they happened in. A
-seat that faulted is retired before that turn when the rules give it no stand-in move, exactly as
-the referee did; the rules being pure, the states come out the same.
+with the faults of a game that went on after them at the index of the turn they happened in. A
+seat that faulted is retired as that turn is played (before the others' moves are applied) when
+the rules give it no stand-in move, exactly as the referee did; the rules being pure, the states
+come out the same.
 """
 
 from __future__ import annotations
@@ -79,7 +80,8 @@ def playback(
                 state = rules.retire(state, seat)
         movers = [s for s in rules.to_move(state) if s not in out] if out else rules.to_move(state)
         texts = _texts(listed, movers, seats, by_turn)
-        if not texts or len(texts) != len(movers):
+        # A turn has a move of every seat to move; none only when all of them went out in it.
+        if len(texts) != len(movers) or not (texts or retired):
             raise PlaybackError(
                 f"{_where(record, index)}: the record's step {listed!r} does not fit the "
                 f"{len(movers)} seat(s) to move"

@@ -2,12 +2,13 @@
 once (each under its own watchdog, runner/bots/watch.py), applies the turn, judges.
 
 Faults — a BotFault, or a reply the game refuses (InvalidMoveError, IllegalMoveError) — are the
-faulting seat's alone. In a game of two seats the first one ends the game as that seat's loss.
-In a larger game the others play on, as the game's rules say: the seat's stand-in move replaces
-its reply this turn (``rules.stand_in``; the Easter Egg Hunt's "stay, do nothing"), or the seat
-is out (``rules.retire``; Multisnake's snake dies where it stands); the outcome lists every
-seat's fault. Only the host's own failures (SandboxError) escape, because then no fair result
-exists.
+faulting seat's alone. In a game of two seats the first one ends the game as that seat's loss
+(unless the game says otherwise: ``GameInfo.two_seat_forfeit``). In a larger game the others
+play on, as the game's rules say: the seat's stand-in move replaces its reply this turn
+(``rules.stand_in``; the Easter Egg Hunt's "stay, do nothing"), or the seat is out
+(``rules.retire``; Multisnake's snake dies where it stands) and the turn is played with the
+others' moves, even when none is left to move; the outcome lists every seat's fault. Only the
+host's own failures (SandboxError) escape, because then no fair result exists.
 
 A record of a game holds what replays it (runner/playback.py): for two seats taking turns, the
 moves in order (as ever); otherwise one entry per turn with each seat's move (None for a seat
@@ -151,13 +152,15 @@ class _Game:
         self.fault_turns: list[int] = []
         self.moves: list[Any] = []
         self.ended: Outcome | None = None  # a two-seat game's forfeit
-        self.two_seats = len(self.players) == 2
+        two_seats = len(self.players) == 2
         # Two seats taking turns: each move is asked alone (``play_alone``).
-        self.in_turns = self.two_seats and not spec.records_turns
+        self.in_turns = two_seats and not spec.records_turns
+        # A fault ends the game as the seat's loss (else the rules put the seat out, or stand in).
+        self.forfeits = two_seats and spec.info.two_seat_forfeit
 
     def fault(self, seat: int, termination: Termination, reason: str) -> None:
         who = f"{self.spec.seat_name(seat)} ({self.names[seat]})"
-        if self.two_seats:
+        if self.forfeits:
             if self.ended is None:
                 self.ended = fault_outcome(2, seat, termination, f"{who} {reason}")
             return
@@ -182,7 +185,7 @@ class _Game:
     def retire_if_out(self, seat: int) -> None:
         """After a fault in a game of more than two seats: out, unless a stand-in move keeps
         the seat playing (then ``stand_in`` gives that move when it is asked)."""
-        if self.two_seats or seat in self.out:
+        if self.forfeits or seat in self.out:
             return
         if self.rules.stand_in(self.state, seat) is None:
             self.out.add(seat)
@@ -211,8 +214,11 @@ class _Game:
         for seat in movers:
             if chosen.get(seat) is None:
                 self.stand_in_or_retire(seat, chosen)
+        # The turn is played with every move it has, whoever faulted in it: a retired seat is
+        # out as the turn is played (Multisnake: a snake dying in it ties with the faulting one),
+        # and only a game its retirements ended has no such turn.
         movers = tuple(s for s in self.rules.to_move(self.state) if s not in self.out)
-        if movers:
+        if movers or self.rules.outcome(self.state) is None:
             self.apply({seat: chosen[seat] for seat in movers})
 
     def play_alone(self, seat: int) -> None:
@@ -285,7 +291,7 @@ class _Game:
         if self.ended is not None:
             return self.ended
         outcome = self.rules.outcome(self.state)
-        if outcome is None or self.two_seats:
+        if outcome is None or self.forfeits:
             return outcome
         return replace(outcome, faults=tuple(self.faults))
 

@@ -58,14 +58,19 @@ def make_sandbox(config: Config) -> Sandbox:
     return new_sandbox(config.sandbox, find_game(config.game))
 
 
-def bot_limits(config: Config) -> BotLimits:
+def bot_limits(config: Config, language: str | None = None) -> BotLimits:
+    """What a bot may use in the season: its ``limits:``, the time limits times the game's
+    allowance for ``language`` (Domineering: Java twice C's); None, or a language the game
+    lists no allowance for: as written."""
     limits = config.limits
+    factor = find_game(config.game).time_factor(language) if language else 1.0
+    first = limits.first_move_wall_s
     return BotLimits(
-        move_cpu_s=limits.move_cpu_ms / 1000.0,
-        game_cpu_s=limits.game_cpu_s,
-        move_wall_s=limits.move_wall_s,
+        move_cpu_s=limits.move_cpu_ms / 1000.0 * factor,
+        game_cpu_s=limits.game_cpu_s * factor,
+        move_wall_s=limits.move_wall_s * factor,
         memory_bytes=limits.memory_mib << 20,
-        first_move_wall_s=limits.first_move_wall_s,
+        first_move_wall_s=None if first is None else first * factor,
     )
 
 

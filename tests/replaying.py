@@ -88,7 +88,7 @@ int main(void)
 
 # A Domineering bot in C (started afresh every move): the place a hash of the position and its
 # style picks among its legal places; `1 0 0` (refused) when it has none. It waits for the end
-# of its input after replying, as the Easter Egg Hunt's does.
+# of its input after replying, as the Easter Egg Hunt's does (its move ends as it exits).
 DOMINEERING_BOT = r"""
 #include <stdio.h>
 #include <unistd.h>
@@ -98,17 +98,18 @@ DOMINEERING_BOT = r"""
 
 int main(void)
 {
-    int side = 0, bombs = 0, count = 0, places[169][2];
+    int side = 0, bombs = 0, count = 0, places[169][2], cell = 0;
     char board[13][16] = {{0}};
     unsigned long hash = 5381 + STYLE;
     if (scanf("%d", &side) != 1)
         return 1;
-    for (int r = 0; r < 13; r++) {
-        if (scanf("%15s", board[r]) != 1)
-            return 1;
-        for (int c = 0; c < 13; c++)
+    for (int r = 0; r < 13; r++)
+        for (int c = 0; c < 13; c++) {
+            if (scanf("%d", &cell) != 1)
+                return 1;
+            board[r][c] = (char)('0' + cell);
             hash = hash * 33 + (unsigned char)board[r][c];
-    }
+        }
     if (scanf("%d", &bombs) != 1)
         return 1;
     int dr = side == 1 ? 0 : 1, dc = side == 1 ? 1 : 0;

@@ -287,7 +287,7 @@ def test_a_knockouts_standings_seed_the_next_knockout_in_its_order(
 
     (tmp_path / "previous.json").write_text(json.dumps(without_third.standings))
     (tmp_path / "tournament.yaml").write_text(
-        "game: domineering-v1\nformat: knockout\nknockout:\n  seeding: previous.json\n"
+        "game: domineering-v2\nformat: knockout\nknockout:\n  seeding: previous.json\n"
     )
     config = load_config(tmp_path / "tournament.yaml")
     assert config.knockout.seeding == ("fox", "drifter", "anchor", "centre", "bomber", "echo"), (

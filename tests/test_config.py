@@ -466,7 +466,11 @@ def test_the_repository_tournament_yaml_writes_out_every_field() -> None:
     assert dataclasses.replace(cfg, path=None) == expected_defaults(REPO)
 
 
-REPLACED = [("snakes-v1", "snakes-v2", "suffocated"), ("cluster-v1", "cluster-v2", "scan")]
+REPLACED = [
+    ("snakes-v1", "snakes-v2", "suffocated"),
+    ("cluster-v1", "cluster-v2", "scan"),
+    ("domineering-v1", "domineering-v2", "arena (Domineering.jar)"),
+]
 
 
 @pytest.mark.parametrize(("old", "new", "reason"), REPLACED)

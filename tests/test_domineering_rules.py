@@ -12,7 +12,6 @@ import ast
 import importlib.util
 import random
 import re
-import select
 import shutil
 import subprocess
 import sys
@@ -23,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from runner.bots.stdio import reply_lines
 from runner.games.base import IllegalMoveError, InvalidMoveError, Termination
 from runner.games.domineering import ID, RULES, SPEC, STDIO
 from runner.games.domineering.rules import (
@@ -45,6 +45,7 @@ from runner.games.domineering.rules import (
     placements,
     state_from_rows,
 )
+from runner.games.spec import UNTIL_EXIT
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).parent / "golden"
@@ -89,8 +90,9 @@ def vertical(*cells: tuple[int, int]) -> list[tuple[int, int, str]]:
 
 
 def wire_board(request: bytes) -> list[str]:
-    lines = request.decode("ascii").split("\n")
-    return lines[1 : 1 + SIZE]
+    """The 13 rows of a request's cells, each as 13 digits."""
+    cells = request.decode("ascii").split()[1 : 1 + CELLS]
+    return ["".join(cells[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)]
 
 
 def dominoes_seen_by_a_bot(board_lines: list[str]) -> set[tuple[tuple[int, int], ...]]:
@@ -126,7 +128,7 @@ def engine_dominoes(state: DomineeringState) -> set[tuple[tuple[int, int], ...]]
 
 def test_the_game_starts_empty_with_left_to_move_and_a_bomb_each() -> None:
     state = new_game()
-    assert ID == "domineering-v1" and RULES.id == ID
+    assert ID == "domineering-v2" and RULES.id == ID
     assert state.board == bytes(CELLS) and state.bombs == (1, 1)
     assert RULES.to_move(state) == (LEFT,), "Left moves first"
     assert RULES.turn(state) == 1 and RULES.outcome(state) is None
@@ -144,7 +146,30 @@ def test_the_game_declares_its_shape() -> None:
     assert SPEC.interface == "stdio-fresh", "a fresh process for every move"
     assert info.seat_names == ("Left", "Right")
     assert MAX_MOVES == 110, "84 placements fill the board, two bombs free 24 cells each: 110"
-    assert STDIO.reply_lines == 1
+    assert STDIO.reply_lines == UNTIL_EXIT, "a move is all a bot writes until it exits"
+
+
+def test_a_move_has_1_s_in_c_and_cpp_and_2_s_in_java_as_the_event_gave(tmp_path: Path) -> None:
+    """The statement's rule 5, from the process's start to its exit: the example season's limits
+    (the game's defaults) give C and C++ 1 s and Java 2 s, CPU and wall-clock; a season scaling
+    them keeps the ratio. Python, which the event did not have, gets C's time."""
+    from runner.config import load_config
+    from runner.workers import bot_limits
+
+    example = load_config(REPO / "examples" / "domineering" / "tournament.yaml")
+    for language, seconds in (("c", 1.0), ("cpp", 1.0), ("java", 2.0), ("python", 1.0)):
+        limits = bot_limits(example, language)
+        assert (limits.move_wall_s, limits.move_cpu_s) == (seconds, seconds), language
+        assert limits.game_cpu_s == 60 * seconds and limits.first_move_wall_s is None
+    assert bot_limits(example) == bot_limits(example, "c"), "the limits as written are C's"
+    scaled = tmp_path / "tournament.yaml"
+    scaled.write_text(
+        f"game: {ID}\nlimits: {{move_wall_s: 0.25, move_cpu_ms: 200, first_move_wall_s: 0.5}}\n"
+    )
+    c, java = bot_limits(load_config(scaled), "c"), bot_limits(load_config(scaled), "java")
+    assert (c.move_wall_s, c.move_cpu_s, c.first_move_wall_s) == (0.25, 0.2, 0.5)
+    assert (java.move_wall_s, java.move_cpu_s, java.first_move_wall_s) == (0.5, 0.4, 1.0)
+    assert java.memory_bytes == c.memory_bytes, "only time scales"
 
 
 def test_initial_state_refuses_other_seat_counts_and_settings() -> None:
@@ -186,6 +211,8 @@ BAD_SYNTAX = [
     "move 1 2 3",
     "1 2 3.0",
     "1\x002 3",
+    "1\xa02 3",  # a no-break space is not white space to Java
+    "1\n2",
 ]
 
 
@@ -202,6 +229,8 @@ def test_replies_whose_first_three_words_are_not_integers_are_invalid(reply: str
         ("1 2 3\n", Place(2, 3)),
         ("  1   2\t3 \r\n", Place(2, 3)),
         ("\v\f1 2 3", Place(2, 3)),
+        ("1\x1c2\x1f3", Place(2, 3)),  # FS and US are white space to Java
+        ("\n1\n2\n3\n", Place(2, 3)),
         ("01 02 003", Place(2, 3)),
         ("+1 -0 +3", Place(0, 3)),
         ("1 2 3 4", Place(2, 3)),
@@ -350,8 +379,8 @@ def test_a_bomb_clears_whole_dominoes_of_both_sides() -> None:
     assert engine_dominoes(after) == {((1, 1), (1, 2))}, "every domino within rows/cols 2-6 went"
     assert len(before) == 7
     assert after.bombs == (1, 0)
-    assert STDIO.request(after, RIGHT).endswith(b"\n0\n"), "Right is told it has no bomb left"
-    assert STDIO.request(after, LEFT).endswith(b"\n1\n"), "Left still has its bomb"
+    assert STDIO.request(after, RIGHT).endswith(b" 0 \n"), "Right is told it has no bomb left"
+    assert STDIO.request(after, LEFT).endswith(b" 1 \n"), "Left still has its bomb"
 
 
 @pytest.mark.parametrize(
@@ -496,31 +525,52 @@ def test_a_forced_bomb_clears_room_and_the_game_goes_on() -> None:
 # --- the protocol ---------------------------------------------------------------------------------
 
 
-def test_the_first_request_is_exact() -> None:
+def test_the_first_request_is_the_arenas_one_line() -> None:
+    """The settled text: ONE line, the orientation, the 169 cells row by row and the bombs left,
+    each number followed by one space, then a newline (``2 0 0 0 … 0 1 \\n``, 171 numbers)."""
     state = new_game()
     assert STDIO.greeting(state, LEFT) == b"" and STDIO.greeting(state, RIGHT) == b""
-    assert STDIO.request(state, LEFT) == b"1\n" + b"0000000000000\n" * 13 + b"1\n"
+    assert STDIO.request(state, LEFT) == b"1 " + b"0 " * 169 + b"1 \n"
+    request = STDIO.request(state, RIGHT)
+    assert request == b"2 " + b"0 " * 169 + b"1 \n", "Right's side is 2, the rest the same"
+    assert len(request) == 343 and request.count(b"\n") == 1 and request.endswith(b" \n")
+    assert len(request.split()) == 171
 
 
-def test_a_request_shows_orientation_digits_and_bombs() -> None:
+def test_a_request_shows_orientation_cells_and_bombs() -> None:
     state = play(new_game(), Place(0, 0), Place(11, 12), Bomb(6, 6))
     request = STDIO.request(state, RIGHT)
-    lines = request.decode("ascii").split("\n")
-    assert lines[0] == "2", "Right reads orientation 2"
-    assert lines[1] == "1100000000000" and lines[12][12] == "2" and lines[13][12] == "2"
-    assert lines[14:] == ["1", ""], "Right's bomb is unused; the request ends with a newline"
-    assert STDIO.request(state, LEFT).split(b"\n")[14] == b"0", "Left spent its bomb"
+    assert re.fullmatch(rb"(?:[0-9] ){171}\n", request), "every number then one space, then LF"
+    numbers = [int(word) for word in request.split()]
+    assert numbers[0] == 2, "Right reads orientation 2"
+    cells = numbers[1 : 1 + CELLS]
+    assert cells[:SIZE] == [1, 1] + [0] * 11, "row 0 first: Left's domino on (0,0)-(0,1)"
+    assert cells[11 * SIZE + 12] == cells[12 * SIZE + 12] == 2, "Right's on (11,12)-(12,12)"
+    assert numbers[-1] == 1, "Right's bomb is unused"
+    assert STDIO.request(state, LEFT).split()[-1] == b"0", "Left spent its bomb"
 
 
-def test_decode_reads_the_first_line_only() -> None:
+def test_decode_reads_three_integers_from_all_the_bot_wrote() -> None:
+    """The settled reading: words split on any white space, newlines included; the first three
+    integers are the move, anything after them is ignored; a word before them that is not an
+    integer, or output that ends before three, is an invalid move."""
     state = new_game()
-    assert STDIO.decode(state, LEFT, ["1 3 4", "junk"]) == Place(3, 4)
+    assert STDIO.decode(state, LEFT, ["1", "4", "7"]) == Place(4, 7), "three lines: 1 4 7"
+    assert STDIO.decode(state, LEFT, ["1 4", "7", ""]) == Place(4, 7)
+    assert STDIO.decode(state, LEFT, ["", "", "  1 4 7"]) == Place(4, 7)
+    assert STDIO.decode(state, LEFT, ["1 4 7 junk", "more junk", "9 9 9"]) == Place(4, 7)
     with pytest.raises(InvalidMoveError, match="nothing"):
         STDIO.decode(state, LEFT, [])
-    with pytest.raises(InvalidMoveError, match="'hello'"):
+    with pytest.raises(InvalidMoveError, match="'hello' is not an integer"):
         STDIO.decode(state, LEFT, ["hello"])
-    with pytest.raises(InvalidMoveError, match="'1'"):
-        STDIO.decode(state, LEFT, ["1", "3", "4"])  # a move is one line
+    with pytest.raises(InvalidMoveError, match="'move:' is not an integer"):
+        STDIO.decode(state, LEFT, ["move:", "1 4 7"])
+    with pytest.raises(InvalidMoveError, match="'4x' is not an integer"):
+        STDIO.decode(state, LEFT, ["1", "4x", "7"])
+    with pytest.raises(InvalidMoveError, match="ends before three integers"):
+        STDIO.decode(state, LEFT, ["1", "4"])
+    with pytest.raises(InvalidMoveError, match="ends before three integers"):
+        STDIO.decode(state, LEFT, ["", ""])
 
 
 def test_move_text_reads_back() -> None:
@@ -656,7 +706,8 @@ def test_the_documents_example_is_the_engines_bytes() -> None:
     assert reply == RULES.move_text(move) + "\n"
     first = doc_block("Left's first message, on the empty board")
     assert first.encode("ascii") == STDIO.request(new_game(), LEFT)
-    assert "15 lines, 186 bytes" in DOC.read_text(encoding="utf-8") and len(first) == 186
+    assert "171 numbers on one line, 343 bytes" in DOC.read_text(encoding="utf-8")
+    assert len(first) == 343
     after = RULES.apply(state, {state.mover: move})
     frame = doc_block("On the results site and in text replays")
     assert frame == "\n".join(line.rstrip() for line in RULES.render_text(after).split("\n")) + "\n"
@@ -677,7 +728,7 @@ def test_the_documents_reply_examples_are_what_the_host_reads() -> None:
 
 def test_the_document_links_nothing_outside_the_repository() -> None:
     text = DOC.read_text(encoding="utf-8")
-    assert "`domineering-v1`" in text, "the rules name the game id they describe"
+    assert "`domineering-v2`" in text, "the rules name the game id they describe"
     for target in re.findall(r"\]\(([^)]*)\)", text):
         assert re.match(r"https://|#", target), f"the rules link {target!r}"
     assert "shared/" not in text and "../" not in text
@@ -687,20 +738,22 @@ def test_the_document_links_nothing_outside_the_repository() -> None:
 
 
 def ask(command: list[str], state: DomineeringState) -> Move:
-    """Start the bot, write the request and read its reply line while its stdin is still open
-    (a bot must not wait for the end of input)."""
+    """Start the bot, write the request and wait for it to exit with its stdin still open (the
+    arena never ended a bot's input); its move is all it wrote."""
     with subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
     ) as bot:
         assert bot.stdin is not None and bot.stdout is not None
         bot.stdin.write(STDIO.request(state, state.mover))
         bot.stdin.flush()
-        ready, _, _ = select.select([bot.stdout], [], [], 30)
-        assert ready, f"{command[-1]} did not answer within 30 s with its stdin open"
-        line = bot.stdout.readline().decode("ascii")
+        try:
+            bot.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            bot.kill()
+            pytest.fail(f"{command[-1]} did not exit within 30 s with its stdin open")
+        written = bot.stdout.read()
         bot.stdin.close()
-        bot.wait(timeout=30)
-    return STDIO.decode(state, state.mover, line.splitlines()[:1])
+    return STDIO.decode(state, state.mover, reply_lines(written))
 
 
 def ask_builtin(state: DomineeringState) -> Move:

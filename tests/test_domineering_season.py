@@ -14,6 +14,7 @@ event's limits.
 from __future__ import annotations
 
 import json
+import random
 import shutil
 from pathlib import Path
 from typing import Any
@@ -24,12 +25,15 @@ from test_format_seasons import kill_when, knows_round, lineup, stable
 from runner import results, season
 from runner.cli import main
 from runner.config import load_config
+from runner.games.domineering import RULES
+from runner.sandbox.zygote import BotLimits
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples" / "domineering"
 QUICK_ALPHABETA = (
     "#define NODE_BUDGET 20000  /* tests: a budget the machine's load cannot change */\n"
 )
+LIMITS = BotLimits(move_cpu_s=1.0, game_cpu_s=60.0, move_wall_s=1.0, memory_bytes=256 << 20)
 
 
 def season_folder(folder: Path, build: Path, quick: bool = True, sandbox: str = "local") -> Path:
@@ -71,7 +75,7 @@ def reference_run(tmp_path_factory: pytest.TempPathFactory, build_dir: Path) -> 
 @pytest.fixture(scope="module")
 def reference(reference_run: Path) -> list[dict[str, Any]]:
     found = recorded(reference_run / "tournament.yaml")
-    assert {r["game"] for r in found} == {"domineering-v1"}
+    assert {r["game"] for r in found} == {RULES.id}
     return stable(found)
 
 
@@ -173,12 +177,67 @@ def test_the_example_as_shipped_plays_at_the_events_limits(tmp_path: Path) -> No
     assert doc["bracket"]["champion"] is not None
 
 
-# -- bots that break the rules lose their game, with the reason --------------------------------
+ARENA_BOT = REPO / "tests" / "fixtures" / "domineering_arena" / "arena"
 
-PYTHON_BOT = """import sys, time
-lines = [sys.stdin.readline() for _ in range(15)]
-board = "".join(lines[1:14])
-moves_seen = 169 - board.count("0")
+
+@pytest.mark.parametrize("sandbox", ["local", pytest.param("docker", marks=pytest.mark.docker)])
+def test_a_bot_written_for_the_arena_plays_the_example_knockout_without_a_fault(
+    tmp_path: Path, sandbox: str
+) -> None:
+    """A C bot written against the event's arena (Domineering.jar): it reads the message with
+    scanf("%d") and prints its move on three lines. Entered in the example knockout, every game
+    is played without a fault, in either sandbox, and its moves are the moves it meant."""
+    config = season_folder(tmp_path, tmp_path / "build")
+    shutil.copytree(ARENA_BOT, tmp_path / "entries" / "arena")
+    args = ["season", "--config", str(config), "--sandbox", sandbox, "--no-progress", "--no-site"]
+    assert main(args) == 0
+    found = recorded(config)
+    faults = [r["outcome"]["detail"] for r in found if r["outcome"]["faulty"] is not None]
+    assert faults == [], f"no game of the knockout faults: {faults}"
+    mine = [r for r in found if "arena" in [seat["entry"] for seat in r["seats"]]]
+    assert len(mine) >= 2, "the arena bot plays its match (two games at least)"
+    for record in mine:
+        seat = [s["entry"] for s in record["seats"]].index("arena")
+        state = RULES.initial_state(random.Random(record["seed"]), 2, {})
+        for move in record["moves"]:
+            if state.mover == seat:  # its first legal move, row-major, bombs after dominoes
+                assert move == RULES.move_text(RULES.legal_moves(state, seat)[0]), record["key"]
+            state = RULES.apply(state, {state.mover: RULES.parse_move(state.mover, move)})
+        assert RULES.outcome(state) is not None, "each of its games is played to its end"
+
+
+# -- bots that break the rules lose their game, with the reason; what the arena takes, koth takes --
+
+# A bot reads its one line and finds its first legal move (``kind row col``: the first free place
+# for its domino, else the first square its bomb may clear), as the built-in bot does; the body
+# says what it writes, and whether it exits.
+PYTHON_BOT = """import os, sys, time
+numbers = [int(word) for word in sys.stdin.readline().split()]
+side, cells, bombs = numbers[0], numbers[1:170], numbers[170]
+moves_seen = 169 - cells.count(0)
+dr, dc = (0, 1) if side == 1 else (1, 0)
+free = [
+    (1, r, c)
+    for r in range(13 - dr)
+    for c in range(13 - dc)
+    if cells[r * 13 + c] == 0 and cells[(r + dr) * 13 + c + dc] == 0
+]
+partner = {}
+for i, cell in enumerate(cells):
+    if cell and i not in partner:
+        partner[i] = i + (1 if cell == 1 else 13)
+        partner[partner[i]] = i
+squares = [
+    (2, r, c)
+    for r in range(9)
+    for c in range(9)
+    if all(
+        r <= partner[i] // 13 < r + 5 and c <= partner[i] % 13 < c + 5
+        for i in (y * 13 + x for y in range(r, r + 5) for x in range(c, c + 5))
+        if i in partner
+    )
+]
+kind, row, col = (free + (squares if bombs else []) + [(1, 0, 0)])[0]
 {body}
 """
 FAULTS = [
@@ -186,32 +245,45 @@ FAULTS = [
     ("covered", 'print("1 0 0", flush=True)', "invalid_move", "'1 0 0': (0, 0)"),
     ("twice", 'print("2 0 0", flush=True)', "invalid_move", "has already used its bomb"),
     ("offboard", 'print("1 -1 -1", flush=True)', "invalid_move", "'1 -1 -1'"),
-    ("words", 'print("place 4 7", flush=True)', "invalid_move", "not integers"),
+    ("words", 'print(f"move 1 {row} {col}")', "invalid_move", "'move' is not an integer"),
+    ("few", 'print(f"1\\n{row}")', "invalid_move", "it ends before three integers"),
     ("silent", "pass", "invalid_move", "replied '' (nothing)"),
     ("crasher", "raise SystemExit(3)", "crash", "exited with code 3"),
+    ("aborts", "os.abort()", "crash", "SIGABRT"),
+    ("flood", 'sys.stdout.write("1 " * 40000)', "disconnect", "wrote more than 65536 bytes"),
     (
-        "sleeper",
-        'time.sleep(3 if moves_seen else 0)\nprint("1 5 5", flush=True)',
+        "lingers",  # its move written and flushed, but it does not exit: the move never ends
+        'print(f"1 {row} {col}", flush=True)\ntime.sleep(3 if moves_seen else 0)',
         "timeout",
-        "no reply within 1 s of wall-clock time",
+        "did not exit within 1 s of wall-clock time",
     ),
+    (
+        "closer",  # its output closed, the process lives on
+        'print(f"1 {row} {col}", flush=True)\nos.close(1)\ntime.sleep(3 if moves_seen else 0)',
+        "timeout",
+        "did not exit within 1 s of wall-clock time",
+    ),
+]
+# Bots whose replies the arena takes: each plays its whole games without a fault.
+PLAYERS = [
+    ("lines", 'sys.stdout.write(f"{kind}\\n{row}\\n{col}\\n")'),  # the move on three lines
+    ("junk", 'print(f"{kind} {row} {col} and then junk\\n7 7 7 x")'),  # after it: ignored
+    ("late", 'print(f" \\n\\n {kind} {row}", flush=True)\ntime.sleep(0.05)\nprint(col)'),
+    ("unclean", 'print(f"{kind} {row} {col}", flush=True)\nos._exit(5)'),  # a move, an error
+    ("aborted", 'print(f"{kind} {row} {col}", flush=True)\nos.abort()'),  # a move, a signal
+    ("unflushed", 'sys.stdout.write(f"{kind} {row} {col}")'),  # no newline nor flush: at exit
 ]
 
 
-@pytest.mark.parametrize(("name", "body", "termination", "reason"), FAULTS)
-def test_a_bot_that_breaks_a_rule_or_a_limit_loses_with_the_reason(
-    local_sandbox: Any, tmp_path: Path, name: str, body: str, termination: str, reason: str
-) -> None:
+def built_pair(sandbox: Any, root: Path, name: str, body: str) -> list[Any]:
+    """The bot ``name`` (PYTHON_BOT with ``body``) and the built-in first-legal, built."""
     from runner.build import build_entry
     from runner.entries import load_entry
     from runner.games.domineering import SPEC
-    from runner.referee import Player, play_game
-    from runner.sandbox.zygote import BotLimits
 
-    limits = BotLimits(move_cpu_s=1.0, game_cpu_s=60.0, move_wall_s=1.0, memory_bytes=256 << 20)
     builds = []
-    for entry, source in ((name, PYTHON_BOT.format(body=body)), ("first", None)):
-        folder = tmp_path / "entries" / entry
+    for entry, source in ((name, PYTHON_BOT.replace("{body}", body)), ("first", None)):
+        folder = root / "entries" / entry
         if source is None:
             shutil.copytree(SPEC.builtins[0].folder, folder)
         else:
@@ -220,14 +292,54 @@ def test_a_bot_that_breaks_a_rule_or_a_limit_loses_with_the_reason(
         (folder / "entry.yaml").write_text(
             f"name: {entry}\nauthor: tests\ndescription: a test bot\nlanguage: python\n"
         )
-        built = build_entry(load_entry(folder), tmp_path / "build", local_sandbox, limits, 60, SPEC)
+        built = build_entry(load_entry(folder), root / "build", sandbox, LIMITS, 60, SPEC)
         assert built.ok, built.message
         builds.append(built)
-    for seat in (0, 1):  # as Left and as Right
+    return builds
+
+
+def play_both_sides(sandbox: Any, builds: list[Any]) -> list[Any]:
+    """A game with the first build as Left, then one with it as Right: each's outcome, by seat."""
+    from runner.games.domineering import SPEC
+    from runner.referee import Player, play_game
+
+    played = []
+    for seat in (0, 1):
         players = [Player.of(b) for b in (builds if seat == 0 else builds[::-1])]
-        result = play_game(SPEC, players, local_sandbox, limits, seed=1)
+        played.append(play_game(SPEC, players, sandbox, LIMITS, seed=1))
+    return played
+
+
+@pytest.mark.parametrize(("name", "body", "termination", "reason"), FAULTS)
+def test_a_bot_that_breaks_a_rule_or_a_limit_loses_with_the_reason(
+    local_sandbox: Any, tmp_path: Path, name: str, body: str, termination: str, reason: str
+) -> None:
+    builds = built_pair(local_sandbox, tmp_path, name, body)
+    for seat, result in enumerate(play_both_sides(local_sandbox, builds)):
         outcome = result.outcome
         assert outcome.faulty == seat, f"{name} as seat {seat}: {outcome.detail}"
         assert outcome.termination.value == termination, outcome.detail
         assert reason in outcome.detail, outcome.detail
         assert outcome.points[seat] == 0.0 and outcome.points[1 - seat] == 1.0
+
+
+@pytest.mark.parametrize(("name", "body"), PLAYERS)
+def test_a_reply_the_arena_takes_is_a_move(
+    local_sandbox: Any, tmp_path: Path, name: str, body: str
+) -> None:
+    """A move over three lines, with junk after it, written in two parts, followed by an
+    unclean exit or a signal, or left for the exit to flush: the move, as in the arena. The bot
+    plays its first legal move every time: a game is played to its end, and what it played is
+    just that."""
+    builds = built_pair(local_sandbox, tmp_path, name, body)
+    for seat, result in enumerate(play_both_sides(local_sandbox, builds)):
+        outcome = result.outcome
+        assert outcome.faulty is None and outcome.termination.value == "normal", outcome.detail
+        state = RULES.initial_state(random.Random(1), 2, {})
+        for move in result.moves:
+            if state.mover == seat:
+                assert move == RULES.move_text(RULES.legal_moves(state, seat)[0]), (
+                    f"{name} as seat {seat} played its first legal move"
+                )
+            state = RULES.apply(state, {state.mover: RULES.parse_move(state.mover, move)})
+        assert RULES.outcome(state) is not None, "the record replays to the game's end"

@@ -16,11 +16,16 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from multisnake_games import LIMITS as SCRIPT_LIMITS
+from multisnake_games import NO_SANDBOX, InProcess, entry_hash
 
+from runner import results
+from runner.bots.seats import Seat, SeatOpener
 from runner.games.base import IllegalMoveError, InvalidMoveError, Termination
 from runner.games.multisnake import (
     RULES,
@@ -41,7 +46,9 @@ from runner.games.multisnake.rules import (
     Snake,
     state_from_picture,
 )
-from runner.games.spec import Rules, StdioCodec
+from runner.games.spec import GameSpec, Rules, StdioCodec
+from runner.playback import final_state
+from runner.referee import Player, play_game
 
 REPO = Path(__file__).resolve().parents[1]
 MAPS = REPO / "examples" / "multisnake" / "maps"
@@ -408,10 +415,113 @@ def test_a_faulting_seat_dies_where_it_stands_and_the_others_play_on() -> None:
         GAME.retire(after, 1)
 
 
-def test_retiring_down_to_one_snake_ends_the_game() -> None:
+def test_retiring_down_to_one_snake_plays_the_turn_before_the_game_ends() -> None:
     state = GAME.retire(pos(grid(".....", ".A.B.", ".....", ".....", ".....")), 0)
-    outcome = GAME.outcome(state)
-    assert GAME.to_move(state) == () and outcome is not None and outcome.points == (0.0, 1.0)
+    assert GAME.outcome(state) is None, "A dies in the turn being played: it is still to play"
+    assert GAME.to_move(state) == (1,), "B's move of that turn is still to be made"
+    after = play(state, B=">")
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.placement == (2, 1) and outcome.points == (0.0, 1.0)
+    assert outcome.detail == "B was the last snake alive, after turn 1"
+
+
+def test_a_turn_whose_every_snake_was_retired_is_still_played() -> None:
+    state = pos(grid(".....", ".A.B.", ".....", ".....", "....."))
+    state = GAME.retire(GAME.retire(state, 0), 1)
+    assert GAME.outcome(state) is None and GAME.to_move(state) == ()
+    after = GAME.apply(state, {})
+    outcome = GAME.outcome(after)
+    assert after.turns == 1 and outcome is not None and outcome.placement == (1, 1)
+    assert outcome.detail == "A and B died together at turn 1, sharing first place"
+
+
+# --- faults, played by the referee and replayed from the record -----------------------------------
+
+BOXED = grid("#####", "#A.B#", "#...#", "#C.D#", "#####")
+BOXED_TWO = grid("#####", "#A.B#", "#...#", "#...#", "#####")
+
+
+def scripted(replies: str) -> SeatOpener:
+    """A seat of this process whose bot writes ``replies[k]`` in turn k + 1, read by the game's
+    own codec (so ``x`` is an invalid reply: the snake's fault)."""
+
+    def opens(spec: GameSpec, seat: int, state: object) -> Seat:
+        return Seat(
+            InProcess(f"says {replies}"),
+            lambda now: b"",
+            lambda now, move: STDIO.decode(now, seat, [replies[move.turn - 1]]),
+        )
+
+    return opens
+
+
+def played(picture: str, *replies: str) -> dict[str, Any]:
+    """A game on ``picture`` (period 25) of one scripted seat per ``replies``, played by the
+    referee, as a season records it."""
+    names = [f"s{n}" for n in range(len(replies))]
+    seats = [
+        Player(name, entry_hash(name), Path("-"), opens=scripted(reply))
+        for name, reply in zip(names, replies, strict=True)
+    ]
+    setup = {"map": picture, "period": 25}
+    played = play_game(SPEC, seats, NO_SANDBOX, SCRIPT_LIMITS, 1, setup=setup).to_dict()
+    key = results.record_key(SPEC.id, [(n, entry_hash(n)) for n in names], 1)
+    return results.make_record(played, key=key, season_seed=1, round_=1, when="2026-12-01")
+
+
+def replayed(record: dict[str, Any], picture: str) -> MultisnakeState:
+    """The final state ``record`` replays to."""
+    final: MultisnakeState = final_state(SPEC, record, {"map": picture, "period": 25})
+    return final
+
+
+def test_three_faults_and_a_wall_in_one_turn_tie_all_four_snakes() -> None:
+    """The smallest case of the settled rule: A, B and C reply 'x' in turn 1, D runs into the
+    wall. All four die in turn 1 and share first place (the host once ended the game without
+    D's move: D 'the last snake alive, after turn 0', places 2, 2, 2, 1)."""
+    record = played(BOXED, "x", "x", "x", ">")
+    outcome = record["outcome"]
+    assert outcome["placement"] == [1, 1, 1, 1], outcome
+    assert outcome["points"] == pytest.approx([0.5, 0.5, 0.5, 0.5])
+    assert outcome["detail"] == "A, B, C and D died together at turn 1, sharing first place"
+    assert record["moves"] == [[None, None, None, ">"]], "D's move of the turn is recorded"
+    faults = outcome["faults"]
+    assert [(f["seat"], f["turn"], f["at"], f["termination"]) for f in faults] == [
+        (seat, 1, 0, "invalid_move") for seat in (0, 1, 2)
+    ]
+    final = replayed(record, BOXED)
+    assert final.turns == 1 and [s.died for s in final.snakes] == [1, 1, 1, 1]
+    again = RULES.outcome(final)
+    assert again is not None and list(again.placement) == outcome["placement"]
+    assert results.check_record(record) is None, "a record the host writes passes its checks"
+
+
+@pytest.mark.parametrize(
+    ("b_moves", "placement", "points", "detail"),
+    [
+        (">", [1, 1], [0.5, 0.5], "A and B died together at turn 1, sharing first place"),
+        ("<", [2, 1], [0.0, 1.0], "B was the last snake alive, after turn 1"),
+    ],
+)
+def test_in_two_seats_a_fault_and_a_death_in_the_same_turn_tie(
+    b_moves: str, placement: list[int], points: list[float], detail: str
+) -> None:
+    """Two seats as any other: A's fault kills it in turn 1 and B's move of that turn is played;
+    B running into the wall in it ties (the host once gave B the win unplayed), B living on wins."""
+    record = played(BOXED_TWO, "x", b_moves)
+    outcome = record["outcome"]
+    assert (outcome["placement"], outcome["points"], outcome["detail"]) == (
+        placement,
+        points,
+        detail,
+    )
+    assert outcome["faulty"] is None and outcome["termination"] == "normal"
+    assert [(f["seat"], f["turn"], f["at"]) for f in outcome["faults"]] == [(0, 1, 0)]
+    assert "replied 'x'" in outcome["faults"][0]["detail"]
+    assert record["moves"] == [[None, b_moves]]
+    again = RULES.outcome(replayed(record, BOXED_TWO))
+    assert again is not None and list(again.placement) == placement
+    assert results.check_record(record) is None, "a record the host writes passes its checks"
 
 
 # --- moves ----------------------------------------------------------------------------------------

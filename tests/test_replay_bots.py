@@ -118,7 +118,7 @@ def _egghunt(table: Table, tmp: Path) -> Recorded:
 CASES: dict[str, Callable[[Table, Path], Recorded]] = {
     "snakes-v2": _snakes,
     "cluster-v2": _cluster,
-    "domineering-v1": _domineering,
+    "domineering-v2": _domineering,
     "multisnake-v1": _multisnake,
     "egghunt-v1": _egghunt,
 }
@@ -248,7 +248,7 @@ EDITS: dict[str, Edit] = {
             'sys.stdout.write(moves[-1] + "\\n")',
         ),
     ),
-    "domineering-v1": Edit(
+    "domineering-v2": Edit(
         lambda tmp: list(_domineering_bots(tmp).values()),
         1,
         lambda source, folder: edited(
@@ -511,7 +511,7 @@ def test_under_a_harmless_prefix_a_c_function_runs_in_its_host_and_crashes_at_tu
     assert "did: SIGSEGV at turn 37 (the record: O (Crashy) SIGSEGV at turn 37)" in done.stdout
 
 
-@pytest.mark.parametrize("table", ["cluster-v2", "domineering-v1"], indirect=True)
+@pytest.mark.parametrize("table", ["cluster-v2", "domineering-v2"], indirect=True)
 def test_under_a_harmless_prefix_programs_reproduce_their_games(
     table: Table, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

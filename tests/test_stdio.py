@@ -264,9 +264,8 @@ def test_what_a_bot_prints_is_kept_in_its_record(local_sandbox: object, tmp_path
 QUICK_DOMINEERING = r"""
 #include <stdio.h>
 int main(void) {
-    char line[64];
-    for (int i = 0; i < 15; i++)
-        if (!fgets(line, sizeof line, stdin)) return 1;
+    char line[512];
+    if (!fgets(line, sizeof line, stdin)) return 1;
     puts("1 0 0");
     return 0;
 }
@@ -278,7 +277,8 @@ def test_a_reply_written_just_before_a_fresh_program_ended_counts(
 ) -> None:
     """A program started for one move writes its line and exits at once; the host may look only
     after the kernel has reaped it, or hear of its exit from the zygote before it reads the
-    reply. Its reply is still its reply, not an "exited" crash."""
+    reply. Its reply is still its reply, not an "exited" crash: all it wrote, read as
+    Domineering reads it (the move ends when the program exits)."""
     import select
     import time
 
@@ -299,7 +299,7 @@ def test_a_reply_written_just_before_a_fresh_program_ended_counts(
     state = DOMINEERING.rules.initial_state(random.Random(0), 2, {})
     for news_first in (False, True, False, True):  # each move a new process
         process = any_sandbox.spawn(built.jail_path, LIMITS, list(built.program or ()))
-        bot = StdioBot(process, LIMITS, "quick", 1, until_end=True)
+        bot = StdioBot(process, LIMITS, "quick", DOMINEERING.codec.reply_lines)  # type: ignore[union-attr]
         bot.start()
         move = bot.begin(DOMINEERING.codec.request(state, 0), 1)
         deadline = time.monotonic() + 10
@@ -314,7 +314,7 @@ def test_a_reply_written_just_before_a_fresh_program_ended_counts(
         gather([move])
         bot.close()
         assert move.fault is None, f"its reply was lost: {move.fault}"
-        assert move.reply == b"1 0 0", move.reply
+        assert move.reply == b"1 0 0\n", move.reply
 
 
 def test_a_fresh_program_that_reads_its_input_to_the_end_gets_an_end(
@@ -347,3 +347,53 @@ def test_a_fresh_program_that_reads_its_input_to_the_end_gets_an_end(
     bot.close()
     assert move.fault is None, f"a bot reading to the end of its input faulted: {move.fault}"
     assert move.reply == b"4\nN\nread 7 lines", move.reply
+
+
+# (what a program started for one move does after reading its line, its reply or its fault's words)
+UNTIL_EXIT_BOTS = [
+    ("print(1); print(4); print(7)", b"1\n4\n7\n", None),
+    ("w('a'); time.sleep(0.1); w('b')", b"ab", None),  # written in two parts: the move is both
+    ("w('one move'); os._exit(3)", b"one move", None),  # how it ended does not matter
+    ("pass", b"", None),  # exited cleanly, nothing written: the codec says what that means
+    ("w('1 4 7'); time.sleep(9)", None, "did not exit within 2 s of wall-clock time"),
+    ("w('1 4 7'); os.close(1); time.sleep(9)", None, "did not exit within 2 s"),
+    ("w('x' * 70000)", None, "wrote more than 65536 bytes"),
+    ("raise SystemExit(3)", None, "exited with code 3"),  # ended uncleanly, nothing written
+]
+
+
+@pytest.mark.parametrize(("body", "reply", "fault"), UNTIL_EXIT_BOTS)
+def test_a_program_whose_move_ends_at_its_exit_replies_all_it_wrote(
+    any_sandbox: Any, tmp_path: Path, body: str, reply: bytes | None, fault: str | None
+) -> None:
+    """A program started for one move, read ``UNTIL_EXIT`` (Domineering's arena): its reply is
+    everything it wrote before it exited, however it ended; one that does not exit in time is
+    late whatever it wrote, one that writes too much is cut off, and one that ends uncleanly
+    having written nothing is explained by its end."""
+    from runner.bots.stdio import StdioBot
+    from runner.bots.watch import gather
+    from runner.games.egghunt import SPEC as EGGHUNT
+    from runner.games.spec import UNTIL_EXIT
+
+    prelude = "import os, sys, time\n"
+    prelude += "def w(text):\n    sys.stdout.write(text)\n    sys.stdout.flush()\n"
+    prelude += "sys.stdin.readline()\n"
+    folder = tmp_path / "entries" / "exits"
+    folder.mkdir(parents=True)
+    (folder / "bot.py").write_text(prelude + body + "\n")
+    (folder / "entry.yaml").write_text(
+        "name: exits\nauthor: tests\ndescription: ends its move by exiting\nlanguage: python\n"
+    )
+    built = build_entry(load_entry(folder), tmp_path / "build", any_sandbox, LIMITS, 60, EGGHUNT)
+    assert built.ok, built.message
+    process = any_sandbox.spawn(built.jail_path, LIMITS, list(built.program or ()))
+    bot = StdioBot(process, LIMITS, "exits", UNTIL_EXIT)
+    bot.start()
+    move = bot.begin(b"your move\n", 1)
+    gather([move])
+    bot.close()
+    if fault is None:
+        assert move.fault is None, f"its reply was lost: {move.fault}"
+        assert move.reply == reply
+    else:
+        assert move.fault is not None and fault in str(move.fault), move.fault

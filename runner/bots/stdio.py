@@ -4,7 +4,9 @@ The program runs in the sandbox's process (runner/bots/worker.py's exec mode): t
 game's messages to its stdin and reads one reply (up to the codec's number of lines, each capped)
 per move from its stdout, under the watchdogs of runner/bots/watch.py. Its stderr is kept, capped,
 with the game's result. ``StdioBot`` lives for the whole game; ``FreshStdioBot`` starts a new
-process for every move, for games whose bots keep no memory between moves.
+process for every move, for games whose bots keep no memory between moves; where the codec reads
+``UNTIL_EXIT``, that process's move is everything it writes until it exits (at most
+``REPLY_CAP`` bytes), and it must exit within the move's time.
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from runner.bots.watch import Exchange, Want, WatchedBot, driven
+from runner.games.spec import UNTIL_EXIT
 from runner.sandbox.zygote import BotLimits, BotProcess
 
 LINE_CAP = 4096  # the longest reply line accepted
+REPLY_CAP = 64 * 1024  # the most a program whose move ends as it exits may write in one move
 
 
 def reply_lines(reply: bytes) -> list[str]:
@@ -38,7 +42,10 @@ class StdioBot(WatchedBot):
         until_end: bool = False,
     ) -> None:
         super().__init__(process, limits, fallback_name)
-        self.want = Want(LINE_CAP, lines, until_end)
+        if lines == UNTIL_EXIT:
+            self.want = Want(REPLY_CAP, until_exit=True)
+        else:
+            self.want = Want(LINE_CAP, lines, until_end)
 
     def start(self) -> str:
         """Wait until the sandbox has started the program; returns its display name. Until its

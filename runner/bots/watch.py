@@ -68,11 +68,19 @@ Progress = tuple[float, float, float, int, bytes]
 class Want:
     """What a reply is: ``size`` bytes exactly (``lines`` 0), or up to ``lines`` lines of at
     most ``size`` bytes each. With ``until_end`` a reply may also end with the bot (a program
-    started for one move that wrote fewer lines and exited cleanly)."""
+    started for one move that wrote fewer lines and exited cleanly). With ``until_exit`` it is
+    everything the bot writes until its process exits, at most ``size`` bytes: the move ends with
+    the program (Domineering's arena), and a program that does not exit in time is late."""
 
     size: int
     lines: int = 0
     until_end: bool = False
+    until_exit: bool = False
+
+    @property
+    def one_move(self) -> bool:
+        """A program started for this move: its input ends once the request is written."""
+        return self.until_end or self.until_exit
 
 
 class WatchedBot:
@@ -152,7 +160,7 @@ class WatchedBot:
         (``Progress``), and it is judged by the same code as every other move: the reply read is
         taken, and the move's CPU charged, by the Exchange."""
         process, limits, mark = self.process, self.limits, self.mark
-        if self.outbox or self.unread or mark is None or want.until_end:
+        if self.outbox or self.unread or mark is None or want.one_move:
             return driven(Exchange(self, request, want, turn, wall))
         now_cpu = process.cpu_time()
         if now_cpu is None:
@@ -274,8 +282,10 @@ class WatchedBot:
         reported = _number(event.get("cpu"))
         return max(reported, seen) if math.isfinite(reported) else seen
 
-    def check_events(self, at: str) -> None:
-        """Act on the news of this bot filed so far (``Zygote.pump`` files it)."""
+    def check_events(self, at: str, exit_ends_move: bool = False) -> bool:
+        """Act on the news of this bot filed so far (``Zygote.pump`` files it): a stop is a
+        crash; an exit is its death, or with ``exit_ends_move`` (a program whose move ends as it
+        exits) the end of its move: then True."""
         zygote = self.process.zygote
         for event in zygote.events_for(self.process.ready()):
             if event["event"] == "stopped":
@@ -283,7 +293,10 @@ class WatchedBot:
                 name = _signal_name(int(_number(event.get("signal"))))
                 raise BotCrashed(f"stopped itself with {name} {at}", name)
             if event["event"] == "exit":
+                if exit_ends_move:
+                    return True
                 raise self.death(at)
+        return False
 
     def death(self, at: str) -> BotFault:
         """Explain why the bot's channel closed, from the kernel's report of its process."""
@@ -395,6 +408,7 @@ class Exchange:
         "seen_cpu",
         "fresh_cpu",
         "deadline",
+        "output_ended",
     )
 
     def __init__(
@@ -422,6 +436,7 @@ class Exchange:
         # Whether seen_cpu was read just now, as the move began: the first check of the move
         # uses it instead of reading the clock again (one system call a move fewer).
         self.fresh_cpu = False
+        self.output_ended = False  # ``until_exit``: the bot has closed its reply channel
         try:
             if progress is None:
                 self._begin()
@@ -444,6 +459,7 @@ class Exchange:
         move.reply, move.fault, move.writing, move.fresh_cpu = reply, None, None, False
         move.move_cpu, move.wall, move.out = bot.limits.move_cpu_s, wall, _NOTHING
         move.start_cpu, move.seen_cpu, move.deadline, _, move.data = done
+        move.output_ended = False
         return move
 
     @property
@@ -543,18 +559,25 @@ class Exchange:
         elif fd == process.output_fd:
             process.drain_output(OUTPUT_CAP)
         else:
-            # News of its end may come before its last words are read. First every piece of
-            # news there is, then every word: a bot's exit read now means all it wrote is in the
-            # channel (read the other way round, words written after the look at the channel
-            # but before the look at the news would be missed, and a reply taken for a death).
-            process.zygote.pump()
-            self._drain()
-            if self.reply is None:
-                bot.check_events(self.at)
+            self._on_news()
         if self.reply is None:
             self._complete()
         if self.done and self.fault is None and not self.loading:
             bot.charge(self.start_cpu, self.turn, self.seen_cpu)
+
+    def _on_news(self) -> None:
+        """News from the sandbox. News of its end may come before its last words are read. First
+        every piece of news there is, then every word: a bot's exit read now means all it wrote
+        is in the channel (read the other way round, words written after the look at the channel
+        but before the look at the news would be missed, and a reply taken for a death)."""
+        self.bot.process.zygote.pump()
+        self._drain()
+        if self.reply is not None:
+            return
+        if self.want.until_exit:
+            self._exit_known()
+        else:
+            self.bot.check_events(self.at)
 
     def _drain(self) -> None:
         """Read what the bot wrote before it ended. A process that replies and exits at once
@@ -583,12 +606,20 @@ class Exchange:
             self.data += chunk
             return
         self._at_end()
+        if self.output_ended:  # a program whose move ends as it exits: it may be known already
+            self._exit_known()
 
     def _at_end(self) -> None:
         """The bot closed its end. A reply cut short by it still counts where the protocol lets
         it: an unterminated last line (as getline reads it), or fewer lines from a program that
-        ran for this move only and ended cleanly."""
+        ran for this move only and ended cleanly. A program whose move ends as it exits has
+        written its all: its exit is waited for (the channel silenced meanwhile)."""
         want, bot = self.want, self.bot
+        if want.until_exit:
+            if not self.output_ended:
+                bot.process.silence_reply()
+                self.output_ended = True
+            return
         if want.lines and self.reply is None and not self.out:
             if want.until_end and self._ended_cleanly():
                 self.reply, self.data = self.data, b""
@@ -616,8 +647,33 @@ class Exchange:
             return
         if isinstance(split, _TooLong):
             self.bot.process.kill()
+            if self.want.until_exit:
+                raise BotProtocolError(f"wrote more than {self.want.size} bytes {self.at}")
             raise BotProtocolError(f"sent a line longer than {self.want.size} bytes {self.at}")
         self.reply, self.bot.unread = split
+
+    def _exit_known(self) -> None:
+        """A program whose move ends as it exits: end the move now if its exit is known (the
+        zygote's news of it, or its clock gone with its reaping)."""
+        process = self.bot.process
+        process.zygote.pump()
+        if self.bot.check_events(self.at, exit_ends_move=True) or process.cpu_time() is None:
+            self._exited()
+
+    def _exited(self) -> None:
+        """A program whose move ends as it exits has exited: its reply is all it wrote (read
+        to the end here). How it ended does not matter once it wrote something (the arena read
+        what a bot wrote, however it ended), but a limit that ended it does (its memory, its CPU
+        time), and so does an unclean end with nothing written: then that is its fault."""
+        self._drain()
+        process = self.bot.process
+        event = process.zygote.wait_exit(process.ready(), timeout=EXIT_WALL_S)
+        status = int(event["status"]) if event is not None else -1
+        if not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0):
+            fault = self.bot.death(self.at)
+            if not (self.data and type(fault) is BotCrashed):
+                raise fault
+        self.reply, self.data = self.data, b""
 
     def _write(self) -> int:
         """Write what the pipe takes now (it is non-blocking); how many bytes went."""
@@ -627,7 +683,7 @@ class Exchange:
             return 0
         except BrokenPipeError:
             raise self.bot.death(self.at) from None
-        if written == len(self.out) and self.want.until_end:
+        if written == len(self.out) and self.want.one_move:
             self.bot.process.end_input()  # a program started for this move reads to the end
         return written
 
@@ -645,8 +701,10 @@ class Exchange:
         bot, process, limits = self.bot, self.bot.process, self.bot.limits
         cpu = self.seen_cpu if self.fresh_cpu else process.cpu_time()
         self.fresh_cpu = False
-        if cpu is None:
+        if cpu is None:  # it has ended, and been reaped
             self._drain()
+            if self.reply is None and self.want.until_exit and not self.out:
+                self._exited()
             if self.reply is None or self.out:
                 raise bot.death(self.at)
             if not self.loading:
@@ -673,8 +731,11 @@ class Exchange:
     def _late(self) -> None:
         """The move's wall-clock time is up. What came is read first: the host may have been
         held up meanwhile (another seat's end waited for) while this reply was on time, and a
-        seat is not late for that."""
+        seat is not late for that. A program whose move ends as it exits is late unless it has
+        exited."""
         self._drain()
+        if self.reply is None and self.want.until_exit and not self.out:
+            self._exit_known()
         if self.reply is not None and not self.out:
             if not self.loading:
                 self.bot.charge(self.start_cpu, self.turn, self.seen_cpu)
@@ -682,6 +743,11 @@ class Exchange:
         self.bot.process.kill()
         if self.out:
             raise BotTimeout(f"does not read its input {self.at}")
+        if self.want.until_exit:
+            raise BotTimeout(
+                f"did not exit within {self.wall:g} s of wall-clock time {self.at} "
+                "(its move ends when it exits)"
+            )
         raise BotTimeout(f"no reply within {self.wall:g} s of wall-clock time {self.at}")
 
 
@@ -695,6 +761,8 @@ _TOO_LONG = _TooLong()
 def _split_reply(want: Want, data: bytes) -> tuple[bytes, bytes] | _TooLong | None:
     """The reply ``data`` starts with and what follows it, None while it is not all there, or
     _TOO_LONG."""
+    if want.until_exit:  # all there only once the bot has exited (``Exchange._exited``)
+        return _TOO_LONG if len(data) > want.size else None
     if not want.lines:
         return (data[: want.size], data[want.size :]) if len(data) >= want.size else None
     end, count = 0, 0

@@ -34,12 +34,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from runner.bots.stdio import LINE_CAP
+from runner.bots.stdio import LINE_CAP, REPLY_CAP
 from runner.build import PROGRAMS
 from runner.debugging.feed import Answer, decoded, fault
 from runner.debugging.transcript import Ask
 from runner.games.base import Termination
-from runner.games.spec import CAbi, CFunctionCodec, GameSpec
+from runner.games.spec import UNTIL_EXIT, CAbi, CFunctionCodec, GameSpec
 from runner.safefiles import UnsafeFileError, copy_tree
 from runner.sandbox.local import COMPILE, LINK, PROGRAM_BUILDS
 
@@ -304,6 +304,8 @@ class Outside:
         """Up to the codec's number of lines, as the sandbox reads them (runner/bots/watch.py):
         a last line cut short by the bot's end counts, as getline reads it."""
         wanted: int = self.spec.codec.reply_lines  # type: ignore[union-attr]
+        if wanted == UNTIL_EXIT:
+            return self._read_to_exit(ask)
         data = self.unread
         while True:
             end, count = _lines_in(data, wanted)
@@ -319,6 +321,25 @@ class Outside:
             data += chunk
         self.unread = b""
         if data and (self.spec.interface == "stdio" or self._end(self.settle) == 0):
+            return decoded(self.spec, ask, data)
+        return self._ended(ask)
+
+    def _read_to_exit(self, ask: Ask) -> Answer:
+        """All the program writes until it ends, as the sandbox reads it: the move, whatever
+        the end, once it wrote something (or exited with 0); else how it ended. Its input is
+        ended first, as the sandbox ends it (a program may read to the end of it)."""
+        null = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            os.dup2(null, self.to_bot, inheritable=False)
+        finally:
+            os.close(null)
+        data = b""
+        while chunk := os.read(self.from_bot, READ):
+            data += chunk
+            if len(data) > REPLY_CAP:
+                why = f"wrote more than {REPLY_CAP} bytes at turn {ask.turn}"
+                return fault(Termination.DISCONNECT, why)
+        if data or self._end(self.settle) == 0:
             return decoded(self.spec, ask, data)
         return self._ended(ask)
 

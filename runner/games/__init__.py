@@ -30,6 +30,15 @@ RETIRED: dict[str, tuple[str, str]] = {
         "ended turn messages without the referee's empty line and refused replies the referee "
         "accepts (the results of some games and the messages bots read differ)",
     ),
+    "domineering-v1": (
+        "domineering-v2",
+        "domineering-v1 did not speak as the event's arena (Domineering.jar), which every Code "
+        "Warriors bot was written against: it sent the board as 13 rows of 13 digits where the "
+        "arena sends one line of 171 numbers each followed by a space, read the move from the "
+        "first line only where the arena reads three integers from all the bot wrote (a move "
+        "on three lines is valid), and ended the move at that line where the arena waits for "
+        "the bot's process to exit (the messages bots read and the moves that count differ)",
+    ),
 }
 
 

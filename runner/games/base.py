@@ -74,8 +74,9 @@ class Termination(enum.StrEnum):
 
 @dataclass(frozen=True)
 class SeatFault:
-    """A seat that broke a rule or a limit in a game of more than two seats, which went on
-    without it (or with a stand-in move for it): when, how, and why in words."""
+    """A seat that broke a rule or a limit in a game that went on without it (or with a
+    stand-in move for it; a game of more than two seats, or one whose two seats do not forfeit):
+    when, how, and why in words."""
 
     seat: int
     turn: int
@@ -92,7 +93,7 @@ class Outcome:
     for people ("SIGSEGV at turn 37", "O was enclosed by X at turn 210", "X 290 cells, O 222").
     ``placement`` is each seat's place (1 first, ties share the better place); empty in games
     whose points say it all (two seats), see ``places``. ``faults``: the seats that faulted in a
-    game of more than two seats (``faulty`` is for a fault that ended the game).
+    game that went on after them (``faulty`` is for a fault that ended the game).
     """
 
     points: tuple[float, ...]
@@ -121,6 +122,9 @@ class GameInfo:
     seat_names: tuple[str, ...]  # display names of the seats, e.g. ("X", "O")
     score_label: str = "score {}"  # how a seat's score reads, e.g. "{} cells"
     seat_counts: tuple[int, ...] = ()  # the seat counts allowed; empty: any in [min, max]
+    # A fault in a two-seat game ends it as that seat's loss; False: the seat stands in or is out
+    # as in a larger game, and the turn is played on (Multisnake: both snakes dying in it tie).
+    two_seat_forfeit: bool = True
 
     def allows(self, seats: int) -> bool:
         if self.seat_counts:

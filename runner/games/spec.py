@@ -38,6 +38,7 @@ from typing import (
     TYPE_CHECKING,
     Any,
     ClassVar,
+    Final,
     Generic,
     Literal,
     NamedTuple,
@@ -117,10 +118,17 @@ class Rules(Protocol, Generic[S, M]):
         ...
 
 
+# ``StdioCodec.reply_lines`` of a game whose program, started afresh for every move, ends its move
+# by exiting: its reply is everything it writes until then (Domineering's arena).
+UNTIL_EXIT: Final = 0
+
+
 class StdioCodec(Protocol, Generic[S_in, M_out]):
     """How a program bot on stdin/stdout sees the game and how its reply is read."""
 
-    reply_lines: ClassVar[int]  # a reply is this many lines at most (read until then or EOF)
+    # A reply is this many lines at most (read until then or EOF); UNTIL_EXIT (a program started
+    # afresh for every move): all the program writes until it exits, its move ending then.
+    reply_lines: ClassVar[int]
 
     def greeting(self, state: S_in, seat: int) -> bytes:
         """Sent once before the first request (before each request when the game starts its
@@ -133,7 +141,8 @@ class StdioCodec(Protocol, Generic[S_in, M_out]):
 
     def decode(self, state: S_in, seat: int, lines: Sequence[str]) -> M_out:
         """The move a reply means (lines without their endings; fewer than ``reply_lines`` when
-        the bot wrote fewer). InvalidMoveError quoting the reply when it is not a move."""
+        the bot wrote fewer; every line it wrote for UNTIL_EXIT). InvalidMoveError quoting the
+        reply when it is not a move."""
         ...
 
     def reply(self, move: Any) -> bytes:
@@ -379,6 +388,8 @@ class GameSpec:
     each move), ``stdio`` (a program on stdin/stdout for the whole game) or ``stdio-fresh`` (a
     program started afresh for every move). ``builtins[0]`` is the check stage's opponent.
     ``limits``: defaults for tournament.yaml's ``limits:`` fields the game sets its own way.
+    ``time_allowance``: per language, the multiple of the season's time limits its bots get (a
+    move's CPU and wall-clock time, a first move's, a game's CPU); a language not listed gets 1.
     ``rules_doc``: the page for bot authors, shipped in the game's package (its ``rules.md``);
     None for a game without one (the site then has no rules page).
     """
@@ -390,6 +401,7 @@ class GameSpec:
     builtins: tuple[Builtin, ...]
     rules_doc: Path | None
     limits: Mapping[str, float | int | None] = field(default_factory=dict)
+    time_allowance: Mapping[str, float] = field(default_factory=dict)
     formats: tuple[str, ...] = ("round-robin",)
     samples: Callable[[int], Setup] | None = None  # a setup for a seat count (tests, play)
     # Checks a configured setup (tournament.yaml's ``free_for_all: setups:``) before any game:
@@ -416,6 +428,10 @@ class GameSpec:
         except ValueError as error:
             return SetupError("", str(error))
         return None
+
+    def time_factor(self, language: str) -> float:
+        """How many times the season's time limits a bot in ``language`` gets."""
+        return self.time_allowance.get(language, 1.0)
 
     def sample_setup(self, seats: int) -> Setup:
         """A setup the game can be played with at ``seats`` (its package's sample; none by
@@ -512,6 +528,7 @@ __all__ = [
     "Setup",
     "SetupError",
     "StdioCodec",
+    "UNTIL_EXIT",
     "placement_from_order",
     "points_for",
     "ranked_outcome",

@@ -352,6 +352,18 @@ class Zygote:
         self._on_close()
 
 
+def _silence(fd: int) -> None:
+    """A channel the bot has closed (shutdown, close) would read as ended at every poll from
+    now on, and a host waiting for a reply would wake again and again, one core spinning for as
+    long as the bot takes over its moves. In its place, under the same fd (every poll set holding
+    it stays right), goes one that never becomes readable."""
+    silent = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
+    try:
+        os.dup2(silent, fd, inheritable=False)
+    finally:
+        os.close(silent)
+
+
 class BotProcess:
     """One sandboxed bot process, as the host sees it: channels, the kernel's clocks, reports."""
 
@@ -444,7 +456,7 @@ class BotProcess:
             except BlockingIOError:
                 return
             if not chunk:
-                self._silence_output()
+                _silence(self.output_fd)
                 return
             room = max(0, cap - len(self.output))
             self.output += chunk[:room]
@@ -459,16 +471,10 @@ class BotProcess:
             self._idler = Idler(self.host_pid)
         self._idler.set(idle)
 
-    def _silence_output(self) -> None:
-        """The bot has closed its output (shutdown, close): the channel would read as ended at
-        every poll from now on, and a host waiting for a reply would wake again and again, one
-        core spinning for as long as the bot takes over its moves. In its place, under the same
-        fd (every poll set holding it stays right), goes one that never becomes readable."""
-        silent = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
-        try:
-            os.dup2(silent, self.output_fd, inheritable=False)
-        finally:
-            os.close(silent)
+    def silence_reply(self) -> None:
+        """The bot has closed its reply channel and the host waits on for its end (a program
+        whose move ends as it exits): ``_silence`` it."""
+        _silence(self.reply_fd)
 
     def oom_killed(self, exit_event: dict[str, Any]) -> bool:
         """Whether the kernel's OOM killer ended this bot (its own cgroup, or its container's)."""

@@ -1,10 +1,11 @@
-"""Domineering with a bomb (``domineering-v1``), from the Code Warriors 2k18 event.
+"""Domineering with a bomb (``domineering-v2``), from the Code Warriors 2k18 event.
 
 On a 13 × 13 board Left (seat 0, moving first) places horizontal dominoes and Right (seat 1)
 vertical ones, on two empty cells each. Instead of placing, a player may once per game explode its
 bomb on a 5 × 5 square that no domino crosses the border of, emptying it. A player with no legal
-move on its turn loses. Bots are programs started afresh for every move: they read their
-orientation, the board and their bombs left, and answer ``type row col``.
+move on its turn loses. Bots are programs started afresh for every move, as the event's arena ran
+them: they read one line (their orientation, the 169 cells, their bombs left), write ``type row
+col`` and exit; the move is what they wrote by then.
 
 domineering/rules.md is the rules document for bot authors; ``rules`` holds the engine,
 ``codec`` the wire format, ``builtin/`` the check stage's opponent.
@@ -87,8 +88,10 @@ SPEC = GameSpec(
     ),
     builtins=(Builtin("first-legal", HERE / "builtin" / "first-legal", "python"),),
     rules_doc=HERE / "rules.md",
-    # The event's arena: one second of wall time a move, the process's start included.
+    # The event's arena: a second a move for C and C++, from the process's start to its exit, and
+    # two for Java (the statement's rule 5); a season's limits are C's, Java's twice them.
     limits={"move_cpu_ms": 1000, "move_wall_s": 1.0, "first_move_wall_s": None, "game_cpu_s": 60},
+    time_allowance={"c": 1.0, "cpp": 1.0, "java": 2.0},
     formats=("knockout", "round-robin"),
 )
 

@@ -15,11 +15,12 @@ The rules this module implements:
 - A seat with no legal move on its turn (no placement and no usable bomb square) loses; the game
   has no other end and no draw.
 
-A move's text is ``type row col`` (``move_text``); a reply is read (``parse_move``) as a Java
-Scanner reads three ints, from one line (see ``read_move``). Replies whose first three words are
-not integers, name another type, or a cell off the board for that move raise ``InvalidMoveError``;
-moves the position forbids (an occupied cell, a spent bomb, a crossing domino, not this seat's
-turn) raise ``IllegalMoveError``. Both quote the move.
+A move's text is ``type row col`` (``move_text``); a reply, everything the bot wrote before it
+exited, is read (``parse_move``) as the arena's Java Scanner reads three ints, across lines (see
+``read_move``). Replies whose first three words are not integers (or that end before three), name
+another type, or a cell off the board for that move raise ``InvalidMoveError``; moves the position
+forbids (an occupied cell, a spent bomb, a crossing domino, not this seat's turn) raise
+``IllegalMoveError``. Both quote the move.
 
 The board remembers which cells make up each domino (a bomb's legality depends on it): every
 cell holds one of ``EMPTY``, ``WEST``/``EAST`` (the halves of a horizontal domino, Left's) or
@@ -64,14 +65,15 @@ WEST: Final = 1  # Left's domino, its left half
 EAST: Final = 2  # Left's domino, its right half
 NORTH: Final = 3  # Right's domino, its top half
 SOUTH: Final = 4  # Right's domino, its bottom half
-WIRE_DIGIT: Final = b"01122"  # by code: what a bot is shown (0 empty, 1 horizontal, 2 vertical)
 # (row step, col step) from a domino's first half to its second, by seat.
 STEP: Final = ((0, 1), (1, 0))
 FIRST_HALF: Final = (WEST, NORTH)
 
 # A reply is read as a Java Scanner reads three ints (the event's arena was a Java program): words
-# split by white space, each an optional sign and decimal digits; what follows them is not read.
-WHITE_SPACE: Final = re.compile(r"[ \t\n\r\v\f]+")
+# split by white space (Java's, in ASCII: FS, GS, RS and US too), each an optional sign and decimal
+# digits; what follows the third is not read.
+SPACES: Final = " \t\n\r\v\f\x1c\x1d\x1e\x1f"
+WHITE_SPACE: Final = re.compile(f"[{SPACES}]+")
 INTEGER: Final = re.compile(r"[+-]?[0-9]+")
 LONGEST_NUMBER: Final = 12  # a longer word is far off the board: read as OFF_BOARD
 OFF_BOARD: Final = 10**12
@@ -128,21 +130,28 @@ def quoted(reply: object) -> str:
 
 
 def read_move(seat: int, reply: object) -> Move:
-    """A reply line as ``seat``'s move: ``type row col``.
+    """A reply (all a bot wrote, lines and all) as ``seat``'s move: ``type row col``.
 
-    The line is split into words at white space (spaces, tabs, CR, LF, VT, FF; any amount, before
-    the first word too); its first three words must be integers, each an optional ``+`` or ``-``
-    and decimal digits (leading zeros are harmless), and the rest of the line is not read.
-    Refused with InvalidMoveError quoting the reply: fewer than three words, a first three that
-    are not all integers, a type other than 1 or 2, and a cell off the board for the move (a
-    domino reaching past the edge, a bomb square not inside the board).
+    The text is split into words at white space (spaces, tabs, CR, LF, VT, FF, and FS, GS, RS,
+    US as Java counts them; any amount, before the first word too); its first three words must be
+    integers, each an optional ``+`` or ``-`` and decimal digits (leading zeros are harmless),
+    and the rest is not read. Refused with InvalidMoveError quoting the reply: a word before the
+    third that is not an integer, a text that ends before three, a type other than 1 or 2, and a
+    cell off the board for the move (a domino reaching past the edge, a bomb square not inside
+    the board).
     """
     if not isinstance(reply, str):
         raise InvalidMoveError(f"returned {quoted(reply)}, not a line of text")
-    words = [w for w in WHITE_SPACE.split(reply.lstrip(" \t\n\r\v\f"), maxsplit=3) if w][:3]
-    if len(words) < 3 or not all(INTEGER.fullmatch(word) for word in words):
+    words = [w for w in WHITE_SPACE.split(reply.lstrip(SPACES), maxsplit=3) if w][:3]
+    for word in words:
+        if not INTEGER.fullmatch(word):
+            raise InvalidMoveError(
+                f"replied {quoted(reply)}: {quoted(word)} is not an integer "
+                "(a move is three integers 'type row col')"
+            )
+    if len(words) < 3:
         raise InvalidMoveError(
-            f"replied {quoted(reply)}: its first three words are not integers 'type row col'"
+            f"replied {quoted(reply)}: it ends before three integers 'type row col'"
         )
     kind, row, col = (int(w) if len(w) <= LONGEST_NUMBER else OFF_BOARD for w in words)
     move: Move
@@ -324,7 +333,7 @@ def render(state: DomineeringState, outcome: Outcome | None) -> str:
 class Domineering:
     """The rules of Domineering with a bomb; seat 0 is Left (horizontal), seat 1 Right."""
 
-    id: ClassVar[str] = "domineering-v1"
+    id: ClassVar[str] = "domineering-v2"
     info: ClassVar[GameInfo] = GameInfo(
         min_players=2,
         max_players=2,

@@ -22,8 +22,10 @@ The rules this module implements:
 - The game ends when at most one snake is alive (the survivor wins at once: nothing left could
   change the placement) or after ``MAX_TURNS`` turns. Placement = 1 + the number of snakes that
   died strictly later; snakes alive at the end share the best place (settled by koth).
-- A seat whose bot faults (``retire``) dies where it stands at the turn being played; its tail does
-  not move, and its place counts that turn.
+- A seat whose bot faults (``retire``) dies where it stands in the turn being played; its tail does
+  not move, and its place counts that turn. That turn is still played: every other live snake's
+  move is applied, so the snakes that die in it tie with the faulting one, two seats as any other
+  (settled by koth). Until it is played the retired snake is still in the game (``over``).
 
 Tiles are indices into ``MultisnakeState.view``: H lines of W characters, each ending in ``\\n`` —
 exactly the bytes a bot reads each turn — so tile (x, y) is ``y * (W + 1) + x``.
@@ -140,7 +142,10 @@ class MultisnakeState:
 
     @property
     def over(self) -> bool:
-        return len(self.alive) <= 1 or self.turns >= MAX_TURNS
+        """At most one snake is in the game, or the turns are all played. A snake retired in
+        the turn being played (``died`` after ``turns``) is in it until that turn is played."""
+        in_play = sum(snake.died is None or snake.died > self.turns for snake in self.snakes)
+        return in_play <= 1 or self.turns >= MAX_TURNS
 
     def tile(self, x: int, y: int) -> int:
         """The index of tile (x, y), wrapped onto the map."""
@@ -325,6 +330,7 @@ class Multisnake:
         seat_names=tuple(START_LETTERS),
         seat_counts=(2, 4, 8),
         score_label="length {}",
+        two_seat_forfeit=False,  # a faulting snake dies in its turn, two seats as any other
     )
 
     def initial_state(self, rng: random.Random, seats: int, setup: Setup) -> MultisnakeState:
@@ -408,7 +414,9 @@ class Multisnake:
         return None
 
     def retire(self, state: MultisnakeState, seat: int) -> MultisnakeState:
-        """The seat's snake dies where it stands, at the turn being played; it stays on the map."""
+        """The seat's snake dies where it stands, in the turn being played; it stays on the map.
+        The game goes on until that turn is played (``apply``, with the other snakes' moves; with
+        none, when every snake in it was retired), even with one snake or none left alive."""
         if seat not in state.alive:
             raise ValueError(f"seat {seat} has no live snake to retire")
         snakes = list(state.snakes)

@@ -19,9 +19,9 @@
  * east, north or south half of a domino (a bomb's legality needs to know which cells pair up: a
  * run of 1s in a row, or of 2s in a column, pairs from its start).
  *
- * Protocol: started afresh for every move; reads the orientation (1 horizontal, 2 vertical),
- * 13 lines of 13 digits (0 empty, 1 horizontal domino, 2 vertical) and its bombs left; writes
- * "type row col".
+ * Protocol: started afresh for every move; reads one line of numbers: the orientation
+ * (1 horizontal, 2 vertical), the 169 cells row by row (0 empty, 1 horizontal domino,
+ * 2 vertical) and its bombs left; writes "type row col" and exits.
  */
 #define _POSIX_C_SOURCE 199309L
 #include <stdint.h>
@@ -361,11 +361,11 @@ static int search(Pos *p, int side, int depth, int alpha, int beta, int ply) {
 
 int main(void) {
     clock_gettime(CLOCK_MONOTONIC, &started);
-    int me, bombs;
-    char line[N][N + 2];
+    int me, bombs, cell[N][N];
     if (scanf("%d", &me) != 1) return 0;
     for (int r = 0; r < N; r++)
-        if (scanf("%14s", line[r]) != 1) return 0;
+        for (int c = 0; c < N; c++)
+            if (scanf("%d", &cell[r][c]) != 1) return 0;
     if (scanf("%d", &bombs) != 1) return 0;
     int side = me == 1 ? 0 : 1;
 
@@ -376,13 +376,13 @@ int main(void) {
     memset(&p, 0, sizeof p);
     for (int r = 0; r < N; r++)
         for (int c = 0; c < N; c++) {
-            char ch = line[r][c];
-            if (ch == '0') {
+            int ch = cell[r][c];
+            if (ch == 0) {
                 p.fr[r] |= (uint16_t)(1u << c);
-            } else if (ch == '1' && !((p.w[r] | p.e[r]) >> c & 1)) {
+            } else if (ch == 1 && !((p.w[r] | p.e[r]) >> c & 1)) {
                 p.w[r] |= (uint16_t)(1u << c); /* a run of 1s pairs from its start */
                 p.e[r] |= (uint16_t)(1u << (c + 1));
-            } else if (ch == '2' && !((p.nn[r] | p.s[r]) >> c & 1)) {
+            } else if (ch == 2 && !((p.nn[r] | p.s[r]) >> c & 1)) {
                 p.nn[r] |= (uint16_t)(1u << c);
                 if (r + 1 < N) p.s[r + 1] |= (uint16_t)(1u << c);
             }

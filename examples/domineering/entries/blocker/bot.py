@@ -3,8 +3,8 @@
 Among its legal dominoes it picks the one after which the opponent has the fewest places left,
 then (to break ties) the one that leaves itself the most, then the first in row-major order. It
 keeps its bomb until no domino fits, then explodes it on the square that leaves it the most
-places minus the opponent's. Started afresh for every move: reads the orientation, 13 board lines
-and the bombs left.
+places minus the opponent's. Started afresh for every move: reads one line of numbers (the
+orientation, the 169 cells row by row, the bombs left), prints its move and exits.
 """
 
 import sys
@@ -32,11 +32,10 @@ def partners(board):
 
 
 def main():
-    tokens = "".join(sys.stdin.readline() for _ in range(2 + SIZE)).split()  # not till EOF
-    me = int(tokens[0])
+    numbers = [int(word) for word in sys.stdin.readline().split()]  # the one line, not till EOF
+    me, bombs = numbers[0], numbers[1 + SIZE * SIZE]
     them = 3 - me
-    board = [[int(ch) for ch in tokens[1 + r]] for r in range(SIZE)]
-    bombs = int(tokens[1 + SIZE])
+    board = [numbers[1 + r * SIZE : 1 + (r + 1) * SIZE] for r in range(SIZE)]
     free = [sum(1 << c for c in range(SIZE) if board[r][c] == 0) for r in range(SIZE)]
     dr, dc = (0, 1) if me == 1 else (1, 0)
     best, best_key = None, None

@@ -4,9 +4,9 @@
  * the opponent's, and plays the best (the first in row-major order among equals). It keeps its
  * bomb until no domino fits, then explodes it on the usable square that scores best the same way.
  *
- * Protocol: started afresh for every move; reads the orientation (1 horizontal, 2 vertical),
- * 13 lines of 13 digits (0 empty, 1 horizontal domino, 2 vertical) and its bombs left; writes
- * "type row col".
+ * Protocol: started afresh for every move; reads one line of numbers: the orientation
+ * (1 horizontal, 2 vertical), the 169 cells row by row (0 empty, 1 horizontal domino,
+ * 2 vertical) and its bombs left; writes "type row col" and exits.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 #define FULL ((1u << N) - 1)
 
 static unsigned freeb[N]; /* bit c of row r: cell (r, c) is empty */
-static char cell[N][N + 1];
+static char cell[N][N + 1]; /* the cells as digits: '0' empty, '1' horizontal, '2' vertical */
 
 static int horizontal(const unsigned *f) {
     int n = 0;
@@ -60,12 +60,14 @@ static int crossed(int r0, int c0) {
 }
 
 int main(void) {
-    int me, bombs;
+    int me, bombs, value;
     if (scanf("%d", &me) != 1) return 0;
     for (int r = 0; r < N; r++) {
-        if (scanf("%13s", cell[r]) != 1) return 0;
-        for (int c = 0; c < N; c++)
-            if (cell[r][c] == '0') freeb[r] |= 1u << c;
+        for (int c = 0; c < N; c++) {
+            if (scanf("%d", &value) != 1 || value < 0 || value > 2) return 0;
+            cell[r][c] = (char)('0' + value);
+            if (value == 0) freeb[r] |= 1u << c;
+        }
     }
     if (scanf("%d", &bombs) != 1) return 0;
     int dr = me == 1 ? 0 : 1, dc = me == 1 ? 1 : 0;

@@ -8,9 +8,9 @@
 // on the usable square that scores best one move ahead. The request does not say whether the
 // opponent's bomb is spent; it assumes it is not.
 //
-// Protocol: started afresh for every move; reads the orientation (1 horizontal, 2 vertical),
-// 13 lines of 13 digits (0 empty, 1 horizontal domino, 2 vertical) and its bombs left; writes
-// "type row col".
+// Protocol: started afresh for every move; reads one line of numbers: the orientation
+// (1 horizontal, 2 vertical), the 169 cells row by row (0 empty, 1 horizontal domino,
+// 2 vertical) and its bombs left; writes "type row col" and exits.
 #include <array>
 #include <cstdio>
 #include <iostream>
@@ -106,8 +106,14 @@ int main() {
     int orientation = 0, bombs = 0;
     Pairing board;
     if (!(std::cin >> orientation)) return 0;
-    for (auto& line : board.digits)
-        if (!(std::cin >> line) || line.size() != N) return 0;
+    for (auto& line : board.digits) {  // each row's cells as digits, '0' to '2'
+        line.assign(N, '0');
+        for (auto& digit : line) {
+            int value = -1;
+            if (!(std::cin >> value) || value < 0 || value > 2) return 0;
+            digit = static_cast<char>('0' + value);
+        }
+    }
     if (!(std::cin >> bombs)) return 0;
     int me = orientation == 1 ? 0 : 1, them = 1 - me;
     Rows free{};

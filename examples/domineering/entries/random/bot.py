@@ -3,7 +3,8 @@
 It never wastes its bomb: only when no domino fits does it explode it, on a random square that
 no domino crosses. The choice comes from a generator seeded with a hash of the request, so the
 same position always gets the same reply while different positions get different moves.
-Started afresh for every move: reads the orientation, 13 board lines and the bombs left.
+Started afresh for every move: reads one line of numbers (the orientation, the 169 cells row by
+row, the bombs left), prints its move and exits.
 """
 
 import hashlib
@@ -26,12 +27,11 @@ def partners(board):
 
 
 def main():
-    text = "".join(sys.stdin.readline() for _ in range(2 + SIZE))  # not till EOF
+    text = sys.stdin.readline()  # the one line of the message, not till EOF
     rng = random.Random(hashlib.sha256(text.encode()).digest())
-    tokens = text.split()
-    side = int(tokens[0])
-    board = [[int(ch) for ch in tokens[1 + r]] for r in range(SIZE)]
-    bombs = int(tokens[1 + SIZE])
+    numbers = [int(word) for word in text.split()]
+    side, bombs = numbers[0], numbers[1 + SIZE * SIZE]
+    board = [numbers[1 + r * SIZE : 1 + (r + 1) * SIZE] for r in range(SIZE)]
     dr, dc = (0, 1) if side == 1 else (1, 0)
     moves = [
         f"1 {r} {c}"

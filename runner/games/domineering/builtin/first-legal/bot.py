@@ -2,7 +2,8 @@
 
 It places its domino on the first free spot in row-major order of the top-left cell; only when
 no domino fits does it explode its bomb, on the first square (row-major) no domino crosses.
-Started afresh for every move: reads the orientation, 13 board lines and the bombs left.
+Started afresh for every move: reads one line of numbers (the orientation, the 169 cells row by
+row, the bombs left), prints its move and exits.
 """
 
 import sys
@@ -24,10 +25,9 @@ def dominoes(board: list[list[int]]) -> dict[tuple[int, int], tuple[int, int]]:
 
 
 def main() -> None:
-    lines = "".join(sys.stdin.readline() for _ in range(2 + SIZE)).split()  # not till EOF
-    side = int(lines[0])
-    board = [[int(ch) for ch in lines[1 + r]] for r in range(SIZE)]
-    bombs = int(lines[1 + SIZE])
+    numbers = [int(word) for word in sys.stdin.readline().split()]  # the one line, not till EOF
+    side, bombs = numbers[0], numbers[1 + SIZE * SIZE]
+    board = [numbers[1 + r * SIZE : 1 + (r + 1) * SIZE] for r in range(SIZE)]
     dr, dc = (0, 1) if side == 1 else (1, 0)
     for r in range(SIZE - dr):
         for c in range(SIZE - dc):
