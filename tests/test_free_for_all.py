@@ -12,7 +12,7 @@ import pytest
 from runner.formats import NO_RESULTS, Done, Fixture, FormatError, FreeForAll, Play, fillers
 
 NAMES = [f"bot{k:02d}" for k in range(1, 13)]
-GAME = "multisnake-v1"
+GAME = "multisnake-v2"
 MULTISNAKE = (2, 4, 8)
 EGGHUNT = tuple(range(7, 37))
 

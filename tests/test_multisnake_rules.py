@@ -89,7 +89,7 @@ def died(state: MultisnakeState) -> dict[str, int | None]:
 def test_the_package_exports_a_rules_and_a_codec_of_the_spec() -> None:
     rules: Rules[MultisnakeState, Direction] = RULES
     codec: StdioCodec[MultisnakeState, Direction] = STDIO
-    assert rules.id == "multisnake-v1"
+    assert rules.id == "multisnake-v2"
     info = rules.info
     assert (info.min_players, info.max_players) == (2, 8) and info.simultaneous
     assert SPEC.interface == "stdio", "one process for the whole game"

@@ -66,7 +66,7 @@ def round_one(full_season: Path) -> list[dict[str, Any]]:
 def test_the_example_configuration_plays_tables_of_eight_on_its_maps() -> None:
     config = load_config(EXAMPLE / "tournament.yaml")
     ffa = config.free_for_all
-    assert (config.game, config.format) == ("multisnake-v1", "free-for-all")
+    assert (config.game, config.format) == ("multisnake-v2", "free-for-all")
     assert (ffa.seats, ffa.runs) == (8, 8), "one table of eight, rotated through every seat"
     assert [s.name for s in ffa.setups] == ["maze", "big"]
     assert [s.as_dict()["period"] for s in ffa.setups] == [3, 1]
@@ -120,7 +120,7 @@ def test_a_setup_the_game_cannot_play_stops_the_season_at_config_load(
         (tmp_path / name).write_text(text)
     config = tmp_path / "tournament.yaml"
     config.write_text(
-        "game: multisnake-v1\nformat: free-for-all\n"
+        "game: multisnake-v2\nformat: free-for-all\n"
         f"free_for_all:\n  seats: 8\n  setups: {setups}\n"
     )
     with pytest.raises(ConfigError) as caught:
@@ -139,7 +139,7 @@ def test_seats_all_checks_a_map_against_every_table_size_it_may_have(tmp_path: P
     (tmp_path / "one.map").write_text("#####\n#A..#\n#...#\n#...#\n#####\n")
     config = tmp_path / "tournament.yaml"
     config.write_text(
-        "game: multisnake-v1\nformat: free-for-all\n"
+        "game: multisnake-v2\nformat: free-for-all\n"
         "free_for_all:\n  setups: [{name: one, map_file: one.map, period: 3}]\n"
     )
     with pytest.raises(ConfigError, match=r"one\.map: the map has no start tiles A and B"):

@@ -119,7 +119,7 @@ CASES: dict[str, Callable[[Table, Path], Recorded]] = {
     "snakes-v2": _snakes,
     "cluster-v2": _cluster,
     "domineering-v2": _domineering,
-    "multisnake-v1": _multisnake,
+    "multisnake-v2": _multisnake,
     "egghunt-v1": _egghunt,
 }
 
@@ -255,7 +255,7 @@ EDITS: dict[str, Edit] = {
             source, folder, "#define EDIT_BELOW 0", "#define EDIT_BELOW 90"
         ),
     ),
-    "multisnake-v1": Edit(
+    "multisnake-v2": Edit(
         lambda tmp: [
             EXAMPLES / "multisnake" / "entries" / n
             for n in ("careful", "gourmet", "random", "wary")
@@ -367,7 +367,7 @@ def test_a_timeout_is_reproduced_at_its_turn_with_its_reason(table: Table, tmp_p
     assert answer.termination is not None and answer.termination.value == "timeout"
 
 
-@pytest.mark.parametrize("table", ["multisnake-v1"], indirect=True)
+@pytest.mark.parametrize("table", ["multisnake-v2"], indirect=True)
 def test_a_seat_retired_by_its_crash_is_reproduced_and_the_others_play_on(
     table: Table, tmp_path: Path
 ) -> None:

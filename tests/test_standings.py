@@ -378,5 +378,5 @@ def test_a_document_ranked_by_points_carries_no_score_fields() -> None:
 
 def test_the_easter_egg_hunt_ranks_by_score_and_the_other_games_by_points() -> None:
     assert ranks_by_score("egghunt-v1")
-    assert not ranks_by_score("multisnake-v1") and not ranks_by_score("snakes-v1")
+    assert not ranks_by_score("multisnake-v2") and not ranks_by_score("snakes-v1")
     assert not ranks_by_score("no-such-game"), "an unknown game ranks by points"

@@ -30,6 +30,13 @@ RETIRED: dict[str, tuple[str, str]] = {
         "ended turn messages without the referee's empty line and refused replies the referee "
         "accepts (the results of some games and the messages bots read differ)",
     ),
+    "multisnake-v1": (
+        "multisnake-v2",
+        "multisnake-v1 ended a turn in which faults left at most one snake alive without playing "
+        "the other snakes' moves of that turn, so a snake that would have died in it too was "
+        "ranked above the faulting ones (the rules tie every snake that dies in one turn), and "
+        "its records left those moves out (the placements of such games differ)",
+    ),
     "domineering-v1": (
         "domineering-v2",
         "domineering-v1 did not speak as the event's arena (Domineering.jar), which every Code "

@@ -1,4 +1,4 @@
-"""Multisnake (``multisnake-v1``): 2, 4 or 8 snakes moving at once on a wrapping map.
+"""Multisnake (``multisnake-v2``): 2, 4 or 8 snakes moving at once on a wrapping map.
 
 The rules for bot authors are in multisnake/rules.md. In short: every turn each live snake
 moves its head one tile (``^ > v <``, across the map's edges) and its tail follows; tiles that tails

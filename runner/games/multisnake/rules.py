@@ -321,7 +321,7 @@ def status_lines(state: MultisnakeState) -> list[str]:
 class Multisnake:
     """The rules of Multisnake; seat k plays the snake lettered ``A`` + k."""
 
-    id: ClassVar[str] = "multisnake-v1"
+    id: ClassVar[str] = "multisnake-v2"
     info: ClassVar[GameInfo] = GameInfo(
         min_players=2,
         max_players=8,
