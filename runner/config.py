@@ -12,7 +12,6 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-import math
 import os
 import re
 import reprlib
@@ -23,7 +22,8 @@ from typing import Any, Literal
 
 import yaml
 
-from runner.documents import ShapeError, load_json, load_yaml
+from runner.documents import ShapeError, finite_number, load_json, load_yaml
+from runner.safefiles import read_regular
 
 DEFAULT_FILE = "tournament.yaml"
 DOCS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "configuration.md"
@@ -452,10 +452,7 @@ def points_problem(value: object) -> str | None:
         return "expected `linear` or a list of points by place"
     if len(value) > MAX_PLACES:
         return f"expected points for at most {MAX_PLACES} places"
-    if not all(
-        isinstance(p, int | float) and not isinstance(p, bool) and math.isfinite(p) and p >= 0
-        for p in value
-    ):
+    if not all(finite_number(p) and p >= 0 for p in value):
         return "expected points that are finite numbers of at least 0"
     if any(worse > better for better, worse in zip(value, value[1:], strict=False)):
         return "a place may not score more than the place before it"
@@ -542,6 +539,7 @@ def _check(s: Setting, value: object, src: _Source) -> Any:
 
 SETUP_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}\Z")
 SETUP_FILE_CAP = 1 << 20
+CONFIG_FILE_CAP = 1 << 20  # tournament.yaml: a few dozen lines
 Scalar = str | int | float | bool
 
 
@@ -601,7 +599,8 @@ def _setup_problem(item: object, seen: set[str]) -> str | None:
         return f"repeats the name {name!r}"
     seen.add(name)
     for key, value in item.items():
-        scalar = isinstance(value, Scalar) and not (isinstance(value, float) and value != value)
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        scalar = isinstance(value, Scalar) and (finite_number(value) or not number)
         if not isinstance(key, str) or not scalar:
             return f"({name}) has a setting {key!r} that is not a name with a plain value"
         if key.endswith("_file") and not (isinstance(value, str) and value):
@@ -654,15 +653,12 @@ _SHAPED = {
 
 
 def _read_text(base: Path, name: str, key: str, src: _Source) -> str:
-    """A file a field names, as text; a ConfigError naming the field otherwise."""
+    """A file a field names, as text; a ConfigError naming the field otherwise (a FIFO or a
+    device there too: it is never opened to wait on)."""
     path = _resolve(base, name)
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(SETUP_FILE_CAP + 1)
-        if len(data) > SETUP_FILE_CAP:
-            raise ValueError(f"it is larger than {SETUP_FILE_CAP >> 20} MiB")
-        return data.decode("utf-8")
-    except (OSError, ValueError) as exc:
+        return read_regular(path, SETUP_FILE_CAP, "it").decode("utf-8")
+    except (OSError, ValueError) as exc:  # UnsafeFileError, UnicodeDecodeError: ValueErrors
         raise src.error(
             key,
             f"cannot read {path}: {exc}.",
@@ -799,7 +795,7 @@ def _cross_check(values: Mapping[str, Any], source: Callable[[str], _Source]) ->
 
 def _read(path: Path, src: _Source) -> dict[Any, Any]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path, CONFIG_FILE_CAP, "it").decode("utf-8")
     except FileNotFoundError:
         raise ConfigError(
             src.file,
@@ -809,16 +805,17 @@ def _read(path: Path, src: _Source) -> dict[Any, Any]:
             "given on the command line, or leave it out to use ./tournament.yaml "
             "or the defaults.",
         ) from None
-    except (OSError, UnicodeDecodeError) as e:
+    except (OSError, ValueError) as e:  # UnsafeFileError (a FIFO, a folder), UnicodeDecodeError
         raise ConfigError(
             src.file, "", f"cannot be read: {e}.", "make it a readable UTF-8 text file."
         ) from None
     try:
         doc = load_yaml(text)
     except ShapeError as e:
+        field = (e.place or "").split("[", 1)[0]
         raise ConfigError(
             src.file,
-            "",
+            field if field in BY_KEY else "",
             f"not a configuration: {e}.",
             "write the fields as docs/configuration.md does.",
         ) from None

@@ -50,7 +50,7 @@ from runner.config import Config
 from runner.documents import load_json
 from runner.entries import entry_name
 from runner.formats import Fixture
-from runner.safefiles import shown_indented
+from runner.safefiles import read_regular, shown_indented
 from runner.site import entries_info_from, render_site
 from runner.standings import Row, check_document, document
 from runner.standings import write as write_standings
@@ -59,6 +59,7 @@ PREVIEW_FILE = "preview.json"
 RESULTS_FILE = "results.jsonl"
 STANDINGS_FILE = "standings.json"
 SITE_DIR = "site"
+PREVIEW_CAP = 64 << 20  # preview.json and its standings.json: verdicts and compiler messages
 DEFAULT_SHARDS = 4
 MAX_SHARDS = 64
 
@@ -627,8 +628,8 @@ def read_preview(folder: Path) -> tuple[dict[str, Any] | None, dict[str, Any] | 
 
     def load(path: Path) -> dict[str, Any] | None:
         try:
-            data = load_json(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            data = load_json(read_regular(path, PREVIEW_CAP))
+        except (OSError, ValueError):  # a FIFO there is refused, not waited on
             return None
         return data if isinstance(data, dict) else None
 

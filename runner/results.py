@@ -24,7 +24,6 @@ import errno
 import fcntl
 import hashlib
 import json
-import math
 import os
 import re
 import stat
@@ -38,7 +37,7 @@ from typing import Any, BinaryIO
 
 from runner import __version__
 from runner.config import ConfigError
-from runner.documents import load_json
+from runner.documents import ShapeError, finite_number, load_json
 from runner.entries import NAME_PATTERN
 from runner.games import GAMES
 from runner.games.base import Termination
@@ -121,11 +120,6 @@ def _encode(record: Mapping[str, Any]) -> bytes:
 
 HEX64 = re.compile(r"[0-9a-f]{64}")
 TERMINATIONS = {t.value: t for t in Termination}
-
-
-def _number(value: Any) -> bool:
-    """A finite JSON number (not a bool, not NaN or infinity)."""
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _integer(value: Any) -> bool:
@@ -301,10 +295,10 @@ def _outcome_problem(record: dict[str, Any]) -> str | None:
         return "its `outcome` is malformed"
     seats = len(record["seats"])
     points = outcome["points"]
-    if len(points) != seats or not all(_number(p) for p in points):
+    if len(points) != seats or not all(finite_number(p) for p in points):
         return "its points are not one finite number per seat"
     scores = outcome.get("scores", [])
-    if not isinstance(scores, list) or not all(_number(p) for p in scores):
+    if not isinstance(scores, list) or not all(finite_number(p) for p in scores):
         return "its scores are not finite numbers"
     if scores and len(scores) != seats:
         return "its scores are not one number per seat"
@@ -336,10 +330,10 @@ def _setup_ok(setup: Any) -> bool:
 def _measured_ok(measured: dict[str, Any]) -> bool:
     if not isinstance(measured.get("when", ""), str):
         return False
-    if not _number(measured.get("wall_s", 0)):
+    if not finite_number(measured.get("wall_s", 0)):
         return False
     cpu, output = measured.get("cpu_s", []), measured.get("output", [])
-    if not isinstance(cpu, list) or not all(_number(c) for c in cpu):
+    if not isinstance(cpu, list) or not all(finite_number(c) for c in cpu):
         return False
     return isinstance(output, list) and all(isinstance(o, str) for o in output)
 
@@ -407,7 +401,9 @@ def read_records(path: Path) -> tuple[list[Record], list[str]]:
                 try:
                     record = load_json(line)
                     problem = check_record(record)
-                except ValueError:  # load_json bounds the nesting: no RecursionError
+                except ShapeError as exc:  # too deep, a huge number, text that is not Unicode
+                    problem = str(exc)
+                except ValueError:
                     problem = "it is not valid JSON"
             if problem is None:
                 records.append(record)
