@@ -34,12 +34,12 @@ from runner.build import (
 from runner.config import Config, ConfigError
 from runner.documents import load_json
 from runner.entries import Entry, Manifest, content_hash, discover
+from runner.formats import Seeds
 from runner.games import find_game
 from runner.progress import Say, to_stderr
 from runner.referee import Player
 from runner.safefiles import UnsafeFileError, read_capped, shown_text
 from runner.sandbox.zygote import SandboxError
-from runner.schedule import game_seed
 from runner.standings import Entrant
 from runner.workers import GamePool, Task, bot_limits, job_count, start_helpers
 
@@ -49,6 +49,8 @@ class SeasonError(Exception):
 
 
 CHECK_VERSION = "smoke-v1"
+# The smoke games' seeds are public: they decide only whether an entry can play, no standing.
+SMOKE_SEEDS = Seeds()
 
 
 @dataclass(frozen=True)
@@ -257,7 +259,7 @@ def check_all(
             me = Player.of(build)
             for seat in range(len(seats) if count == 2 else 1):
                 seating = tuple(me if s == seat else builtin for s in range(count))
-                seed = game_seed(0, config.game, 0, tuple(p.entry for p in seating))
+                seed = SMOKE_SEEDS.game_seed(config.game, 0, [p.entry for p in seating])
                 tasks.append(Task(len(tasks), seating, seed, setup=setup))
                 owners.append((build.entry, seat))
     faults: dict[str, list[str]] = {}

@@ -366,15 +366,18 @@ def cmd_schedule(args: argparse.Namespace) -> int:
     with _stage(args) as (config, sandbox, pool):
         line = _lineup(args, config, sandbox, pool)
         plan = season.season_plan(config, line, say=_say)
+    season.say_randomness(config, _say)
     games = select_shard(plan.games, shard)
     known = season.recorded_keys(config, say=_say)
+    # A secret season's seeds are published with the records, after play: an unplayed game's
+    # seed would let an entrant compute its board.
     rows: list[dict[str, Any]] = [
         {
             "index": g.index,
             "round": g.fixture.round,
             "seats": list(g.fixture.seats),
             "game": g.fixture.game,
-            "seed": g.fixture.seed,
+            "seed": g.fixture.seed if g.key in known or not config.secret else None,
             "key": g.key,
             "recorded": g.key in known,
             **({"label": g.fixture.label} if g.fixture.label else {}),
@@ -405,8 +408,9 @@ def _print_schedule(rows: list[dict[str, Any]], seat_names: tuple[str, ...]) -> 
         players = " ".join(f"{n:<{width}}" for n in row["seats"])
         status = "recorded" if row["recorded"] else "to play"
         label = f"  {row['label']}" if "label" in row else ""
+        seed = "(secret)" if row["seed"] is None else row["seed"]
         print(
-            f"{row['index']:>5}  {row['round']:>5}  {players}  {row['seed']:>19}  "
+            f"{row['index']:>5}  {row['round']:>5}  {players}  {seed:>19}  "
             f"{row['key'][:12]}  {status}{label}"
         )
 
@@ -853,14 +857,16 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    from runner import pr
+    from runner import pr, season
 
     with _ci_errors():
         shards = pr.shard_count(args.shards)
         args.seed = pr.optional_int("--seed", args.seed)
         args.rounds = pr.optional_int("--rounds", args.rounds)
+    config = _config(args)
+    season.say_randomness(config, _say)
     # One line each (tournament.yaml's paths hold no line break: runner/config.py).
-    for name, value in pr.plan_outputs(_config(args), shards, args.host or "").items():
+    for name, value in pr.plan_outputs(config, shards, args.host or "").items():
         print(f"{name}={value}")
     return 0
 

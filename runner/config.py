@@ -100,6 +100,9 @@ class Config:
     limits: Limits
     output: Output
     points: Points = LINEAR_POINTS
+    # The season secret (SECRET_VARIABLE, or `secret:`): every seed and deal is keyed by it.
+    # Never shown: not in a repr, a message, a record, a log or the site.
+    secret: bytes = field(default=b"", repr=False)
     knockout: KnockoutSettings = KnockoutSettings(3, None, False, 2)
     free_for_all: FreeForAllSettings = FreeForAllSettings(None, None, ())
     site: SiteSettings = SiteSettings(None)
@@ -137,6 +140,7 @@ class Setting:
         "seeding",
         "setups",
         "url",
+        "secret",
     ]
     default: int | float | str | None
     doc: str
@@ -191,6 +195,17 @@ SETTINGS: tuple[Setting, ...] = (
         "",
         0,
         2**63 - 1,
+    ),
+    Setting(
+        "secret",
+        "secret",
+        None,
+        "The season secret: every game's seed and every deal of tables is keyed by it (HMAC), so "
+        "no entrant can compute a board, a hand, a map or a seating before the game is played "
+        "(the records publish each seed after play). For a season on your own machine; in a "
+        "public repository leave it out and set the environment variable KOTH_SEASON_SECRET "
+        "(a repository secret, docs/hosting.md), which takes its place.",
+        null_means="none: the season's randomness is public",
     ),
     Setting(
         "sandbox",
@@ -643,8 +658,32 @@ def _check_url(s: Setting, value: object, src: _Source) -> str:
     )
 
 
+SECRET_VARIABLE = "KOTH_SEASON_SECRET"
+SECRET_LENGTH = 32  # characters: 128 bits of hex, more than anyone can try from published seeds
+MAKE_SECRET = "python3 -c 'import secrets; print(secrets.token_hex(32))'"
+
+
+def _check_secret(s: Setting, value: object, src: _Source) -> bytes:
+    """The season secret as bytes; an error that says what is wrong with it, never what it is
+    (it must stay secret even in a log of a mistake)."""
+    if isinstance(value, str) and len(value.strip()) >= SECRET_LENGTH:
+        return value.strip().encode()
+    what = (
+        f"{len(value.strip())} characters"
+        if isinstance(value, str)
+        else f"a {type(value).__name__}, not text"
+    )
+    raise src.error(
+        s.key,
+        f"the season secret must be text of at least {SECRET_LENGTH} characters, got {what} "
+        "(a short secret could be found by trying, from the seeds the records publish).",
+        f"make one with `{MAKE_SECRET}`.",
+    )
+
+
 _SHAPED = {
     "bool": _check_bool,
+    "secret": _check_secret,
     "url": _check_url,
     "seats": _check_seats,
     "seeding": _check_seeding,
@@ -902,6 +941,7 @@ def _build(values: Mapping[str, Any], base: Path, path: Path | None) -> Config:
         limits=section(Limits, "limits"),
         output=section(Output, "output"),
         points=values["points"],
+        secret=values["secret"] or b"",
         knockout=section(KnockoutSettings, "knockout"),
         free_for_all=FreeForAllSettings(
             None if seats == "all" else seats,
@@ -942,11 +982,29 @@ def load_config(path: Path | None, overrides: Mapping[str, object] | None = None
         given.add(key)
         on_cli.add(key)
     _game_limits(values, given)
+    _environment_secret(values)
     base = loaded.parent if loaded else Path.cwd().resolve()
     _resolve_files(values, base, src)
     _cross_check(values, lambda key: cli if key in on_cli else src)
     _check_playable(values, src)
     return _build(values, base, loaded)
+
+
+def _environment_secret(values: dict[str, Any]) -> None:
+    """SECRET_VARIABLE, when set and not empty (a workflow without the repository secret passes
+    an empty one), is the season secret, in place of the file's."""
+    raw = os.fsencode(os.environ.get(SECRET_VARIABLE, "")).strip()
+    if not raw:
+        return
+    if len(raw) < SECRET_LENGTH:
+        raise ConfigError(
+            SECRET_VARIABLE,
+            "",
+            f"the season secret must be at least {SECRET_LENGTH} characters, got {len(raw)}.",
+            f"make one with `{MAKE_SECRET}` and set it as the repository secret "
+            f"{SECRET_VARIABLE} (docs/hosting.md).",
+        )
+    values["secret"] = raw
 
 
 def _game_limits(values: dict[str, Any], given: set[str]) -> None:
@@ -979,6 +1037,7 @@ def reference_markdown() -> str:
         "seeding": "list or path",
         "setups": "list",
         "url": "text",
+        "secret": "text",
     }
     shaped = {
         "bool": "`true`, `false`",
@@ -986,6 +1045,8 @@ def reference_markdown() -> str:
         "seeding": "entry names, a standings.json's path, or `null` (by entry name)",
         "setups": "mappings, each with a `name`, or `null` (none)",
         "url": "an `https://` address, or `null` (no link)",
+        "secret": f"{SECRET_LENGTH} characters or more, or `null` (none: the season's "
+        "randomness is public)",
     }
     lines = [
         "# Configuration reference: tournament.yaml",

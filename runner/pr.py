@@ -7,8 +7,10 @@ workflows need lives here, on top of runner/season.py:
 - ``koth preview --entries a,b``: build and check every entry (cached, as ``koth check``), then
   play the named entries' games of the season (a round-robin: against every entry that plays, in
   both seats; a free-for-all: their tables; a knockout: the whole bracket, round by round) into a
-  results file of their own, rank those games and render their site. The games, seeds and keys
-  are the season's (``season.play_into``), so a preview record is a valid season record.
+  results file of their own, rank those games and render their site. The games are the
+  season's (``season.play_into``); their seeds are public (a pull request's check is never given
+  the season secret, which its code could print), so its records are the season's only where
+  the season has no secret.
 - ``koth report --summary FILE``: the preview as Markdown for ``$GITHUB_STEP_SUMMARY``; exits 1
   when a changed entry does not build, is refused by the static check, fails a smoke game or
   could not play.
@@ -338,7 +340,7 @@ def preview(
     recorded, problems = results.read_records(path)
     for problem in problems:
         say(f"warning: {problem}")
-    wanted = _preview_games(season.season_format(config).static, mine)
+    wanted = _preview_games(season.season_format(config, line).static, mine)
     say(f"preview: the games of {', '.join(sorted(mine)) or 'no entry'} into {path}")
     played = season.play_into(
         config,

@@ -14,6 +14,7 @@ what changed:
 - standings: the records whose key is in the current schedule (runner/standings.py).
 """
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
@@ -26,7 +27,16 @@ from runner.build import Sandbox
 from runner.check import Lineup, SeasonError, builtin_player, lineup
 from runner.config import Config
 from runner.entries import content_hash
-from runner.formats import Fixture, Format, FormatError, Knockout, fillers, format_for
+from runner.formats import (
+    Fixture,
+    Format,
+    FormatError,
+    FreeForAll,
+    Knockout,
+    Seeds,
+    fillers,
+    format_for,
+)
 from runner.games import find_game
 from runner.playloop import (
     KeyOf,
@@ -46,19 +56,45 @@ from runner.standings import write as write_standings
 from runner.workers import Closing, GamePool, Task, sigterm_interrupts
 
 
-def season_format(config: Config) -> Format:
-    """The season's format (runner/formats), built from its settings."""
+def season_seeds(config: Config, line: Lineup) -> Seeds:
+    """Where the season's randomness comes from (runner/formats/base.py): its secret, its seed,
+    the content hash of every entry that plays and of the filler bot (a free-for-all's)."""
+    hashes = tuple(sorted((name, p.content_hash) for name, p in line.players.items()))
+    filler = filler_hash(config) if config.format == FreeForAll.name else ""
+    return Seeds(config.seed, config.secret, hashes, filler)
+
+
+PUBLIC_RANDOMNESS = (
+    "note: no season secret is set (KOTH_SEASON_SECRET, or `secret:` in tournament.yaml), so "
+    "the season's randomness is public: anyone can compute every game's board, hand, map and "
+    "seating before it is played (docs/hosting.md, The season secret)"
+)
+
+
+def say_randomness(config: Config, say: Say) -> None:
+    """One line when the season has no secret: its randomness is public."""
+    if not config.secret:
+        say(PUBLIC_RANDOMNESS)
+
+
+def season_format(config: Config, line: Lineup) -> Format:
+    """The season's format (runner/formats), built from its settings, seeded for this field."""
     try:
-        return format_for(config)
+        return format_for(config, season_seeds(config, line))
     except (FormatError, ValueError) as exc:
         where = config.path or "tournament.yaml"
         raise SeasonError(f"{where}: format {config.format}: {exc}") from None
 
 
+@functools.cache
+def _builtin_hash(game_id: str) -> str:
+    return content_hash(find_game(game_id).builtins[0].folder)
+
+
 def filler_hash(config: Config) -> str:
     """The content hash of the built-in bot that fills a free-for-all table's empty seats (the
     game's first built-in bot, as in the check stage)."""
-    return content_hash(find_game(config.game).builtins[0].folder)
+    return _builtin_hash(config.game)
 
 
 def key_function(config: Config, line: Lineup) -> KeyOf:
@@ -91,7 +127,7 @@ def plan_from(
 ) -> Plan:
     """The season's plan given these records (runner/playloop.py), its keys by ``key_of``
     (default: the season's ``key_function``)."""
-    fmt = season_format(config)
+    fmt = season_format(config, line)
     recorded = RecordedResults(key_of or key_function(config, line), records)
     try:
         return plan(fmt, sorted(line.players), recorded)
@@ -243,8 +279,9 @@ def play_into(
     """The season loop over ``records`` (what is recorded already), appending to ``out``; only
     the games ``wanted`` says yes to (a preview's) are played."""
     report = PlayReport(out=out)
+    say_randomness(config, say)
     recorded = recorded_results(config, line, records)
-    fmt = season_format(config)
+    fmt = season_format(config, line)
     first = plan_from(config, line, [], recorded.key_of)  # its keys are worked out once
     players = _filler_players(config, line, first.games, sandbox)
     start = len(recorded.places_by_key)
@@ -315,7 +352,7 @@ def ranked(
     """The standings' rows in rank order, and what standings.json adds for the format: a
     knockout ranks by its bracket (runner/bracket.py) and writes it; other formats by points."""
     rows = rank(entrants, records, config.points, ranks_by_score(config.game))
-    fmt = season_format(config)
+    fmt = season_format(config, line)
     if not isinstance(fmt, Knockout):
         return rows, {}
     recorded = recorded_results(config, line, records)

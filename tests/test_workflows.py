@@ -638,6 +638,7 @@ class Rehearsal:
                 "workspace": str(job.workspace) if job else "",
             },
             "inputs": dict(self.inputs),
+            "secrets": {},  # as on a repository that has set none (KOTH_SEASON_SECRET: "")
             "needs": needs,
             "matrix": dict(job.matrix) if job else {},
             "steps": dict(steps),
