@@ -310,19 +310,23 @@ def cmd_check(args: argparse.Namespace) -> int:
     from runner import check
 
     with _stage(args) as (config, sandbox, pool):
-        verdicts = check.check_all(config, check.build_all(config, sandbox), sandbox, pool, _say)
+        builds = check.build_all(config, sandbox)
+        verdicts = check.check_all(config, builds, sandbox, pool, _say, args.recheck)
     if args.out is not None:
         from runner.verdicts import write
 
         write(args.out, config, verdicts)
     width = max([5, *(len(v.entry) for v in verdicts)])
     for v in verdicts:
+        cached = " (cached)" if v.cached else ""
         if v.ok:
+            note = f"\n{shown_indented(v.note)}" if v.note else ""
             print(
-                f"ok        {v.entry:<{width}}  {v.display_name}: builds and passes the smoke games"
+                f"ok        {v.entry:<{width}}  {v.display_name}: builds and passes the smoke "
+                f"games{cached}{note}"
             )
         else:
-            print(f"EXCLUDED  {v.entry:<{width}}  {v.stage}:\n{shown_indented(v.message)}")
+            print(f"EXCLUDED  {v.entry:<{width}}  {v.stage}{cached}:\n{shown_indented(v.message)}")
     excluded = sum(not v.ok for v in verdicts)
     print(f"{len(verdicts)} entries, {len(verdicts) - excluded} play, {excluded} excluded")
     if args.out is not None:
@@ -336,7 +340,7 @@ def _lineup(args: argparse.Namespace, config: Config, sandbox: Any, pool: Any) -
     from runner import check, verdicts
 
     if getattr(args, "verdicts", None) is None:
-        return check.lineup(config, sandbox, pool, say=_say)
+        return check.lineup(config, sandbox, pool, say=_say, recheck=args.recheck)
 
     try:
         return verdicts.lineup(
@@ -519,6 +523,7 @@ def cmd_season(args: argparse.Namespace) -> int:
             show_progress=not args.no_progress,
             say=_say,
             closing=closing,
+            recheck=args.recheck,
         )
         code = _report(report)
         _print_standings(config, rows, doc)
@@ -574,6 +579,13 @@ def _options(parser: argparse.ArgumentParser, *names: str) -> None:
         parser.add_argument(
             "--no-progress", action="store_true", help="no progress bar or progress lines"
         )
+    if "check" in names or "verdicts" in names:
+        parser.add_argument(
+            "--recheck",
+            action="store_true",
+            help="play every entry's smoke games again, whatever build/<entry>/check.json "
+            "says (a cached verdict is shown as `(cached)`)",
+        )
     if "verdicts" in names:
         parser.add_argument(
             "--verdicts",
@@ -607,15 +619,19 @@ def add_season_commands(commands: Any) -> None:
     check = add(
         "check",
         "smoke-test every built entry against the built-in bot",
-        "Build every entry (cached), then play two smoke games per entry against "
-        "the built-in bot, once in each seat. An entry that fails its build or is at "
-        "fault in a smoke game (crash, timeout, invalid move, ...) is excluded from the "
-        "season and listed in the standings with the reason. Verdicts are cached by "
-        "content hash. Exits 1 if any entry is excluded, unless --out is given: then every "
+        "Build every entry (cached), then play its smoke games against the built-in bot "
+        "(two seats: once in each seat; more: one game). An entry that fails its build, or "
+        "cannot play by the rules' own consequence of a fault in a smoke game (two seats: "
+        "any fault loses the game; the Easter Egg Hunt, where a fault costs a turn: no turn "
+        "played at all), is excluded from the season and listed in the standings with the "
+        "reason. A smoke game failed on wall-clock time alone (CPU within its limits) is "
+        "played again, and never cached. Other verdicts are cached by content hash and "
+        "shown as `(cached)`; --recheck checks again. Exits 1 if any entry is excluded, "
+        "unless --out is given: then every "
         "verdict is written to FILE, for the --verdicts option of the other stages (so "
         "all shards of a season play the same field), and the exit code is 0.",
     )
-    _options(check, "jobs")
+    _options(check, "jobs", "check")
     check.add_argument("--out", type=Path, metavar="FILE", help="write the verdicts to FILE (JSON)")
     check.set_defaults(func=cmd_check)
 
@@ -687,7 +703,7 @@ def add_season_commands(commands: Any) -> None:
         "not finish. A bad entry never stops the season. Ends by rendering the results "
         "site (see `koth site`). Exits 130 on Ctrl-C.",
     )
-    _options(whole, "seed", "rounds", "jobs", "play")
+    _options(whole, "seed", "rounds", "jobs", "play", "check")
     whole.add_argument("--no-site", action="store_true", help="do not render the site at the end")
     whole.set_defaults(func=cmd_season)
 

@@ -368,6 +368,7 @@ def run_season(
     show_progress: bool = False,
     say: Say = to_stderr,
     closing: Closing | None = None,
+    recheck: bool = False,
 ) -> tuple[PlayReport, list[Row], dict[str, Any]]:
     """Every stage in a row: build, check, schedule, play, standings (``koth season``). The
     sandbox and the workers close while the standings are worked out, on ``closing``'s thread
@@ -375,7 +376,7 @@ def run_season(
     waited for before this returns."""
     with nullcontext(closing) if closing is not None else Closing() as closer:
         with closer.playing(config, jobs) as (sandbox, pool):
-            line = lineup(config, sandbox, pool, say)
+            line = lineup(config, sandbox, pool, say, recheck)
             report = play(
                 config,
                 line,
