@@ -9,6 +9,15 @@ content hash, X first) and the game seed. The seed is derived from the season se
 the seats (runner/schedule.py), so a key changes exactly when the game that would be played
 changes: editing an entry re-keys only its games.
 
+Size. Every game played within the rules is recorded and read back: the size a record of a game
+can reach follows from its rules and limits (``record_cap``: its longest game, its seats, the
+longest move text its rules write, the texts a record keeps clipped: each fault's reason to
+DETAIL_IN_RECORD characters, the outcome's to OUTCOME_DETAIL_IN_RECORD, a bot's name and output
+excerpt), and the reader takes a line of up to the largest game's cap. The writer refuses a
+record longer than its game's cap (RecordTooLong, naming the game) rather than write a line that
+would be skipped and played again on every run; a line the reader cannot take is skipped with a
+warning that names its game, as far as its first bytes tell it.
+
 Writing: one record is one ``os.write`` of one line to a file opened with O_APPEND; the file is
 fsynced at most every SYNC_EVERY_S and when the writer closes. A kill (even -9) loses nothing
 written: the kernel has it. A power loss or a crash of the machine can lose the records written
@@ -41,13 +50,23 @@ from runner.documents import ShapeError, finite_number, load_json
 from runner.entries import NAME_PATTERN
 from runner.games import GAMES
 from runner.games.base import Termination
-from runner.games.spec import placement_from_order, points_for
+from runner.games.spec import GameSpec, placement_from_order, points_for
 from runner.safefiles import replacing
 
 Record = dict[str, Any]  # one game's record, as a JSON object (``check_record`` says its shape)
 RecordView = Mapping[str, Any]  # a record only read, never changed
 MAIN_FILE = "games.jsonl"
-LINE_CAP = 1 << 20  # one record's line; a 2048-move game with its output excerpts is ~40 KiB
+DETAIL_IN_RECORD = 300  # characters of one fault's reason kept in a record
+OUTCOME_DETAIL_IN_RECORD = 2000  # characters of the outcome's sentence kept
+NAME_IN_RECORD = 200  # characters of a bot's display name kept
+# Bytes of a record besides its seats, moves and faults (the key, game, seeds, round, setup, host
+# version, the outcome with its sentence, measured's time and date), each character of text at
+# most 6 bytes as JSON (a control character's \u00XX).
+HEAD_BYTES = 32 << 10
+# Per seat: its entry, content hash and display name, its output excerpt (runner/referee.py keeps
+# 2,000 characters and a line saying how many were left out), its CPU time, points and score.
+SEAT_BYTES = 16 << 10
+FAULT_BYTES = 6 * DETAIL_IN_RECORD + 128  # one fault: seat, turns, ending and reason
 # An fsync is a flush of the virtual disk, ~0.5 ms apiece on a VM with both cores busy; one per
 # record cost the 16-entry season's 240 quick games ~0.03 s of the play stage and ~0.05 s of the
 # machine's CPU. Synced at most this often, what a power loss can cost is games played again.
@@ -74,6 +93,28 @@ def record_key(
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def record_cap(spec: GameSpec, steps: int | None = None) -> int:
+    """The most bytes a record of a game of ``spec`` can take, within its rules and the host's
+    limits: its longest game (``max_moves`` steps, or ``steps``) at its most seats, every step at
+    the longest move text (``max_move_bytes``), in a game of more than two seats a fault for every
+    seat at every step (a fault there costs a turn, or puts the seat out), its texts as clipped."""
+    info, seats = spec.info, spec.info.max_players
+    steps = info.max_moves if steps is None else steps
+    move = info.max_move_bytes + 1  # and its comma (or null for a seat that did not move)
+    moves = steps * (seats * move + 2 if spec.records_turns else move)
+    faults = (steps + 1) * seats * FAULT_BYTES if seats > 2 else 0
+    return HEAD_BYTES + seats * SEAT_BYTES + moves + faults
+
+
+RECORD_CAPS = {game_id: record_cap(spec) for game_id, spec in GAMES.items()}
+LINE_CAP = max(RECORD_CAPS.values())  # the longest line the reader takes: the largest game's
+
+
+class RecordTooLong(ValueError):
+    """A record longer than its game can make (a bound in ``record_cap`` is wrong); one line
+    naming the game."""
+
+
 def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
@@ -91,11 +132,33 @@ def make_record(
     its setup's name and hash, for a game played with one)."""
     record: Record = {"key": key}
     record.update((k, v) for k, v in result.items() if k != "measured")
+    _clip_texts(record)
     record.update(season_seed=season_seed, round=round_, host_version=__version__)
     if setup is not None:
         record["setup"] = {"name": setup["name"], "hash": setup["hash"]}
     record["measured"] = {**result.get("measured", {}), "when": when}
     return record
+
+
+def clipped(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _clip_texts(record: Record) -> None:
+    """Clip what a bot's words can lengthen (a reason quoting its reply, its name) to the
+    lengths ``record_cap`` counts on, in copies of the parts changed."""
+    outcome = dict(record["outcome"])
+    outcome["detail"] = clipped(str(outcome.get("detail", "")), OUTCOME_DETAIL_IN_RECORD)
+    if outcome.get("faults"):
+        outcome["faults"] = [
+            {**f, "detail": clipped(str(f.get("detail", "")), DETAIL_IN_RECORD)}
+            for f in outcome["faults"]
+        ]
+    record["outcome"] = outcome
+    record["seats"] = [
+        {**seat, "name": clipped(str(seat.get("name", "")), NAME_IN_RECORD)}
+        for seat in record["seats"]
+    ]
 
 
 def without_measured(record: Mapping[str, Any]) -> Record:
@@ -358,9 +421,13 @@ def _results_error(path: Path, exc: OSError) -> ConfigError:
     )
 
 
-def _lines(handle: BinaryIO) -> Iterator[tuple[bytes | None, bool]]:
-    """Each line without its newline (None: longer than LINE_CAP; it was skipped, never held)
-    and whether it ended with a newline."""
+class _Overlong(bytes):
+    """The first bytes of a line longer than LINE_CAP (the rest was skipped, never held)."""
+
+
+def _lines(handle: BinaryIO) -> Iterator[tuple[bytes, bool]]:
+    """Each line without its newline (an ``_Overlong`` of its start: longer than LINE_CAP) and
+    whether it ended with a newline."""
     while True:
         line = handle.readline(LINE_CAP + 1)
         if not line:
@@ -374,16 +441,44 @@ def _lines(handle: BinaryIO) -> Iterator[tuple[bytes | None, bool]]:
             if not rest:
                 break
             ended = rest.endswith(b"\n")
-        yield None, ended
+        yield _Overlong(line[:200]), ended
+
+
+_GAME_AT_START = re.compile(rb'"game":"([a-z0-9-]{1,40})"')
+
+
+def _game_of(start: bytes) -> str:
+    """ " (a record of GAME, its first bytes say)" when a line's start names a game, else ""."""
+    found = _GAME_AT_START.search(start)
+    return f" (a record of {found[1].decode()}, its first bytes say)" if found else ""
+
+
+def _read_line(line: bytes) -> tuple[Record | None, str | None]:
+    """A line's record, or why it is none."""
+    if isinstance(line, _Overlong):
+        return (
+            None,
+            f"it is longer than {LINE_CAP} bytes, more than any game's record{_game_of(line)}",
+        )
+    try:
+        record = load_json(line)
+        problem = check_record(record)
+    except ShapeError as exc:  # too deep, a huge number, text that is not Unicode
+        return None, str(exc)
+    except ValueError:
+        return None, "it is not valid JSON"
+    if problem is None and len(line) > RECORD_CAPS[record["game"]]:
+        problem = f"it is longer than any record of {record['game']} can be"
+    return (record, None) if problem is None else (None, problem)
 
 
 def read_records(path: Path) -> tuple[list[Record], list[str]]:
     """The records of one file, in file order, and a sentence for each line that was skipped.
 
-    A missing file has no records. A line that is not a valid record (check_record) is skipped,
-    never fatal; the last line is expected to be torn after a kill. The file is read a line at a
-    time, at most LINE_CAP bytes of a line are held, and a path that is not a regular file (a
-    link, a FIFO) is refused without being read.
+    A missing file has no records. A line that is not a valid record (check_record), or longer
+    than a record of its game can be, is skipped, never fatal; the last line is expected to be
+    torn after a kill. The file is read a line at a time, at most LINE_CAP bytes of a line are
+    held, and a path that is not a regular file (a link, a FIFO) is refused without being read.
     """
     try:
         fd = _open_regular(path, os.O_RDONLY)
@@ -395,17 +490,8 @@ def read_records(path: Path) -> tuple[list[Record], list[str]]:
     problems: list[str] = []
     with os.fdopen(fd, "rb") as handle:
         for number, (line, ended) in enumerate(_lines(handle), 1):
-            if line is None:
-                problem: str | None = f"it is longer than {LINE_CAP} bytes"
-            else:
-                try:
-                    record = load_json(line)
-                    problem = check_record(record)
-                except ShapeError as exc:  # too deep, a huge number, text that is not Unicode
-                    problem = str(exc)
-                except ValueError:
-                    problem = "it is not valid JSON"
-            if problem is None:
+            record, problem = _read_line(line)
+            if record is not None:
                 records.append(record)
             elif not ended:
                 problems.append(
@@ -511,6 +597,14 @@ class ResultsWriter:
 
     def append(self, record: Mapping[str, Any]) -> None:
         line = _encode(record)
+        cap = RECORD_CAPS.get(str(record.get("game")), LINE_CAP)
+        if len(line) - 1 > cap:  # the reader would skip it, and its game be played again
+            raise RecordTooLong(
+                f"the record of a game of {record.get('game')} (key {str(record.get('key'))[:12]}) "
+                f"is {len(line) - 1} bytes, more than the {cap} a record of it can reach by its "
+                "rules and limits: it is not written. This is koth's mistake, not the entries': "
+                "please report it (runner/results.py, record_cap)."
+            )
         written = os.write(self._fd, line)
         if written != len(line):  # a full disk: leave a torn line the reader will skip
             raise OSError(f"{self.path}: only {written} of {len(line)} bytes were written")

@@ -221,7 +221,10 @@ def play_batch(
                     when=played["measured"]["when"],
                     setup={"name": setup.name, "hash": setup.hash} if setup else None,
                 )
-                writer.append(record)
+                try:
+                    writer.append(record)
+                except results.RecordTooLong as exc:  # never written to be skipped and replayed
+                    raise SeasonError(str(exc)) from None
                 on_record(record)
             on_game()
     return failed

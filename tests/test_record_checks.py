@@ -362,7 +362,16 @@ def test_the_writer_never_appends_through_a_link(tmp_path: Path) -> None:
     assert victim.read_text() == "precious\n"
 
 
-def test_an_overlong_or_deeply_nested_line_is_skipped_and_reading_goes_on(tmp_path: Path) -> None:
+@pytest.fixture
+def line_cap(monkeypatch: pytest.MonkeyPatch) -> int:
+    """A reader's cap of 1 MiB, not the largest game's (~124 MiB), for the tests that pass it."""
+    monkeypatch.setattr(results, "LINE_CAP", 1 << 20)
+    return results.LINE_CAP
+
+
+def test_an_overlong_or_deeply_nested_line_is_skipped_and_reading_goes_on(
+    tmp_path: Path, line_cap: int
+) -> None:
     path = tmp_path / "games.jsonl"
     record = fixture_records()[0]
     with open(path, "wb") as handle:
@@ -375,7 +384,7 @@ def test_an_overlong_or_deeply_nested_line_is_skipped_and_reading_goes_on(tmp_pa
     assert "line 2 is skipped because it nests lists or mappings more than" in problems[1]
 
 
-def test_a_torn_overlong_last_line_is_cut_off(tmp_path: Path) -> None:
+def test_a_torn_overlong_last_line_is_cut_off(tmp_path: Path, line_cap: int) -> None:
     path = tmp_path / "games.jsonl"
     record = fixture_records()[0]
     path.write_bytes(json.dumps(record).encode() + b"\n" + b"x" * (results.LINE_CAP + 5))

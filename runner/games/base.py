@@ -121,6 +121,10 @@ class GameInfo:
     seat_names: tuple[str, ...]  # display names of the seats, e.g. ("X", "O")
     score_label: str = "score {}"  # how a seat's score reads, e.g. "{} cells"
     seat_counts: tuple[int, ...] = ()  # the seat counts allowed; empty: any in [min, max]
+    # The most bytes one move's text (``move_text``) takes in a record, as a JSON string with its
+    # quotes: the record's size, and the reader's cap, follow from it (runner/results.py). The
+    # default holds short ASCII moves ("L", "PLACE 3 0"); a game whose moves carry more says so.
+    max_move_bytes: int = 32
 
     def allows(self, seats: int) -> bool:
         if self.seat_counts:
