@@ -46,6 +46,7 @@ from runner.config import Config, ConfigError
 from runner.documents import load_json
 from runner.entries import Entry, Manifest, content_hash, discover
 from runner.formats import Seeds
+from runner.formats.base import BUILTIN_PREFIX
 from runner.games import find_game
 from runner.games.base import Termination
 from runner.progress import Say, to_stderr
@@ -177,7 +178,7 @@ def builtin_player(config: Config, sandbox: Sandbox, load: Loader | None = None)
     game = find_game(config.game)
     bot = game.builtins[0]
     path = bot.folder
-    name = f"builtin-{bot.name}"
+    name = f"{BUILTIN_PREFIX}{bot.name}"
     manifest = Manifest(name, "koth", "the check stage's opponent", bot.language)
     entry = Entry(name, path, manifest, content_hash(path))
     build = build_entry(

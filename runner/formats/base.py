@@ -28,11 +28,20 @@ import functools
 import hashlib
 import hmac
 import json
+import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
 FILLER_PREFIX = "filler-"  # seats a free-for-all fills with the game's built-in bot
+FILLER = re.compile(re.escape(FILLER_PREFIX) + r"[0-9]+")
+BUILTIN_PREFIX = "builtin-"  # the check stage's opponent, the game's built-in bot
+
+
+def host_seat(name: str) -> bool:
+    """Whether ``name`` is one the host gives its own seats (a free-for-all's ``filler-1``, the
+    check stage's ``builtin-…``): no entry may be named so."""
+    return FILLER.fullmatch(name) is not None or name.startswith(BUILTIN_PREFIX)
 
 
 class FormatError(ValueError):
@@ -207,6 +216,8 @@ def check_entries(entries: Sequence[str]) -> list[str]:
 
 
 __all__ = [
+    "BUILTIN_PREFIX",
+    "FILLER",
     "FILLER_PREFIX",
     "NO_RESULTS",
     "Done",
@@ -221,4 +232,5 @@ __all__ = [
     "Wait",
     "Seeds",
     "check_entries",
+    "host_seat",
 ]

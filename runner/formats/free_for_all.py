@@ -26,12 +26,12 @@ other entries' games too.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from runner.formats.base import (
+    FILLER,
     FILLER_PREFIX,
     Fixture,
     Format,
@@ -124,9 +124,6 @@ class FreeForAll(Format):
                 Fixture(round_, seats, self.game, seed, setup, slot=(number, run), label=label)
             )
         return games
-
-
-FILLER = re.compile(re.escape(FILLER_PREFIX) + r"[0-9]+")
 
 
 def fillers(seats: Sequence[str]) -> list[str]:
