@@ -337,7 +337,8 @@ def preview(
         )
     mine = {n for n in names if verdicts[n].ok}
     path = out / RESULTS_FILE
-    recorded, problems = results.read_records(path)
+    believed = results.reproduced(config.free_for_all.setups)
+    recorded, problems = results.read_all([path], believed)
     for problem in problems:
         say(f"warning: {problem}")
     wanted = _preview_games(season.season_format(config, line).static, mine)
@@ -354,7 +355,7 @@ def preview(
         sandbox=sandbox,
     )
     not_played = played.failed
-    after = results.read_records(path)[0]
+    after = results.read_all([path], believed)[0]
     games = [s for s in season.plan_from(config, line, after).games if wanted(s.fixture)]
     current = {s.key for s in games}
     records = results.canonical(r for r in after if r["key"] in current)

@@ -37,7 +37,7 @@ import os
 import re
 import stat
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,12 +45,13 @@ from types import TracebackType
 from typing import Any, BinaryIO
 
 from runner import __version__
-from runner.config import ConfigError
+from runner.config import ConfigError, SetupSpec
 from runner.documents import ShapeError, finite_number, load_json
 from runner.entries import NAME_PATTERN
 from runner.games import GAMES
-from runner.games.base import Termination
+from runner.games.base import EMPTY, Setup, Termination
 from runner.games.spec import GameSpec, placement_from_order, points_for
+from runner.playback import outcome_problem
 from runner.safefiles import replacing
 
 Record = dict[str, Any]  # one game's record, as a JSON object (``check_record`` says its shape)
@@ -508,8 +509,38 @@ def results_files(folder: Path) -> list[Path]:
     return sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
 
 
-def read_all(paths: Iterable[Path]) -> tuple[list[Record], list[str]]:
-    """The records of several files, deduped by key (the first wins), and every problem seen."""
+Judge = Callable[[RecordView], str | None]  # why a record is not believed, or None
+
+
+def reproduced(setups: Iterable[SetupSpec] = ()) -> Judge:
+    """Whether the rules reproduce a record's outcome from its moves (runner/playback.py): a
+    record travels through caches and published sites, and a forged one (points that contradict
+    its moves) would otherwise change the standings, which never play the moves again.
+    ``setups`` are the season's; a record of a setup not among them is not a game of this
+    season, and is left to whoever knows its setup."""
+    known: dict[tuple[str, str], Setup] = {(s.name, s.hash): s.as_dict() for s in setups}
+
+    def judge(record: RecordView) -> str | None:
+        named = record.get("setup")
+        setup = known.get((named["name"], named["hash"])) if named else EMPTY
+        return None if setup is None else outcome_problem(GAMES[record["game"]], record, setup)
+
+    return judge
+
+
+def refusal(path: Path, record: RecordView, problem: str) -> str:
+    """The warning for a record whose outcome the rules do not reproduce, naming it."""
+    seats = " v ".join(str(s["entry"]) for s in record["seats"])
+    return (
+        f"{path}: the record of game {record['key'][:12]} ({record['game']}, {seats}, seed "
+        f"{record['seed']}) is refused: {problem}; its game will be played again."
+    )
+
+
+def read_all(paths: Iterable[Path], judge: Judge | None = None) -> tuple[list[Record], list[str]]:
+    """The records of several files, deduped by key (the first believed wins), and every
+    problem seen; with ``judge``, a record it refuses is left out (said), so a forged record
+    cannot shadow a true one of the same key."""
     seen: set[str] = set()
     records: list[Record] = []
     problems: list[str] = []
@@ -517,9 +548,14 @@ def read_all(paths: Iterable[Path]) -> tuple[list[Record], list[str]]:
         found, trouble = read_records(path)
         problems += trouble
         for record in found:
-            if record["key"] not in seen:
-                seen.add(record["key"])
-                records.append(record)
+            if record["key"] in seen:
+                continue
+            problem = judge(record) if judge is not None else None
+            if problem is not None:
+                problems.append(refusal(path, record, problem))
+                continue
+            seen.add(record["key"])
+            records.append(record)
     return records, problems
 
 
@@ -642,7 +678,9 @@ def write_atomic(path: Path, records: Iterable[Mapping[str, Any]]) -> None:
 
 
 def merge(inputs: Sequence[Path], out: Path) -> tuple[int, list[str]]:
-    """Combine result files into ``out``: deduped by key, in canonical order.
+    """Combine result files into ``out``: deduped by key, in canonical order, every record
+    whose outcome its moves do not give left out (``reproduced``; a game played with a setup,
+    whose values the files do not hold, is left to the standings, which know them).
 
     ``out`` may be one of the inputs. Returns how many records were written and the problems
     seen while reading (skipped lines). Raises FileNotFoundError naming a missing input.
@@ -650,7 +688,7 @@ def merge(inputs: Sequence[Path], out: Path) -> tuple[int, list[str]]:
     for path in inputs:
         if not path.is_file():
             raise FileNotFoundError(f"{path}: no such results file")
-    records, problems = read_all(inputs)
+    records, problems = read_all(inputs, reproduced())
     merged = canonical(records)
     write_atomic(out, merged)
     return len(merged), problems

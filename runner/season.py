@@ -113,10 +113,7 @@ def recorded_results(
 def season_plan(config: Config, line: Lineup, say: Say = to_stderr) -> Plan:
     """Every game the recorded results determine so far, with its key, and what the next wait
     for (runner/playloop.py)."""
-    records, problems = results.read_all(results.results_files(config.output.results))
-    for problem in problems:
-        say(f"warning: {problem}")
-    return plan_from(config, line, records)
+    return plan_from(config, line, _read_recorded(config, say=say))
 
 
 def plan_from(
@@ -149,11 +146,12 @@ def shard_file(config: Config, shard: Shard | None) -> Path:
 def _read_recorded(
     config: Config, extra: Path | None = None, say: Say = to_stderr
 ) -> list[results.Record]:
-    """Every record in the results folder (and ``extra``), saying what was skipped."""
+    """Every record in the results folder (and ``extra``) whose outcome the rules reproduce
+    from its moves, saying what was skipped or refused."""
     paths = results.results_files(config.output.results)
     if extra is not None and extra.resolve() not in {p.resolve() for p in paths}:
         paths.append(extra)
-    records, problems = results.read_all(paths)
+    records, problems = results.read_all(paths, results.reproduced(config.free_for_all.setups))
     for problem in problems:
         say(f"warning: {problem}")
     return records
@@ -326,10 +324,9 @@ def play_into(
 def standings(
     config: Config, line: Lineup, say: Say = to_stderr
 ) -> tuple[list[Row], dict[str, Any]]:
-    """Rank the recorded games the season's plan knows and write standings.json."""
-    records, problems = results.read_all(results.results_files(config.output.results))
-    for problem in problems:
-        say(f"warning: {problem}")
+    """Rank the recorded games the season's plan knows, each only if the rules reproduce its
+    outcome from its moves, and write standings.json."""
+    records = _read_recorded(config, say=say)
     games = plan_from(config, line, records).games
     current = {s.key for s in games}
     counted = results.canonical(r for r in records if r["key"] in current)

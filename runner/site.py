@@ -969,7 +969,7 @@ def render_from_config(
     with the records it shows and the standings beside it (runner/publish.py)."""
     source = results_source or config.output.results
     paths = [source] if source.is_file() else results.results_files(source)
-    records, problems = results.read_all(paths)
+    records, problems = results.read_all(paths, results.reproduced(config.free_for_all.setups))
     for problem in problems:
         warn(problem)
     standings_path = standings_path or config.output.standings

@@ -328,7 +328,9 @@ def test_a_well_formed_record_that_does_not_replay_gets_no_page(
     (folder / "games.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     code = koth_site(tmp_path, folder, FIXTURE / "standings.json")
     assert code == 0
-    assert f"game {bad['key']}: " in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"the record of game {bad['key'][:12]} (snakes-v2" in err, err
+    assert "is refused: its moves cannot be played by the rules" in err
     assert not (tmp_path / "site" / "games" / f"{bad['key'][:12]}.html").exists()
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_season import BOTS, add_bot
+from test_season import small_season
 
 from runner import results, season
 from runner.check import Lineup, Verdict
@@ -147,10 +147,7 @@ def test_two_names_chosen_to_share_a_table_every_round_are_dealt_apart_with_a_se
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
-    for name, source in BOTS.items():
-        add_bot(tmp_path / "entries", name, source)
-    (tmp_path / "tournament.yaml").write_text("entries: entries\nseed: 3\nrounds: 1\njobs: 2\n")
-    return tmp_path
+    return small_season(tmp_path, jobs=2)
 
 
 def koth(folder: Path, *args: str) -> int:
