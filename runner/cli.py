@@ -820,6 +820,10 @@ def cmd_changed(args: argparse.Namespace) -> int:
     _say(f"changed entries: {pr.encode_names(changes.present) or 'none'}")
     for name in changes.removed:
         _say(f"removed (nothing to check): {pr.encode_names([name])}")
+    for change in changes.existing:
+        _say(f"an entry this change did not add: it {pr.existing_words(change)}")
+    if args.changes is not None:
+        pr.write_changes(args.changes, changes)
     if args.as_output:
         print(f"{args.as_output}={pr.encode_names(changes.present)}")
     else:
@@ -856,20 +860,31 @@ def cmd_report(args: argparse.Namespace) -> int:
     from runner import pr
 
     doc, standings = pr.read_preview(args.preview)
-    text = pr.report_markdown(doc, standings, args.artifact, pr.run_url(os.environ))
+    existing = pr.read_changes(args.changes) if args.changes is not None else []
+    approved = (args.approved or "").strip().lower() == "true"
+    text = pr.report_markdown(
+        doc, standings, args.artifact, pr.run_url(os.environ), existing, approved
+    )
     if args.summary is None:
         print(text)
     else:
         with open(args.summary, "a", encoding="utf-8") as handle:
             handle.write(text + "\n")
         print(f"report written to {args.summary}")
+    for change in existing or ():
+        print(f"an entry this pull request did not add: it {pr.existing_words(change)}")
+    waiting = existing is None or (bool(existing) and not approved)
+    if existing is None:
+        _say(f"{args.changes} is not what `koth changed --changes` writes: the check fails")
+    elif waiting:
+        _say(f"the pull request needs an organiser's approval (the label {pr.APPROVAL_LABEL})")
     if doc is None:
         _say(f"no preview in {args.preview}/ (run `koth preview` first)")
         return 1
     for change in doc["changed"]:
         verdict = "ok" if change["ok"] else "FAILED: " + pr.STAGE_WORDS.get(change["stage"], "")
         print(f"{change['entry']}: {verdict}")
-    return 1 if pr.failed(doc) else 0
+    return 1 if pr.failed(doc) or waiting else 0
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
@@ -926,9 +941,11 @@ def add_ci_commands(commands: Any) -> None:
         "changed",
         "list the entries a branch adds or edits (git diff against a base)",
         "Print the entry folders under the entries folder that differ between the merge "
-        "base of --base and --head (default HEAD), one per line; removed entries are "
-        "only mentioned on stderr. Names are URL-quoted (a valid entry name is printed "
-        "as is). With --as-output NAME, print one line NAME=a,b instead, the format of "
+        "base of --base and --head (default HEAD), one per line; removed entries, and every "
+        "existing entry the branch removes, renames or edits (with its author), are "
+        "mentioned on stderr and, with --changes FILE, written to FILE for `koth report`. "
+        "Names are URL-quoted (a valid entry name is printed as is). With --as-output NAME, "
+        "print one line NAME=a,b instead, the format of "
         "$GITHUB_OUTPUT. Exits 1 when the branch also changes anything under the entries "
         "folder outside an entry folder (a .gitattributes, a file or hidden folder there): no "
         "entry check covers it, so it is for an organiser to review. Needs the base commit in "
@@ -938,6 +955,13 @@ def add_ci_commands(commands: Any) -> None:
     changed.add_argument("--base", required=True, help="the base commit or branch (the PR's)")
     changed.add_argument("--head", default="HEAD", help="the commit checked (default: HEAD)")
     changed.add_argument("--as-output", metavar="NAME", help="print NAME=a,b for $GITHUB_OUTPUT")
+    changed.add_argument(
+        "--changes",
+        type=Path,
+        metavar="FILE",
+        help="write the entries the branch adds, and the existing ones it removes, renames or "
+        "edits (with their authors), to FILE for `koth report --changes FILE`",
+    )
     changed.set_defaults(func=cmd_changed)
 
     prev = add(
@@ -962,11 +986,13 @@ def add_ci_commands(commands: Any) -> None:
     rep = add(
         "report",
         "the preview's verdicts and standings as Markdown (a workflow's step summary)",
-        "Read PREVIEW/preview.json and write the pull request's report in Markdown: each "
-        "changed entry's verdict with the compiler's messages, the preview standings and "
-        "where the preview site is (the artifact ARTIFACT of this run, linked when the "
-        "GitHub Actions variables are set). Appends to --summary (e.g. "
-        "$GITHUB_STEP_SUMMARY) or prints. Exits 1 if a changed entry failed.",
+        "Read PREVIEW/preview.json and write the pull request's report in Markdown: first "
+        "every existing entry it removes, renames or edits, with its author (from --changes), "
+        "then each changed entry's verdict with the compiler's messages, the preview "
+        "standings and where the preview site is (the artifact ARTIFACT of this run, linked "
+        "when the GitHub Actions variables are set). Appends to --summary (e.g. "
+        "$GITHUB_STEP_SUMMARY) or prints. Exits 1 if a changed entry failed, or if the pull "
+        "request changes an existing entry and is not --approved true.",
     )
     rep.add_argument(
         "--preview",
@@ -976,6 +1002,19 @@ def add_ci_commands(commands: Any) -> None:
     )
     rep.add_argument("--summary", type=Path, help="append the Markdown to this file")
     rep.add_argument("--artifact", default="preview-site", help="the preview site's artifact name")
+    rep.add_argument(
+        "--changes",
+        type=Path,
+        metavar="FILE",
+        help="what `koth changed --changes FILE` wrote: the existing entries the pull request "
+        "removes, renames or edits are named first, and fail the check unless --approved",
+    )
+    rep.add_argument(
+        "--approved",
+        metavar="true|false",
+        help="whether an organiser approved the changes to existing entries (the pull request "
+        "carries the approval label; the workflow passes `true` or `false`)",
+    )
     rep.set_defaults(func=cmd_report)
 
     plan = add(

@@ -460,13 +460,20 @@ class Expression:
 
     def _postfix(self) -> Any:
         value = self._primary()
+        filtered = False  # after `.*`: each property is taken of every item
         while self._peek() in (".", "["):
             if self._take()[1] == ".":
                 key: Any = self._take()[1]
             else:
                 key = self._or()
                 self._take("]")
-            value = value.get(key) if isinstance(value, dict) else None
+            if key == "*":
+                items = value.values() if isinstance(value, dict) else value or []
+                value, filtered = list(items), True
+            elif filtered:
+                value = [v.get(key) for v in value if isinstance(v, dict)]
+            else:
+                value = value.get(key) if isinstance(value, dict) else None
         return value
 
     def _primary(self) -> Any:
@@ -497,6 +504,13 @@ class Expression:
 
 EXPR = re.compile(r"\$\{\{(.*?)\}\}", re.S)
 LONE = re.compile(r"\$\{\{((?:(?!\}\}).)*)\}\}", re.S)  # one expression, nothing around it
+
+
+def contains(search: Any, item: Any) -> bool:
+    """GitHub's contains(): an item of an array, or a substring (both without case)."""
+    if isinstance(search, list):
+        return any(str(v).lower() == str(item).lower() for v in search)
+    return str(item).lower() in as_text(search).lower()
 
 
 def as_text(value: Any) -> str:
@@ -670,6 +684,7 @@ class Rehearsal:
             "fromJSON": json.loads,
             "toJSON": json.dumps,
             "hashFiles": hash_files,
+            "contains": contains,
         }
         return Expression(text, self._context(job, steps), functions).value()
 
