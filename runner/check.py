@@ -347,7 +347,7 @@ def _judge(smoke: _Smoke, games: Sequence[tuple[int, Done]]) -> _Judged:
     return _Judged(False, "\n".join(sorted(t for t, _ in problems)), keep=not wall, wall_clock=wall)
 
 
-def seat_of(game: tuple[int, Done]) -> int:
+def _seat_of(game: tuple[int, Done]) -> int:
     return game[0]
 
 
@@ -366,7 +366,7 @@ def _smoke(
     for done in pool.play(tasks):
         entry, seat = owners[done[0]]
         games[entry].append((seat, done))
-    return {entry: _judge(smoke, sorted(found, key=seat_of)) for entry, found in games.items()}
+    return {entry: _judge(smoke, sorted(found, key=_seat_of)) for entry, found in games.items()}
 
 
 def _retried(

@@ -369,10 +369,9 @@ def cmd_schedule(args: argparse.Namespace) -> int:
     shard = _shard(args)
     with _stage(args) as (config, sandbox, pool):
         line = _lineup(args, config, sandbox, pool)
-        plan = season.season_plan(config, line, say=_say)
+        plan, known = season.season_plan(config, line, say=_say)
     season.say_randomness(config, _say)
     games = select_shard(plan.games, shard)
-    known = season.recorded_keys(config, say=_say)
     # A secret season's seeds are published with the records, after play: an unplayed game's
     # seed would let an entrant compute its board.
     rows: list[dict[str, Any]] = [

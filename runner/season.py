@@ -110,10 +110,11 @@ def recorded_results(
     return RecordedResults(key_function(config, line), records)
 
 
-def season_plan(config: Config, line: Lineup, say: Say = to_stderr) -> Plan:
+def season_plan(config: Config, line: Lineup, say: Say = to_stderr) -> tuple[Plan, set[str]]:
     """Every game the recorded results determine so far, with its key, and what the next wait
-    for (runner/playloop.py)."""
-    return plan_from(config, line, _read_recorded(config, say=say))
+    for (runner/playloop.py); and the keys of the records believed (read once)."""
+    records = _read_recorded(config, say=say)
+    return plan_from(config, line, records), {r["key"] for r in records}
 
 
 def plan_from(
@@ -135,7 +136,7 @@ def plan_from(
 def schedule(config: Config, line: Lineup, say: Say = to_stderr) -> list[Scheduled]:
     """The season's games known so far (all of them, for a round-robin), in canonical order,
     each with its result key."""
-    return season_plan(config, line, say).games
+    return season_plan(config, line, say)[0].games
 
 
 def shard_file(config: Config, shard: Shard | None) -> Path:
@@ -155,11 +156,6 @@ def _read_recorded(
     for problem in problems:
         say(f"warning: {problem}")
     return records
-
-
-def recorded_keys(config: Config, extra: Path | None = None, say: Say = to_stderr) -> set[str]:
-    """Keys of every record in the results folder (and ``extra``), saying what was skipped."""
-    return {r["key"] for r in _read_recorded(config, extra, say)}
 
 
 @dataclass
