@@ -639,8 +639,10 @@ def add_season_commands(commands: Any) -> None:
         "print the season's games, their seeds and keys",
         "Build and check the entries (cached), then print every game of the season known "
         "so far in canonical order (round, then its place in the round, then the seats): "
-        "its seed, derived from the season seed and the game's identity only, its result "
-        "key, and whether it is already recorded in the results folder. A round-robin or a "
+        "its seed (an HMAC keyed by the season secret of the season seed, the game's identity "
+        "and its entries' content hashes; with a secret, shown only once the game is "
+        "recorded), its result key, and whether it is already recorded in the results "
+        "folder. A round-robin or a "
         "free-for-all knows every game from the start; a knockout knows a round only once "
         "the previous round's results are recorded, and the last line says what waits "
         "(e.g. 'round 2 waits for round 1's results'). With --shard, only that shard's games.",

@@ -5,9 +5,9 @@ A record is ``GameResult.to_dict()`` plus ``key``, ``season_seed``, ``round`` an
 ``when``, a UTC timestamp). Everything else is the same whenever the same inputs are played.
 
 The key is sha256 over the game id (which is also the rules version), the seats (entry name and
-content hash, X first) and the game seed. The seed is derived from the season seed, the round and
-the seats (runner/schedule.py), so a key changes exactly when the game that would be played
-changes: editing an entry re-keys only its games.
+content hash, X first) and the game seed. The seed is derived from the season's secret and seed,
+the round and the seats with their content hashes (runner/formats/base.py), so a key changes
+exactly when the game that would be played changes: editing an entry re-keys only its games.
 
 Size. Every game played within the rules is recorded and read back: the size a record of a game
 can reach follows from its rules and limits (``record_cap``: its longest game, its seats, the
