@@ -111,6 +111,16 @@ RECORD_CAPS = {game_id: record_cap(spec) for game_id, spec in GAMES.items()}
 LINE_CAP = max(RECORD_CAPS.values())  # the longest line the reader takes: the largest game's
 
 
+def game_cap(game_id: str) -> int:
+    """The cap of a record of ``game_id`` (a game registered after this module was loaded, a
+    test's, worked out now; an unknown one, the reader's)."""
+    cap = RECORD_CAPS.get(game_id)
+    if cap is None:
+        spec = GAMES.get(game_id)
+        cap = record_cap(spec) if spec is not None else LINE_CAP
+    return cap
+
+
 class RecordTooLong(ValueError):
     """A record longer than its game can make (a bound in ``record_cap`` is wrong); one line
     naming the game."""
@@ -468,7 +478,7 @@ def _read_line(line: bytes) -> tuple[Record | None, str | None]:
         return None, str(exc)
     except ValueError:
         return None, "it is not valid JSON"
-    if problem is None and len(line) > RECORD_CAPS[record["game"]]:
+    if problem is None and len(line) > game_cap(record["game"]):
         problem = f"it is longer than any record of {record['game']} can be"
     return (record, None) if problem is None else (None, problem)
 
@@ -633,7 +643,7 @@ class ResultsWriter:
 
     def append(self, record: Mapping[str, Any]) -> None:
         line = _encode(record)
-        cap = RECORD_CAPS.get(str(record.get("game")), LINE_CAP)
+        cap = game_cap(str(record.get("game")))
         if len(line) - 1 > cap:  # the reader would skip it, and its game be played again
             raise RecordTooLong(
                 f"the record of a game of {record.get('game')} (key {str(record.get('key'))[:12]}) "
