@@ -668,10 +668,11 @@ def _check_secret(s: Setting, value: object, src: _Source) -> bytes:
     (it must stay secret even in a log of a mistake)."""
     if isinstance(value, str) and len(value.strip()) >= SECRET_LENGTH:
         return value.strip().encode()
+    kind = type(value).__name__
     what = (
         f"{len(value.strip())} characters"
         if isinstance(value, str)
-        else f"a {type(value).__name__}, not text"
+        else f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}, not text"
     )
     raise src.error(
         s.key,

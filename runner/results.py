@@ -459,7 +459,7 @@ _GAME_AT_START = re.compile(rb'"game":"([a-z0-9-]{1,40})"')
 
 
 def _game_of(start: bytes) -> str:
-    """ " (a record of GAME, its first bytes say)" when a line's start names a game, else ""."""
+    """The words naming the game a line's first bytes name (a record of GAME), or ""."""
     found = _GAME_AT_START.search(start)
     return f" (a record of {found[1].decode()}, its first bytes say)" if found else ""
 
