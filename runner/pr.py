@@ -731,7 +731,9 @@ def _title(doc: Mapping[str, Any], waiting: bool) -> str:
         return "## koth: this pull request adds or edits no entry"
     if failed(doc):
         return "## koth: entry check ❌ failed"
-    return "## koth: entry check " + ("❌ needs an organiser" if waiting else "✅ passed")
+    return "## koth: entry check " + (
+        "❌ needs an organiser's approval" if waiting else "✅ passed"
+    )
 
 
 def report_markdown(
