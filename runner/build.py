@@ -37,6 +37,7 @@ RECIPE = "c11-O2-v2"  # change when the flags or checks change: every entry is r
 # no other group) cannot pass, so no bot reaches another entry's jail through its own jail's
 # parent (runner/sandbox/docker.py).
 ENTRY_FOLDER_MODE = 0o750
+BUILD_FILE_CAP = 1 << 20  # build.json: a verdict and a compiler's messages (capped far below)
 # How a program bot is started, in its jail, by language (stdio games).
 PROGRAMS = {"c": ["./bot"], "cpp": ["./bot"], "python": [*worker.PYTHON_COMMAND, "bot.py"]}
 
@@ -80,7 +81,7 @@ class Build:
 
 def _cached(entry: Entry, folder: Path, sandbox: str) -> Build | None:
     try:
-        data = load_json((folder / "build.json").read_text())
+        data = load_json(read_capped(folder / "build.json", BUILD_FILE_CAP))
         build = Build(**data)
     except (OSError, ValueError, TypeError):
         return None

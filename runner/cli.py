@@ -310,19 +310,23 @@ def cmd_check(args: argparse.Namespace) -> int:
     from runner import check
 
     with _stage(args) as (config, sandbox, pool):
-        verdicts = check.check_all(config, check.build_all(config, sandbox), sandbox, pool, _say)
+        builds = check.build_all(config, sandbox)
+        verdicts = check.check_all(config, builds, sandbox, pool, _say, args.recheck)
     if args.out is not None:
         from runner.verdicts import write
 
         write(args.out, config, verdicts)
     width = max([5, *(len(v.entry) for v in verdicts)])
     for v in verdicts:
+        cached = " (cached)" if v.cached else ""
         if v.ok:
+            note = f"\n{shown_indented(v.note)}" if v.note else ""
             print(
-                f"ok        {v.entry:<{width}}  {v.display_name}: builds and passes the smoke games"
+                f"ok        {v.entry:<{width}}  {v.display_name}: builds and passes the smoke "
+                f"games{cached}{note}"
             )
         else:
-            print(f"EXCLUDED  {v.entry:<{width}}  {v.stage}:\n{shown_indented(v.message)}")
+            print(f"EXCLUDED  {v.entry:<{width}}  {v.stage}{cached}:\n{shown_indented(v.message)}")
     excluded = sum(not v.ok for v in verdicts)
     print(f"{len(verdicts)} entries, {len(verdicts) - excluded} play, {excluded} excluded")
     if args.out is not None:
@@ -336,7 +340,7 @@ def _lineup(args: argparse.Namespace, config: Config, sandbox: Any, pool: Any) -
     from runner import check, verdicts
 
     if getattr(args, "verdicts", None) is None:
-        return check.lineup(config, sandbox, pool, say=_say)
+        return check.lineup(config, sandbox, pool, say=_say, recheck=args.recheck)
 
     try:
         return verdicts.lineup(
@@ -365,16 +369,18 @@ def cmd_schedule(args: argparse.Namespace) -> int:
     shard = _shard(args)
     with _stage(args) as (config, sandbox, pool):
         line = _lineup(args, config, sandbox, pool)
-        plan = season.season_plan(config, line, say=_say)
+        plan, known = season.season_plan(config, line, say=_say)
+    season.say_randomness(config, _say)
     games = select_shard(plan.games, shard)
-    known = season.recorded_keys(config, say=_say)
+    # A secret season's seeds are published with the records, after play: an unplayed game's
+    # seed would let an entrant compute its board.
     rows: list[dict[str, Any]] = [
         {
             "index": g.index,
             "round": g.fixture.round,
             "seats": list(g.fixture.seats),
             "game": g.fixture.game,
-            "seed": g.fixture.seed,
+            "seed": g.fixture.seed if g.key in known or not config.secret else None,
             "key": g.key,
             "recorded": g.key in known,
             **({"label": g.fixture.label} if g.fixture.label else {}),
@@ -405,8 +411,9 @@ def _print_schedule(rows: list[dict[str, Any]], seat_names: tuple[str, ...]) -> 
         players = " ".join(f"{n:<{width}}" for n in row["seats"])
         status = "recorded" if row["recorded"] else "to play"
         label = f"  {row['label']}" if "label" in row else ""
+        seed = "(secret)" if row["seed"] is None else row["seed"]
         print(
-            f"{row['index']:>5}  {row['round']:>5}  {players}  {row['seed']:>19}  "
+            f"{row['index']:>5}  {row['round']:>5}  {players}  {seed:>19}  "
             f"{row['key'][:12]}  {status}{label}"
         )
 
@@ -515,6 +522,7 @@ def cmd_season(args: argparse.Namespace) -> int:
             show_progress=not args.no_progress,
             say=_say,
             closing=closing,
+            recheck=args.recheck,
         )
         code = _report(report)
         _print_standings(config, rows, doc)
@@ -570,6 +578,13 @@ def _options(parser: argparse.ArgumentParser, *names: str) -> None:
         parser.add_argument(
             "--no-progress", action="store_true", help="no progress bar or progress lines"
         )
+    if "check" in names or "verdicts" in names:
+        parser.add_argument(
+            "--recheck",
+            action="store_true",
+            help="play every entry's smoke games again, whatever build/<entry>/check.json "
+            "says (a cached verdict is shown as `(cached)`)",
+        )
     if "verdicts" in names:
         parser.add_argument(
             "--verdicts",
@@ -603,15 +618,19 @@ def add_season_commands(commands: Any) -> None:
     check = add(
         "check",
         "smoke-test every built entry against the built-in bot",
-        "Build every entry (cached), then play two smoke games per entry against "
-        "the built-in bot, once in each seat. An entry that fails its build or is at "
-        "fault in a smoke game (crash, timeout, invalid move, ...) is excluded from the "
-        "season and listed in the standings with the reason. Verdicts are cached by "
-        "content hash. Exits 1 if any entry is excluded, unless --out is given: then every "
+        "Build every entry (cached), then play its smoke games against the built-in bot "
+        "(two seats: once in each seat; more: one game). An entry that fails its build, or "
+        "cannot play by the rules' own consequence of a fault in a smoke game (two seats: "
+        "any fault loses the game; the Easter Egg Hunt, where a fault costs a turn: no turn "
+        "played at all), is excluded from the season and listed in the standings with the "
+        "reason. A smoke game failed on wall-clock time alone (CPU within its limits) is "
+        "played again, and never cached. Other verdicts are cached by content hash and "
+        "shown as `(cached)`; --recheck checks again. Exits 1 if any entry is excluded, "
+        "unless --out is given: then every "
         "verdict is written to FILE, for the --verdicts option of the other stages (so "
         "all shards of a season play the same field), and the exit code is 0.",
     )
-    _options(check, "jobs")
+    _options(check, "jobs", "check")
     check.add_argument("--out", type=Path, metavar="FILE", help="write the verdicts to FILE (JSON)")
     check.set_defaults(func=cmd_check)
 
@@ -620,8 +639,10 @@ def add_season_commands(commands: Any) -> None:
         "print the season's games, their seeds and keys",
         "Build and check the entries (cached), then print every game of the season known "
         "so far in canonical order (round, then its place in the round, then the seats): "
-        "its seed, derived from the season seed and the game's identity only, its result "
-        "key, and whether it is already recorded in the results folder. A round-robin or a "
+        "its seed (an HMAC keyed by the season secret of the season seed, the game's identity "
+        "and its entries' content hashes; with a secret, shown only once the game is "
+        "recorded), its result key, and whether it is already recorded in the results "
+        "folder. A round-robin or a "
         "free-for-all knows every game from the start; a knockout knows a round only once "
         "the previous round's results are recorded, and the last line says what waits "
         "(e.g. 'round 2 waits for round 1's results'). With --shard, only that shard's games.",
@@ -683,7 +704,7 @@ def add_season_commands(commands: Any) -> None:
         "not finish. A bad entry never stops the season. Ends by rendering the results "
         "site (see `koth site`). Exits 130 on Ctrl-C.",
     )
-    _options(whole, "seed", "rounds", "jobs", "play")
+    _options(whole, "seed", "rounds", "jobs", "play", "check")
     whole.add_argument("--no-site", action="store_true", help="do not render the site at the end")
     whole.set_defaults(func=cmd_season)
 
@@ -800,6 +821,10 @@ def cmd_changed(args: argparse.Namespace) -> int:
     _say(f"changed entries: {pr.encode_names(changes.present) or 'none'}")
     for name in changes.removed:
         _say(f"removed (nothing to check): {pr.encode_names([name])}")
+    for change in changes.existing:
+        _say(f"an entry this change did not add: it {pr.existing_words(change)}")
+    if args.changes is not None:
+        pr.write_changes(args.changes, changes)
     if args.as_output:
         print(f"{args.as_output}={pr.encode_names(changes.present)}")
     else:
@@ -836,31 +861,44 @@ def cmd_report(args: argparse.Namespace) -> int:
     from runner import pr
 
     doc, standings = pr.read_preview(args.preview)
-    text = pr.report_markdown(doc, standings, args.artifact, pr.run_url(os.environ))
+    existing = pr.read_changes(args.changes) if args.changes is not None else []
+    approved = (args.approved or "").strip().lower() == "true"
+    text = pr.report_markdown(
+        doc, standings, args.artifact, pr.run_url(os.environ), existing, approved
+    )
     if args.summary is None:
         print(text)
     else:
         with open(args.summary, "a", encoding="utf-8") as handle:
             handle.write(text + "\n")
         print(f"report written to {args.summary}")
+    for change in existing or ():
+        print(f"an entry this pull request did not add: it {pr.existing_words(change)}")
+    waiting = existing is None or (bool(existing) and not approved)
+    if existing is None:
+        _say(f"{args.changes} is not what `koth changed --changes` writes: the check fails")
+    elif waiting:
+        _say(f"the pull request needs an organiser's approval (the label {pr.APPROVAL_LABEL})")
     if doc is None:
         _say(f"no preview in {args.preview}/ (run `koth preview` first)")
         return 1
     for change in doc["changed"]:
         verdict = "ok" if change["ok"] else "FAILED: " + pr.STAGE_WORDS.get(change["stage"], "")
         print(f"{change['entry']}: {verdict}")
-    return 1 if pr.failed(doc) else 0
+    return 1 if pr.failed(doc) or waiting else 0
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    from runner import pr
+    from runner import pr, season
 
     with _ci_errors():
         shards = pr.shard_count(args.shards)
         args.seed = pr.optional_int("--seed", args.seed)
         args.rounds = pr.optional_int("--rounds", args.rounds)
+    config = _config(args)
+    season.say_randomness(config, _say)
     # One line each (tournament.yaml's paths hold no line break: runner/config.py).
-    for name, value in pr.plan_outputs(_config(args), shards, args.host or "").items():
+    for name, value in pr.plan_outputs(config, shards, args.host or "").items():
         print(f"{name}={value}")
     return 0
 
@@ -904,9 +942,11 @@ def add_ci_commands(commands: Any) -> None:
         "changed",
         "list the entries a branch adds or edits (git diff against a base)",
         "Print the entry folders under the entries folder that differ between the merge "
-        "base of --base and --head (default HEAD), one per line; removed entries are "
-        "only mentioned on stderr. Names are URL-quoted (a valid entry name is printed "
-        "as is). With --as-output NAME, print one line NAME=a,b instead, the format of "
+        "base of --base and --head (default HEAD), one per line; removed entries, and every "
+        "existing entry the branch removes, renames or edits (with its author), are "
+        "mentioned on stderr and, with --changes FILE, written to FILE for `koth report`. "
+        "Names are URL-quoted (a valid entry name is printed as is). With --as-output NAME, "
+        "print one line NAME=a,b instead, the format of "
         "$GITHUB_OUTPUT. Exits 1 when the branch also changes anything under the entries "
         "folder outside an entry folder (a .gitattributes, a file or hidden folder there): no "
         "entry check covers it, so it is for an organiser to review. Needs the base commit in "
@@ -916,6 +956,13 @@ def add_ci_commands(commands: Any) -> None:
     changed.add_argument("--base", required=True, help="the base commit or branch (the PR's)")
     changed.add_argument("--head", default="HEAD", help="the commit checked (default: HEAD)")
     changed.add_argument("--as-output", metavar="NAME", help="print NAME=a,b for $GITHUB_OUTPUT")
+    changed.add_argument(
+        "--changes",
+        type=Path,
+        metavar="FILE",
+        help="write the entries the branch adds, and the existing ones it removes, renames or "
+        "edits (with their authors), to FILE for `koth report --changes FILE`",
+    )
     changed.set_defaults(func=cmd_changed)
 
     prev = add(
@@ -940,11 +987,13 @@ def add_ci_commands(commands: Any) -> None:
     rep = add(
         "report",
         "the preview's verdicts and standings as Markdown (a workflow's step summary)",
-        "Read PREVIEW/preview.json and write the pull request's report in Markdown: each "
-        "changed entry's verdict with the compiler's messages, the preview standings and "
-        "where the preview site is (the artifact ARTIFACT of this run, linked when the "
-        "GitHub Actions variables are set). Appends to --summary (e.g. "
-        "$GITHUB_STEP_SUMMARY) or prints. Exits 1 if a changed entry failed.",
+        "Read PREVIEW/preview.json and write the pull request's report in Markdown: first "
+        "every existing entry it removes, renames or edits, with its author (from --changes), "
+        "then each changed entry's verdict with the compiler's messages, the preview "
+        "standings and where the preview site is (the artifact ARTIFACT of this run, linked "
+        "when the GitHub Actions variables are set). Appends to --summary (e.g. "
+        "$GITHUB_STEP_SUMMARY) or prints. Exits 1 if a changed entry failed, or if the pull "
+        "request changes an existing entry and is not --approved true.",
     )
     rep.add_argument(
         "--preview",
@@ -954,6 +1003,19 @@ def add_ci_commands(commands: Any) -> None:
     )
     rep.add_argument("--summary", type=Path, help="append the Markdown to this file")
     rep.add_argument("--artifact", default="preview-site", help="the preview site's artifact name")
+    rep.add_argument(
+        "--changes",
+        type=Path,
+        metavar="FILE",
+        help="what `koth changed --changes FILE` wrote: the existing entries the pull request "
+        "removes, renames or edits are named first, and fail the check unless --approved",
+    )
+    rep.add_argument(
+        "--approved",
+        metavar="true|false",
+        help="whether an organiser approved the changes to existing entries (the pull request "
+        "carries the approval label; the workflow passes `true` or `false`)",
+    )
     rep.set_defaults(func=cmd_report)
 
     plan = add(

@@ -12,7 +12,6 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-import math
 import os
 import re
 import reprlib
@@ -23,7 +22,8 @@ from typing import Any, Literal
 
 import yaml
 
-from runner.documents import ShapeError, load_json, load_yaml
+from runner.documents import ShapeError, finite_number, load_json, load_yaml
+from runner.safefiles import read_regular
 
 DEFAULT_FILE = "tournament.yaml"
 DOCS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "configuration.md"
@@ -100,6 +100,9 @@ class Config:
     limits: Limits
     output: Output
     points: Points = LINEAR_POINTS
+    # The season secret (SECRET_VARIABLE, or `secret:`): every seed and deal is keyed by it.
+    # Never shown: not in a repr, a message, a record, a log or the site.
+    secret: bytes = field(default=b"", repr=False)
     knockout: KnockoutSettings = KnockoutSettings(3, None, False, 2)
     free_for_all: FreeForAllSettings = FreeForAllSettings(None, None, ())
     site: SiteSettings = SiteSettings(None)
@@ -137,6 +140,7 @@ class Setting:
         "seeding",
         "setups",
         "url",
+        "secret",
     ]
     default: int | float | str | None
     doc: str
@@ -191,6 +195,17 @@ SETTINGS: tuple[Setting, ...] = (
         "",
         0,
         2**63 - 1,
+    ),
+    Setting(
+        "secret",
+        "secret",
+        None,
+        "The season secret: every game's seed and every deal of tables is keyed by it (HMAC), so "
+        "no entrant can compute a board, a hand, a map or a seating before the game is played "
+        "(the records publish each seed after play). For a season on your own machine; in a "
+        "public repository leave it out and set the environment variable KOTH_SEASON_SECRET "
+        "(a repository secret, docs/hosting.md), which takes its place.",
+        null_means="none: the season's randomness is public",
     ),
     Setting(
         "sandbox",
@@ -452,10 +467,7 @@ def points_problem(value: object) -> str | None:
         return "expected `linear` or a list of points by place"
     if len(value) > MAX_PLACES:
         return f"expected points for at most {MAX_PLACES} places"
-    if not all(
-        isinstance(p, int | float) and not isinstance(p, bool) and math.isfinite(p) and p >= 0
-        for p in value
-    ):
+    if not all(finite_number(p) and p >= 0 for p in value):
         return "expected points that are finite numbers of at least 0"
     if any(worse > better for better, worse in zip(value, value[1:], strict=False)):
         return "a place may not score more than the place before it"
@@ -542,6 +554,7 @@ def _check(s: Setting, value: object, src: _Source) -> Any:
 
 SETUP_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}\Z")
 SETUP_FILE_CAP = 1 << 20
+CONFIG_FILE_CAP = 1 << 20  # tournament.yaml: a few dozen lines
 Scalar = str | int | float | bool
 
 
@@ -601,7 +614,8 @@ def _setup_problem(item: object, seen: set[str]) -> str | None:
         return f"repeats the name {name!r}"
     seen.add(name)
     for key, value in item.items():
-        scalar = isinstance(value, Scalar) and not (isinstance(value, float) and value != value)
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        scalar = isinstance(value, Scalar) and (finite_number(value) or not number)
         if not isinstance(key, str) or not scalar:
             return f"({name}) has a setting {key!r} that is not a name with a plain value"
         if key.endswith("_file") and not (isinstance(value, str) and value):
@@ -644,8 +658,33 @@ def _check_url(s: Setting, value: object, src: _Source) -> str:
     )
 
 
+SECRET_VARIABLE = "KOTH_SEASON_SECRET"
+SECRET_LENGTH = 32  # characters: 128 bits of hex, more than anyone can try from published seeds
+MAKE_SECRET = "python3 -c 'import secrets; print(secrets.token_hex(32))'"
+
+
+def _check_secret(s: Setting, value: object, src: _Source) -> bytes:
+    """The season secret as bytes; an error that says what is wrong with it, never what it is
+    (it must stay secret even in a log of a mistake)."""
+    if isinstance(value, str) and len(value.strip()) >= SECRET_LENGTH:
+        return value.strip().encode()
+    kind = type(value).__name__
+    what = (
+        f"{len(value.strip())} characters"
+        if isinstance(value, str)
+        else f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}, not text"
+    )
+    raise src.error(
+        s.key,
+        f"the season secret must be text of at least {SECRET_LENGTH} characters, got {what} "
+        "(a short secret could be found by trying, from the seeds the records publish).",
+        f"make one with `{MAKE_SECRET}`.",
+    )
+
+
 _SHAPED = {
     "bool": _check_bool,
+    "secret": _check_secret,
     "url": _check_url,
     "seats": _check_seats,
     "seeding": _check_seeding,
@@ -654,15 +693,12 @@ _SHAPED = {
 
 
 def _read_text(base: Path, name: str, key: str, src: _Source) -> str:
-    """A file a field names, as text; a ConfigError naming the field otherwise."""
+    """A file a field names, as text; a ConfigError naming the field otherwise (a FIFO or a
+    device there too: it is never opened to wait on)."""
     path = _resolve(base, name)
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(SETUP_FILE_CAP + 1)
-        if len(data) > SETUP_FILE_CAP:
-            raise ValueError(f"it is larger than {SETUP_FILE_CAP >> 20} MiB")
-        return data.decode("utf-8")
-    except (OSError, ValueError) as exc:
+        return read_regular(path, SETUP_FILE_CAP, "it").decode("utf-8")
+    except (OSError, ValueError) as exc:  # UnsafeFileError, UnicodeDecodeError: ValueErrors
         raise src.error(
             key,
             f"cannot read {path}: {exc}.",
@@ -799,7 +835,7 @@ def _cross_check(values: Mapping[str, Any], source: Callable[[str], _Source]) ->
 
 def _read(path: Path, src: _Source) -> dict[Any, Any]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path, CONFIG_FILE_CAP, "it").decode("utf-8")
     except FileNotFoundError:
         raise ConfigError(
             src.file,
@@ -809,16 +845,17 @@ def _read(path: Path, src: _Source) -> dict[Any, Any]:
             "given on the command line, or leave it out to use ./tournament.yaml "
             "or the defaults.",
         ) from None
-    except (OSError, UnicodeDecodeError) as e:
+    except (OSError, ValueError) as e:  # UnsafeFileError (a FIFO, a folder), UnicodeDecodeError
         raise ConfigError(
             src.file, "", f"cannot be read: {e}.", "make it a readable UTF-8 text file."
         ) from None
     try:
         doc = load_yaml(text)
     except ShapeError as e:
+        field = (e.place or "").split("[", 1)[0]
         raise ConfigError(
             src.file,
-            "",
+            field if field in BY_KEY else "",
             f"not a configuration: {e}.",
             "write the fields as docs/configuration.md does.",
         ) from None
@@ -905,6 +942,7 @@ def _build(values: Mapping[str, Any], base: Path, path: Path | None) -> Config:
         limits=section(Limits, "limits"),
         output=section(Output, "output"),
         points=values["points"],
+        secret=values["secret"] or b"",
         knockout=section(KnockoutSettings, "knockout"),
         free_for_all=FreeForAllSettings(
             None if seats == "all" else seats,
@@ -945,11 +983,29 @@ def load_config(path: Path | None, overrides: Mapping[str, object] | None = None
         given.add(key)
         on_cli.add(key)
     _game_limits(values, given)
+    _environment_secret(values)
     base = loaded.parent if loaded else Path.cwd().resolve()
     _resolve_files(values, base, src)
     _cross_check(values, lambda key: cli if key in on_cli else src)
     _check_playable(values, src)
     return _build(values, base, loaded)
+
+
+def _environment_secret(values: dict[str, Any]) -> None:
+    """SECRET_VARIABLE, when set and not empty (a workflow without the repository secret passes
+    an empty one), is the season secret, in place of the file's."""
+    raw = os.fsencode(os.environ.get(SECRET_VARIABLE, "")).strip()
+    if not raw:
+        return
+    if len(raw) < SECRET_LENGTH:
+        raise ConfigError(
+            SECRET_VARIABLE,
+            "",
+            f"the season secret must be at least {SECRET_LENGTH} characters, got {len(raw)}.",
+            f"make one with `{MAKE_SECRET}` and set it as the repository secret "
+            f"{SECRET_VARIABLE} (docs/hosting.md).",
+        )
+    values["secret"] = raw
 
 
 def _game_limits(values: dict[str, Any], given: set[str]) -> None:
@@ -982,6 +1038,7 @@ def reference_markdown() -> str:
         "seeding": "list or path",
         "setups": "list",
         "url": "text",
+        "secret": "text",
     }
     shaped = {
         "bool": "`true`, `false`",
@@ -989,6 +1046,8 @@ def reference_markdown() -> str:
         "seeding": "entry names, a standings.json's path, or `null` (by entry name)",
         "setups": "mappings, each with a `name`, or `null` (none)",
         "url": "an `https://` address, or `null` (no link)",
+        "secret": f"{SECRET_LENGTH} characters or more, or `null` (none: the season's "
+        "randomness is public)",
     }
     lines = [
         "# Configuration reference: tournament.yaml",

@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from runner.documents import load_yaml
+from runner.formats.base import BUILTIN_PREFIX, FILLER_PREFIX, host_seat
 from runner.safefiles import UnsafeFileError, read_beneath, read_tree, shown, tree_hash
 
 MANIFEST = "entry.yaml"
@@ -124,14 +125,29 @@ def entry_name(folder_name: str) -> str:
     return shown(folder_name)
 
 
-def load_entry(folder: Path) -> Entry:
-    """The entry in ``folder``, read once by runner.safefiles' rules; never raises for a bad one."""
-    name = entry_name(folder.name)
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name an entry, or None: it must be a valid name, and not one the host
+    gives its own seats (a season stopped, when an entry named ``filler-1`` met the free-for-all
+    seat of that name)."""
     if not NAME_PATTERN.match(name):
-        problem = (
+        return (
             f"entry folder {name!r} is not a valid entry name. Fix: rename it with lowercase "
             "letters, digits, '-' or '_' (at most 40 characters)."
         )
+    if host_seat(name):
+        return (
+            f"entry folder {name!r} has a name koth gives its own seats (the built-in bot's: "
+            f"{FILLER_PREFIX}1, {FILLER_PREFIX}2, … at a free-for-all's tables, "
+            f"{BUILTIN_PREFIX}… in the check stage). Fix: rename the folder."
+        )
+    return None
+
+
+def load_entry(folder: Path) -> Entry:
+    """The entry in ``folder``, read once by runner.safefiles' rules; never raises for a bad one."""
+    name = entry_name(folder.name)
+    problem = name_problem(name)
+    if problem is not None:
         return Entry(name, folder, None, tree_hash({"refused": problem.encode()}), problem)
     try:
         files = read_tree(folder)

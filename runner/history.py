@@ -16,12 +16,11 @@ season's shape is left out with a warning, never trusted.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from runner.documents import load_json
+from runner.documents import ShapeError, finite_number, load_json
 from runner.safefiles import UnsafeFileError, read_capped, replacing
 
 Season = dict[str, Any]
@@ -75,7 +74,7 @@ def _problem(season: Any) -> str | None:
         rank, rating = entry.get("rank"), entry.get("rating")
         if not isinstance(rank, int) or not isinstance(rating, int | float):
             return f"the entry {entry['entry']!r} has no whole `rank` or numeric `rating`"
-        if not math.isfinite(rating) or rank < 1:
+        if not finite_number(rating) or not finite_number(rank) or rank < 1:
             return f"the entry {entry['entry']!r} has an impossible `rank` or `rating`"
     return None
 
@@ -103,6 +102,8 @@ def parse(text: str, where: str, warn: Callable[[str], None]) -> list[Season]:
         problem: str | None = "not JSON"
         try:
             season = load_json(line)
+        except ShapeError as exc:  # too deep, a huge number, text that is not Unicode
+            season, problem = None, str(exc)
         except ValueError:
             season = None
         else:

@@ -99,3 +99,42 @@ def final_state(spec: GameSpec, record: Mapping[str, Any], setup: Setup = EMPTY)
     """The state a record's game ended in."""
     (_, state) = deque(playback(spec, record, setup), maxlen=1)[0]
     return state
+
+
+def _listed(values: Any) -> list[float]:
+    return [float(v) for v in values]
+
+
+def outcome_problem(spec: GameSpec, record: Mapping[str, Any], setup: Setup = EMPTY) -> str | None:
+    """Why the rules do not reproduce a (checked) record's outcome from its moves, or None.
+
+    The moves are played again (``final_state``, the faults' seats retired where the rules give
+    no stand-in): the game must end there by the rules with the record's points, placement,
+    ending and scores; or, for a game of two seats lost by a fault, not have ended yet, with the
+    faulty seat to move (any seat, before the first move: a bot that fails to start)."""
+    try:
+        state = final_state(spec, record, setup)
+        rules = spec.rules
+        scores, ended = [int(s) for s in rules.scores(state)], rules.outcome(state)
+        movers = rules.to_move(state)
+    except (ValueError, KeyError, IndexError, TypeError) as exc:  # PlaybackError included
+        return f"its moves cannot be played by the rules ({exc})"
+    outcome = record["outcome"]
+    if "scores" in outcome and _listed(outcome["scores"]) != scores:
+        return f"its scores {outcome['scores']} are not the {scores} its moves give"
+    faulty = outcome.get("faulty")
+    if faulty is not None:
+        if ended is not None:
+            return f"it says seat {faulty} faulted, but its moves end the game by the rules"
+        if record["moves"] and faulty not in movers:
+            return f"it says seat {faulty} faulted, but that seat was not to move"
+        return None
+    if ended is None:
+        return "its moves do not end the game by the rules"
+    if _listed(outcome["points"]) != _listed(ended.points):
+        return f"its points {outcome['points']} are not the {list(ended.points)} its moves give"
+    if ended.termination.value != outcome["termination"] or (
+        ended.placement and list(ended.placement) != outcome.get("placement")
+    ):
+        return "its ending or placement is not what its moves give by the rules"
+    return None

@@ -7,8 +7,10 @@ workflows need lives here, on top of runner/season.py:
 - ``koth preview --entries a,b``: build and check every entry (cached, as ``koth check``), then
   play the named entries' games of the season (a round-robin: against every entry that plays, in
   both seats; a free-for-all: their tables; a knockout: the whole bracket, round by round) into a
-  results file of their own, rank those games and render their site. The games, seeds and keys
-  are the season's (``season.play_into``), so a preview record is a valid season record.
+  results file of their own, rank those games and render their site. The games are the
+  season's (``season.play_into``); their seeds are public (a pull request's check is never given
+  the season secret, which its code could print), so its records are the season's only where
+  the season has no secret.
 - ``koth report --summary FILE``: the preview as Markdown for ``$GITHUB_STEP_SUMMARY``; exits 1
   when a changed entry does not build, is refused by the static check, fails a smoke game or
   could not play.
@@ -44,13 +46,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
 
+import yaml
+
 from runner import __version__, check, progress, results, season, workers
 from runner.build import Sandbox
 from runner.config import Config
-from runner.documents import load_json
-from runner.entries import entry_name
+from runner.documents import load_json, load_yaml
+from runner.entries import MANIFEST, entry_name
 from runner.formats import Fixture
-from runner.safefiles import shown_indented
+from runner.safefiles import read_regular, shown_indented
 from runner.site import entries_info_from, render_site
 from runner.standings import Row, check_document, document
 from runner.standings import write as write_standings
@@ -59,6 +63,7 @@ PREVIEW_FILE = "preview.json"
 RESULTS_FILE = "results.jsonl"
 STANDINGS_FILE = "standings.json"
 SITE_DIR = "site"
+PREVIEW_CAP = 64 << 20  # preview.json and its standings.json: verdicts and compiler messages
 DEFAULT_SHARDS = 4
 MAX_SHARDS = 64
 
@@ -112,44 +117,94 @@ def _git(folder: Path, *args: str) -> bytes:
 
 
 @dataclass(frozen=True)
+class Existing:
+    """An entry the base branch has that a pull request removes, renames or edits: its name,
+    its author (as its entry.yaml on the base says), and what the pull request does to it."""
+
+    entry: str
+    author: str
+    change: str  # "removes", "edits" or "renames"
+    to: str | None = None  # a renamed entry's new name
+
+
+@dataclass(frozen=True)
 class Changes:
     """What a pull request changes under the entries folder (``changed_entries``)."""
 
     present: list[str]  # entry folders added or edited, named as runner.entries names them
     removed: list[str]  # entry folders deleted: nothing to check
     outside: list[str]  # paths under entries/ in no entry folder (a .gitattributes, a README)
+    added: list[str] = field(default_factory=list)  # folders the base does not have
+    existing: list[Existing] = field(default_factory=list)  # the base's, removed/renamed/edited
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": 1,
+            "added": self.added,
+            "existing": [dataclasses.asdict(e) for e in self.existing],
+        }
+
+
+def _diff(entries_dir: Path, base: str, head: str) -> tuple[set[str], dict[str, str]]:
+    """The paths under ``entries_dir`` that differ between the merge base of ``base`` and
+    ``head``, and the renamed ones (old path: new path, git's rename detection)."""
+    out = _git(
+        entries_dir,
+        "diff",
+        "--name-status",
+        "-z",
+        "--find-renames",
+        "--relative",
+        f"{base}...{head}",
+        "--",
+        ".",
+    )
+    fields = [os.fsdecode(raw) for raw in out.split(b"\0")]
+    paths: set[str] = set()
+    renamed: dict[str, str] = {}
+    at = 0
+    while at < len(fields) and fields[at]:
+        status = fields[at]
+        count = 2 if status[:1] in ("R", "C") else 1
+        named = fields[at + 1 : at + 1 + count]
+        paths.update(named)
+        if status[:1] == "R":
+            renamed[named[0]] = named[1]
+        at += 1 + count
+    return paths, renamed
+
+
+def _base_author(entries_dir: Path, commit: str, folder: str) -> str:
+    """The author an entry's entry.yaml names at ``commit`` ("" if it names none)."""
+    try:
+        text = _git(entries_dir, "show", f"{commit}:./{folder}/{MANIFEST}").decode("utf-8")
+        found = load_yaml(text)
+    except (CiError, ValueError, yaml.YAMLError):
+        return ""
+    author = found.get("author") if isinstance(found, dict) else None
+    return author.strip() if isinstance(author, str) else ""
 
 
 def changed_entries(entries_dir: Path, base: str, head: str = "HEAD") -> Changes:
-    """The entry folders that differ between ``base`` and ``head``, and the changed paths under
-    ``entries_dir`` that belong to no entry.
+    """The entry folders that differ between ``base`` and ``head``, the changed paths under
+    ``entries_dir`` that belong to no entry, and the base's entries the change removes, renames
+    or edits, with their authors.
 
     The diff is from the merge base of the two (``base...head``), so commits that reached the
     base branch after the pull request started are not counted as the PR's. A folder whose name
     starts with ``.`` or ``_`` is not an entry (runner.entries.discover skips it), nor is a file
     directly in the entries folder: no entry check covers those, yet one can change how the other
     entries are checked out (``entries/.gitattributes`` re-encoding another author's ``bot.c``),
-    so they are ``outside``, for an organiser to review.
+    so they are ``outside``, for an organiser to review. An entry of the base that the change
+    removes, renames (git's rename detection: its files now in another folder) or edits is an
+    author's work changed by someone who may not be them: ``existing``, for an organiser.
     """
     if not entries_dir.is_dir():
         raise CiError(f"the entries folder {entries_dir} does not exist.")
-    out = _git(
-        entries_dir,
-        "diff",
-        "--name-only",
-        "-z",
-        "--no-renames",
-        "--relative",
-        f"{base}...{head}",
-        "--",
-        ".",
-    )
+    paths, renamed = _diff(entries_dir, base, head)
     folders: set[str] = set()
     outside: set[str] = set()
-    for raw in out.split(b"\0"):
-        path = os.fsdecode(raw)
-        if not path:
-            continue
+    for path in paths:
         top = path.split("/", 1)[0]
         if top.startswith((".", "_")):
             outside.add(path)
@@ -158,11 +213,30 @@ def changed_entries(entries_dir: Path, base: str, head: str = "HEAD") -> Changes
         else:
             outside.add(path)
     there = {f for f in folders if (entries_dir / f).is_dir() or (entries_dir / f).is_symlink()}
+    merge_base = _git(entries_dir, "merge-base", base, head).decode().strip()
+    listed = _git(entries_dir, "ls-tree", "-z", "--name-only", merge_base, "--", ".")
+    before = {os.fsdecode(n).rstrip("/").rsplit("/", 1)[-1] for n in listed.split(b"\0") if n}
+    moves = {
+        old.split("/", 1)[0]: new.split("/", 1)[0]
+        for old, new in renamed.items()
+        if "/" in old and "/" in new and old.split("/", 1)[0] != new.split("/", 1)[0]
+    }
+    existing = [
+        Existing(
+            entry_name(f),
+            _base_author(entries_dir, merge_base, f),
+            "edits" if f in there else "renames" if f in moves else "removes",
+            entry_name(moves[f]) if f not in there and f in moves else None,
+        )
+        for f in sorted(folders & before)
+    ]
     # Named as runner.entries names them (a folder name need not be printable text).
     return Changes(
         present=sorted(entry_name(f) for f in there),
         removed=sorted(entry_name(f) for f in folders - there),
         outside=sorted(entry_name(p) for p in outside),
+        added=sorted(entry_name(f) for f in there - before),
+        existing=existing,
     )
 
 
@@ -334,10 +408,11 @@ def preview(
         )
     mine = {n for n in names if verdicts[n].ok}
     path = out / RESULTS_FILE
-    recorded, problems = results.read_records(path)
+    believed = results.reproduced(config.free_for_all.setups)
+    recorded, problems = results.read_all([path], believed)
     for problem in problems:
         say(f"warning: {problem}")
-    wanted = _preview_games(season.season_format(config).static, mine)
+    wanted = _preview_games(season.season_format(config, line).static, mine)
     say(f"preview: the games of {', '.join(sorted(mine)) or 'no entry'} into {path}")
     played = season.play_into(
         config,
@@ -351,7 +426,7 @@ def preview(
         sandbox=sandbox,
     )
     not_played = played.failed
-    after = results.read_records(path)[0]
+    after = results.read_all([path], believed)[0]
     games = [s for s in season.plan_from(config, line, after).games if wanted(s.fixture)]
     current = {s.key for s in games}
     records = results.canonical(r for r in after if r["key"] in current)
@@ -581,31 +656,118 @@ def _site_section(artifact: str, url: str | None) -> list[str]:
     ]
 
 
+APPROVAL_LABEL = "approve-entry-changes"  # an organiser's approval (docs/hosting.md)
+CHANGES_CAP = 1 << 20
+
+
+def existing_words(change: Existing) -> str:
+    """What a pull request does to an entry it did not add, in words naming its author."""
+    who = f"{change.entry} (by {change.author or 'an author its entry.yaml does not name'})"
+    if change.change == "renames":
+        return f"renames {who} to {change.to}"
+    return f"{change.change} {who}"
+
+
+def write_changes(path: Path, changes: Changes) -> None:
+    """``koth changed --changes``: what ``koth report --changes`` reads."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(changes.to_json(), indent=1, ensure_ascii=False) + "\n")
+    os.replace(tmp, path)
+
+
+def read_changes(path: Path) -> list[Existing] | None:
+    """The existing entries ``koth changed --changes`` found changed; None when the file cannot
+    be read or is not one (the report then cannot pass)."""
+    try:
+        doc = load_json(read_regular(path, CHANGES_CAP))
+        found = [Existing(**item) for item in doc["existing"]]
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    words = all(isinstance(v, str | None) for e in found for v in dataclasses.astuple(e))
+    return found if words and doc.get("version") == 1 else None
+
+
+def _existing_section(existing: Sequence[Existing] | None, approved: bool) -> list[str]:
+    """First in the report: what the pull request does to entries it did not add, and whether
+    an organiser approved it (none: no section)."""
+    if existing is None:
+        return [
+            "### ⚠️ The entries this pull request changes could not be read",
+            "",
+            "`koth changed` did not write what it found, so the check cannot pass; its log "
+            "says why.",
+            "",
+        ]
+    if not existing:
+        return []
+    lines = [
+        "### ⚠️ Entries this pull request did not add",
+        "",
+        "It removes, renames or edits entries that were there before it, which only an "
+        "organiser may approve (docs/hosting.md, *Changes to existing entries*):",
+        "",
+        "| entry | author | what this pull request does |",
+        "|---|---|---|",
+    ]
+    for change in existing:
+        what = f"renames it to {md_text(change.to or '')}" if change.to else f"{change.change} it"
+        author = md_text(change.author) if change.author else "–"
+        lines.append(f"| {md_text(change.entry)} | {author} | {what} |")
+    lines.append("")
+    if approved:
+        lines += [f"✅ Approved by an organiser: the label `{APPROVAL_LABEL}`.", ""]
+    else:
+        lines += [
+            f"❌ Not approved: the check fails until an organiser, having asked the authors, "
+            f"adds the label `{APPROVAL_LABEL}`.",
+            "",
+        ]
+    return lines
+
+
+def _title(doc: Mapping[str, Any], waiting: bool) -> str:
+    if not doc["changed"]:
+        return "## koth: this pull request adds or edits no entry"
+    if failed(doc):
+        return "## koth: entry check ❌ failed"
+    return "## koth: entry check " + (
+        "❌ needs an organiser's approval" if waiting else "✅ passed"
+    )
+
+
 def report_markdown(
     doc: Mapping[str, Any] | None,
     standings: Mapping[str, Any] | None,
     artifact: str,
     url: str | None,
+    existing: Sequence[Existing] | None = (),
+    approved: bool = False,
 ) -> str:
-    """The step summary of a preview (``doc`` is preview.json; None: the preview did not finish)."""
+    """The step summary of a preview (``doc`` is preview.json; None: the preview did not
+    finish), the entries it did not add that the pull request removes, renames or edits first
+    (``existing``; None: they could not be read), approved or not."""
+    top = _existing_section(existing, approved)
     if doc is None:
-        return (
-            "## koth: the entry check did not finish\n\n"
-            "No preview was written (a step before this one failed or was stopped), so the "
-            "changed entries cannot be judged. The log of the first failed step says why.\n"
+        return "\n".join(
+            [
+                "## koth: the entry check did not finish",
+                "",
+                *top,
+                "No preview was written (a step before this one failed or was stopped), so the "
+                "changed entries cannot be judged. The log of the first failed step says why.",
+                "",
+            ]
         )
     changed = doc["changed"]
+    lines = [_title(doc, existing is None or (bool(existing) and not approved)), "", *top]
     if not changed:
-        lines = [
-            "## koth: no entry to check",
-            "",
-            "This pull request adds or edits no entry folder under `entries/` (a removed entry "
-            "needs no check).",
+        lines += [
+            "This pull request adds or edits no entry folder under `entries/`: there is no "
+            "entry to build or play" + (" (it only removes entries, above)." if existing else "."),
             "",
         ]
         return "\n".join(lines)
-    verdict = "❌ failed" if failed(doc) else "✅ passed"
-    lines = [f"## koth: entry check {verdict}", ""]
     rows = {r["entry"]: r for r in (standings or {}).get("entries", [])}
     lines += _verdict_table(changed, rows)
     for c in changed:
@@ -627,8 +789,8 @@ def read_preview(folder: Path) -> tuple[dict[str, Any] | None, dict[str, Any] | 
 
     def load(path: Path) -> dict[str, Any] | None:
         try:
-            data = load_json(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            data = load_json(read_regular(path, PREVIEW_CAP))
+        except (OSError, ValueError):  # a FIFO there is refused, not waited on
             return None
         return data if isinstance(data, dict) else None
 
@@ -658,17 +820,23 @@ def print_preview(result: PreviewResult) -> None:
 
 
 __all__ = [
+    "APPROVAL_LABEL",
+    "Changes",
     "CiError",
+    "Existing",
     "changed_entries",
     "decode_names",
     "encode_names",
+    "existing_words",
     "failed",
     "plan_outputs",
     "preview",
+    "read_changes",
     "read_preview",
     "report_markdown",
     "results_key",
     "run_url",
     "sandbox_image",
     "stopped_commands",
+    "write_changes",
 ]

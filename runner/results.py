@@ -5,9 +5,18 @@ A record is ``GameResult.to_dict()`` plus ``key``, ``season_seed``, ``round`` an
 ``when``, a UTC timestamp). Everything else is the same whenever the same inputs are played.
 
 The key is sha256 over the game id (which is also the rules version), the seats (entry name and
-content hash, X first) and the game seed. The seed is derived from the season seed, the round and
-the seats (runner/schedule.py), so a key changes exactly when the game that would be played
-changes: editing an entry re-keys only its games.
+content hash, X first) and the game seed. The seed is derived from the season's secret and seed,
+the round and the seats with their content hashes (runner/formats/base.py), so a key changes
+exactly when the game that would be played changes: editing an entry re-keys only its games.
+
+Size. Every game played within the rules is recorded and read back: the size a record of a game
+can reach follows from its rules and limits (``record_cap``: its longest game, its seats, the
+longest move text its rules write, the texts a record keeps clipped: each fault's reason to
+DETAIL_IN_RECORD characters, the outcome's to OUTCOME_DETAIL_IN_RECORD, a bot's name and output
+excerpt), and the reader takes a line of up to the largest game's cap. The writer refuses a
+record longer than its game's cap (RecordTooLong, naming the game) rather than write a line that
+would be skipped and played again on every run; a line the reader cannot take is skipped with a
+warning that names its game, as far as its first bytes tell it.
 
 Writing: one record is one ``os.write`` of one line to a file opened with O_APPEND; the file is
 fsynced at most every SYNC_EVERY_S and when the writer closes. A kill (even -9) loses nothing
@@ -24,12 +33,11 @@ import errno
 import fcntl
 import hashlib
 import json
-import math
 import os
 import re
 import stat
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,18 +45,29 @@ from types import TracebackType
 from typing import Any, BinaryIO
 
 from runner import __version__
-from runner.config import ConfigError
-from runner.documents import load_json
+from runner.config import ConfigError, SetupSpec
+from runner.documents import ShapeError, finite_number, load_json
 from runner.entries import NAME_PATTERN
 from runner.games import GAMES
-from runner.games.base import Termination
-from runner.games.spec import placement_from_order, points_for
+from runner.games.base import EMPTY, Setup, Termination
+from runner.games.spec import GameSpec, placement_from_order, points_for
+from runner.playback import outcome_problem
 from runner.safefiles import replacing
 
 Record = dict[str, Any]  # one game's record, as a JSON object (``check_record`` says its shape)
 RecordView = Mapping[str, Any]  # a record only read, never changed
 MAIN_FILE = "games.jsonl"
-LINE_CAP = 1 << 20  # one record's line; a 2048-move game with its output excerpts is ~40 KiB
+DETAIL_IN_RECORD = 300  # characters of one fault's reason kept in a record
+OUTCOME_DETAIL_IN_RECORD = 2000  # characters of the outcome's sentence kept
+NAME_IN_RECORD = 200  # characters of a bot's display name kept
+# Bytes of a record besides its seats, moves and faults (the key, game, seeds, round, setup, host
+# version, the outcome with its sentence, measured's time and date), each character of text at
+# most 6 bytes as JSON (a control character's \u00XX).
+HEAD_BYTES = 32 << 10
+# Per seat: its entry, content hash and display name, its output excerpt (runner/referee.py keeps
+# 2,000 characters and a line saying how many were left out), its CPU time, points and score.
+SEAT_BYTES = 16 << 10
+FAULT_BYTES = 6 * DETAIL_IN_RECORD + 128  # one fault: seat, turns, ending and reason
 # An fsync is a flush of the virtual disk, ~0.5 ms apiece on a VM with both cores busy; one per
 # record cost the 16-entry season's 240 quick games ~0.03 s of the play stage and ~0.05 s of the
 # machine's CPU. Synced at most this often, what a power loss can cost is games played again.
@@ -75,6 +94,38 @@ def record_key(
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def record_cap(spec: GameSpec, steps: int | None = None) -> int:
+    """The most bytes a record of a game of ``spec`` can take, within its rules and the host's
+    limits: its longest game (``max_moves`` steps, or ``steps``) at its most seats, every step at
+    the longest move text (``max_move_bytes``), in a game of more than two seats a fault for every
+    seat at every step (a fault there costs a turn, or puts the seat out), its texts as clipped."""
+    info, seats = spec.info, spec.info.max_players
+    steps = info.max_moves if steps is None else steps
+    move = info.max_move_bytes + 1  # and its comma (or null for a seat that did not move)
+    moves = steps * (seats * move + 2 if spec.records_turns else move)
+    faults = (steps + 1) * seats * FAULT_BYTES if seats > 2 else 0
+    return HEAD_BYTES + seats * SEAT_BYTES + moves + faults
+
+
+RECORD_CAPS = {game_id: record_cap(spec) for game_id, spec in GAMES.items()}
+LINE_CAP = max(RECORD_CAPS.values())  # the longest line the reader takes: the largest game's
+
+
+def game_cap(game_id: str) -> int:
+    """The cap of a record of ``game_id`` (a game registered after this module was loaded, a
+    test's, worked out now; an unknown one, the reader's)."""
+    cap = RECORD_CAPS.get(game_id)
+    if cap is None:
+        spec = GAMES.get(game_id)
+        cap = record_cap(spec) if spec is not None else LINE_CAP
+    return cap
+
+
+class RecordTooLong(ValueError):
+    """A record longer than its game can make (a bound in ``record_cap`` is wrong); one line
+    naming the game."""
+
+
 def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
@@ -92,11 +143,33 @@ def make_record(
     its setup's name and hash, for a game played with one)."""
     record: Record = {"key": key}
     record.update((k, v) for k, v in result.items() if k != "measured")
+    _clip_texts(record)
     record.update(season_seed=season_seed, round=round_, host_version=__version__)
     if setup is not None:
         record["setup"] = {"name": setup["name"], "hash": setup["hash"]}
     record["measured"] = {**result.get("measured", {}), "when": when}
     return record
+
+
+def clipped(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _clip_texts(record: Record) -> None:
+    """Clip what a bot's words can lengthen (a reason quoting its reply, its name) to the
+    lengths ``record_cap`` counts on, in copies of the parts changed."""
+    outcome = dict(record["outcome"])
+    outcome["detail"] = clipped(str(outcome.get("detail", "")), OUTCOME_DETAIL_IN_RECORD)
+    if outcome.get("faults"):
+        outcome["faults"] = [
+            {**f, "detail": clipped(str(f.get("detail", "")), DETAIL_IN_RECORD)}
+            for f in outcome["faults"]
+        ]
+    record["outcome"] = outcome
+    record["seats"] = [
+        {**seat, "name": clipped(str(seat.get("name", "")), NAME_IN_RECORD)}
+        for seat in record["seats"]
+    ]
 
 
 def without_measured(record: Mapping[str, Any]) -> Record:
@@ -121,11 +194,6 @@ def _encode(record: Mapping[str, Any]) -> bytes:
 
 HEX64 = re.compile(r"[0-9a-f]{64}")
 TERMINATIONS = {t.value: t for t in Termination}
-
-
-def _number(value: Any) -> bool:
-    """A finite JSON number (not a bool, not NaN or infinity)."""
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _integer(value: Any) -> bool:
@@ -301,10 +369,10 @@ def _outcome_problem(record: dict[str, Any]) -> str | None:
         return "its `outcome` is malformed"
     seats = len(record["seats"])
     points = outcome["points"]
-    if len(points) != seats or not all(_number(p) for p in points):
+    if len(points) != seats or not all(finite_number(p) for p in points):
         return "its points are not one finite number per seat"
     scores = outcome.get("scores", [])
-    if not isinstance(scores, list) or not all(_number(p) for p in scores):
+    if not isinstance(scores, list) or not all(finite_number(p) for p in scores):
         return "its scores are not finite numbers"
     if scores and len(scores) != seats:
         return "its scores are not one number per seat"
@@ -336,10 +404,10 @@ def _setup_ok(setup: Any) -> bool:
 def _measured_ok(measured: dict[str, Any]) -> bool:
     if not isinstance(measured.get("when", ""), str):
         return False
-    if not _number(measured.get("wall_s", 0)):
+    if not finite_number(measured.get("wall_s", 0)):
         return False
     cpu, output = measured.get("cpu_s", []), measured.get("output", [])
-    if not isinstance(cpu, list) or not all(_number(c) for c in cpu):
+    if not isinstance(cpu, list) or not all(finite_number(c) for c in cpu):
         return False
     return isinstance(output, list) and all(isinstance(o, str) for o in output)
 
@@ -364,9 +432,13 @@ def _results_error(path: Path, exc: OSError) -> ConfigError:
     )
 
 
-def _lines(handle: BinaryIO) -> Iterator[tuple[bytes | None, bool]]:
-    """Each line without its newline (None: longer than LINE_CAP; it was skipped, never held)
-    and whether it ended with a newline."""
+class _Overlong(bytes):
+    """The first bytes of a line longer than LINE_CAP (the rest was skipped, never held)."""
+
+
+def _lines(handle: BinaryIO) -> Iterator[tuple[bytes, bool]]:
+    """Each line without its newline (an ``_Overlong`` of its start: longer than LINE_CAP) and
+    whether it ended with a newline."""
     while True:
         line = handle.readline(LINE_CAP + 1)
         if not line:
@@ -380,16 +452,44 @@ def _lines(handle: BinaryIO) -> Iterator[tuple[bytes | None, bool]]:
             if not rest:
                 break
             ended = rest.endswith(b"\n")
-        yield None, ended
+        yield _Overlong(line[:200]), ended
+
+
+_GAME_AT_START = re.compile(rb'"game":"([a-z0-9-]{1,40})"')
+
+
+def _game_of(start: bytes) -> str:
+    """The words naming the game a line's first bytes name (a record of GAME), or ""."""
+    found = _GAME_AT_START.search(start)
+    return f" (a record of {found[1].decode()}, its first bytes say)" if found else ""
+
+
+def _read_line(line: bytes) -> tuple[Record | None, str | None]:
+    """A line's record, or why it is none."""
+    if isinstance(line, _Overlong):
+        return (
+            None,
+            f"it is longer than {LINE_CAP} bytes, more than any game's record{_game_of(line)}",
+        )
+    try:
+        record = load_json(line)
+        problem = check_record(record)
+    except ShapeError as exc:  # too deep, a huge number, text that is not Unicode
+        return None, str(exc)
+    except ValueError:
+        return None, "it is not valid JSON"
+    if problem is None and len(line) > game_cap(record["game"]):
+        problem = f"it is longer than any record of {record['game']} can be"
+    return (record, None) if problem is None else (None, problem)
 
 
 def read_records(path: Path) -> tuple[list[Record], list[str]]:
     """The records of one file, in file order, and a sentence for each line that was skipped.
 
-    A missing file has no records. A line that is not a valid record (check_record) is skipped,
-    never fatal; the last line is expected to be torn after a kill. The file is read a line at a
-    time, at most LINE_CAP bytes of a line are held, and a path that is not a regular file (a
-    link, a FIFO) is refused without being read.
+    A missing file has no records. A line that is not a valid record (check_record), or longer
+    than a record of its game can be, is skipped, never fatal; the last line is expected to be
+    torn after a kill. The file is read a line at a time, at most LINE_CAP bytes of a line are
+    held, and a path that is not a regular file (a link, a FIFO) is refused without being read.
     """
     try:
         fd = _open_regular(path, os.O_RDONLY)
@@ -401,15 +501,8 @@ def read_records(path: Path) -> tuple[list[Record], list[str]]:
     problems: list[str] = []
     with os.fdopen(fd, "rb") as handle:
         for number, (line, ended) in enumerate(_lines(handle), 1):
-            if line is None:
-                problem: str | None = f"it is longer than {LINE_CAP} bytes"
-            else:
-                try:
-                    record = load_json(line)
-                    problem = check_record(record)
-                except ValueError:  # load_json bounds the nesting: no RecursionError
-                    problem = "it is not valid JSON"
-            if problem is None:
+            record, problem = _read_line(line)
+            if record is not None:
                 records.append(record)
             elif not ended:
                 problems.append(
@@ -426,8 +519,38 @@ def results_files(folder: Path) -> list[Path]:
     return sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
 
 
-def read_all(paths: Iterable[Path]) -> tuple[list[Record], list[str]]:
-    """The records of several files, deduped by key (the first wins), and every problem seen."""
+Judge = Callable[[RecordView], str | None]  # why a record is not believed, or None
+
+
+def reproduced(setups: Iterable[SetupSpec] = ()) -> Judge:
+    """Whether the rules reproduce a record's outcome from its moves (runner/playback.py): a
+    record travels through caches and published sites, and a forged one (points that contradict
+    its moves) would otherwise change the standings, which never play the moves again.
+    ``setups`` are the season's; a record of a setup not among them is not a game of this
+    season, and is left to whoever knows its setup."""
+    known: dict[tuple[str, str], Setup] = {(s.name, s.hash): s.as_dict() for s in setups}
+
+    def judge(record: RecordView) -> str | None:
+        named = record.get("setup")
+        setup = known.get((named["name"], named["hash"])) if named else EMPTY
+        return None if setup is None else outcome_problem(GAMES[record["game"]], record, setup)
+
+    return judge
+
+
+def refusal(path: Path, record: RecordView, problem: str) -> str:
+    """The warning for a record whose outcome the rules do not reproduce, naming it."""
+    seats = " v ".join(str(s["entry"]) for s in record["seats"])
+    return (
+        f"{path}: the record of game {record['key'][:12]} ({record['game']}, {seats}, seed "
+        f"{record['seed']}) is refused: {problem}; its game will be played again."
+    )
+
+
+def read_all(paths: Iterable[Path], judge: Judge | None = None) -> tuple[list[Record], list[str]]:
+    """The records of several files, deduped by key (the first believed wins), and every
+    problem seen; with ``judge``, a record it refuses is left out (said), so a forged record
+    cannot shadow a true one of the same key."""
     seen: set[str] = set()
     records: list[Record] = []
     problems: list[str] = []
@@ -435,9 +558,14 @@ def read_all(paths: Iterable[Path]) -> tuple[list[Record], list[str]]:
         found, trouble = read_records(path)
         problems += trouble
         for record in found:
-            if record["key"] not in seen:
-                seen.add(record["key"])
-                records.append(record)
+            if record["key"] in seen:
+                continue
+            problem = judge(record) if judge is not None else None
+            if problem is not None:
+                problems.append(refusal(path, record, problem))
+                continue
+            seen.add(record["key"])
+            records.append(record)
     return records, problems
 
 
@@ -515,6 +643,14 @@ class ResultsWriter:
 
     def append(self, record: Mapping[str, Any]) -> None:
         line = _encode(record)
+        cap = game_cap(str(record.get("game")))
+        if len(line) - 1 > cap:  # the reader would skip it, and its game be played again
+            raise RecordTooLong(
+                f"the record of a game of {record.get('game')} (key {str(record.get('key'))[:12]}) "
+                f"is {len(line) - 1} bytes, more than the {cap} a record of it can reach by its "
+                "rules and limits: it is not written. This is koth's mistake, not the entries': "
+                "please report it (runner/results.py, record_cap)."
+            )
         written = os.write(self._fd, line)
         if written != len(line):  # a full disk: leave a torn line the reader will skip
             raise OSError(f"{self.path}: only {written} of {len(line)} bytes were written")
@@ -552,7 +688,9 @@ def write_atomic(path: Path, records: Iterable[Mapping[str, Any]]) -> None:
 
 
 def merge(inputs: Sequence[Path], out: Path) -> tuple[int, list[str]]:
-    """Combine result files into ``out``: deduped by key, in canonical order.
+    """Combine result files into ``out``: deduped by key, in canonical order, every record
+    whose outcome its moves do not give left out (``reproduced``; a game played with a setup,
+    whose values the files do not hold, is left to the standings, which know them).
 
     ``out`` may be one of the inputs. Returns how many records were written and the problems
     seen while reading (skipped lines). Raises FileNotFoundError naming a missing input.
@@ -560,7 +698,7 @@ def merge(inputs: Sequence[Path], out: Path) -> tuple[int, list[str]]:
     for path in inputs:
         if not path.is_file():
             raise FileNotFoundError(f"{path}: no such results file")
-    records, problems = read_all(inputs)
+    records, problems = read_all(inputs, reproduced())
     merged = canonical(records)
     write_atomic(out, merged)
     return len(merged), problems

@@ -15,7 +15,9 @@ rules, here and nowhere else:
 
 ``read_tree`` reads a whole entry once (its content hash and its private copies are made from
 that one reading), ``read_beneath`` one file of it, ``read_capped`` one file the host itself
-named (an artefact a sandbox wrote), and ``copy_tree`` writes a private copy of an entry.
+named (an artefact a sandbox wrote), ``read_regular`` a file a person named (a link followed,
+but only to a regular file: a FIFO there would hang the reader), and ``copy_tree`` writes a
+private copy of an entry.
 """
 
 from __future__ import annotations
@@ -79,6 +81,8 @@ def _kind(mode: int) -> str:
         return "a socket"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         return "a device"
+    if stat.S_ISDIR(mode):
+        return "a folder"
     return "not a regular file"
 
 
@@ -135,6 +139,23 @@ def read_capped(path: Path | str, cap: int, where: str | None = None) -> bytes:
     fd = _open_file(str(path), where or str(path), cap, None)
     try:
         return _read_fd(fd, where or str(path), cap)
+    finally:
+        os.close(fd)
+
+
+def read_regular(path: Path | str, cap: int, where: str | None = None) -> bytes:
+    """The bytes of ``path``, a file a person named (a configuration, a map, a file an earlier
+    step wrote): a link is followed, but what it reaches must be a regular file, opened without
+    waiting (a FIFO's open would wait for a writer for ever) and read up to ``cap`` bytes.
+    FileNotFoundError when it is missing; UnsafeFileError when it is not a regular file or is
+    larger than ``cap``; OSError when it cannot be read."""
+    where = where or str(path)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise UnsafeFileError(f"{where} is {_kind(mode)}, not a regular file")
+        return _read_fd(fd, where, cap)
     finally:
         os.close(fd)
 

@@ -1,12 +1,12 @@
 """The season's game list: deterministic, independent of listing order, shardable.
 
 The format (runner/formats) decides which games exist; this module keeps what every format
-shares. A game's seed is derived from the season seed and the game's identity alone
-(``fixture_seed``): for a round-robin game the first 8 bytes of
-sha256("season-seed|game-id|round|x|o"), as a non-negative int64, so adding, removing or editing
-another entry never changes its seed. Shard i of n (1-based) holds the games whose index in the
-canonical order of the games known so far is i−1 modulo n, so shards are disjoint and together are
-what is known (runner/playloop.py plays a shard's share of what is playable now).
+shares. A game's seed is derived from the season's secret, the season seed, the game's identity
+and its seated entries' content hashes alone (``Seeds.game_seed``, runner/formats/base.py), so
+adding, removing or editing another entry never changes a round-robin game's seed. Shard i of n
+(1-based) holds the games whose index in the canonical order of the games known so far is i−1
+modulo n, so shards are disjoint and together are what is known (runner/playloop.py plays a
+shard's share of what is playable now).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from runner.formats import (
     FreeForAll,
     Knockout,
     RoundRobin,
+    Seeds,
     find_format,
-    fixture_seed,
 )
 
 T = TypeVar("T")
@@ -43,22 +43,17 @@ class Shard:
         return f"shard-{self.index}-of-{self.count}"
 
 
-def game_seed(season_seed: int, game_id: str, round_: int, seats: tuple[str, ...]) -> int:
-    """A round-robin game's seed (and the check stage's): no tag."""
-    return fixture_seed(season_seed, game_id, round_, seats)
-
-
 def make_schedule(
-    game_id: str, format_name: str, entries: list[str], rounds: int, season_seed: int
+    game_id: str, format_name: str, entries: list[str], rounds: int, seeds: Seeds
 ) -> list[Fixture]:
     """The games a format knows before any result (every game of a round-robin), in canonical
     order, with the format's other settings at their defaults."""
     find_format(format_name)  # an unknown name: UnknownFormatError, listing the known ones
-    fmt: Format = RoundRobin(game_id, season_seed, rounds)
+    fmt: Format = RoundRobin(game_id, seeds, rounds)
     if format_name == Knockout.name:
-        fmt = Knockout(game_id, season_seed)
+        fmt = Knockout(game_id, seeds)
     elif format_name == FreeForAll.name:
-        fmt = FreeForAll(game_id, season_seed, rounds)
+        fmt = FreeForAll(game_id, seeds, rounds)
     return list(fmt.known(entries, NO_RESULTS).games)
 
 

@@ -14,6 +14,7 @@ what changed:
 - standings: the records whose key is in the current schedule (runner/standings.py).
 """
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
@@ -26,7 +27,16 @@ from runner.build import Sandbox
 from runner.check import Lineup, SeasonError, builtin_player, lineup
 from runner.config import Config
 from runner.entries import content_hash
-from runner.formats import Fixture, Format, FormatError, Knockout, fillers, format_for
+from runner.formats import (
+    Fixture,
+    Format,
+    FormatError,
+    FreeForAll,
+    Knockout,
+    Seeds,
+    fillers,
+    format_for,
+)
 from runner.games import find_game
 from runner.playloop import (
     KeyOf,
@@ -46,19 +56,45 @@ from runner.standings import write as write_standings
 from runner.workers import Closing, GamePool, Task, sigterm_interrupts
 
 
-def season_format(config: Config) -> Format:
-    """The season's format (runner/formats), built from its settings."""
+def season_seeds(config: Config, line: Lineup) -> Seeds:
+    """Where the season's randomness comes from (runner/formats/base.py): its secret, its seed,
+    the content hash of every entry that plays and of the filler bot (a free-for-all's)."""
+    hashes = tuple(sorted((name, p.content_hash) for name, p in line.players.items()))
+    filler = filler_hash(config) if config.format == FreeForAll.name else ""
+    return Seeds(config.seed, config.secret, hashes, filler)
+
+
+PUBLIC_RANDOMNESS = (
+    "note: no season secret is set (KOTH_SEASON_SECRET, or `secret:` in tournament.yaml), so "
+    "the season's randomness is public: anyone can compute every game's board, hand, map and "
+    "seating before it is played (docs/hosting.md, The season secret)"
+)
+
+
+def say_randomness(config: Config, say: Say) -> None:
+    """One line when the season has no secret: its randomness is public."""
+    if not config.secret:
+        say(PUBLIC_RANDOMNESS)
+
+
+def season_format(config: Config, line: Lineup) -> Format:
+    """The season's format (runner/formats), built from its settings, seeded for this field."""
     try:
-        return format_for(config)
+        return format_for(config, season_seeds(config, line))
     except (FormatError, ValueError) as exc:
         where = config.path or "tournament.yaml"
         raise SeasonError(f"{where}: format {config.format}: {exc}") from None
 
 
+@functools.cache
+def _builtin_hash(game_id: str) -> str:
+    return content_hash(find_game(game_id).builtins[0].folder)
+
+
 def filler_hash(config: Config) -> str:
     """The content hash of the built-in bot that fills a free-for-all table's empty seats (the
     game's first built-in bot, as in the check stage)."""
-    return content_hash(find_game(config.game).builtins[0].folder)
+    return _builtin_hash(config.game)
 
 
 def key_function(config: Config, line: Lineup) -> KeyOf:
@@ -74,13 +110,11 @@ def recorded_results(
     return RecordedResults(key_function(config, line), records)
 
 
-def season_plan(config: Config, line: Lineup, say: Say = to_stderr) -> Plan:
+def season_plan(config: Config, line: Lineup, say: Say = to_stderr) -> tuple[Plan, set[str]]:
     """Every game the recorded results determine so far, with its key, and what the next wait
-    for (runner/playloop.py)."""
-    records, problems = results.read_all(results.results_files(config.output.results))
-    for problem in problems:
-        say(f"warning: {problem}")
-    return plan_from(config, line, records)
+    for (runner/playloop.py); and the keys of the records believed (read once)."""
+    records = _read_recorded(config, say=say)
+    return plan_from(config, line, records), {r["key"] for r in records}
 
 
 def plan_from(
@@ -91,7 +125,7 @@ def plan_from(
 ) -> Plan:
     """The season's plan given these records (runner/playloop.py), its keys by ``key_of``
     (default: the season's ``key_function``)."""
-    fmt = season_format(config)
+    fmt = season_format(config, line)
     recorded = RecordedResults(key_of or key_function(config, line), records)
     try:
         return plan(fmt, sorted(line.players), recorded)
@@ -102,7 +136,7 @@ def plan_from(
 def schedule(config: Config, line: Lineup, say: Say = to_stderr) -> list[Scheduled]:
     """The season's games known so far (all of them, for a round-robin), in canonical order,
     each with its result key."""
-    return season_plan(config, line, say).games
+    return season_plan(config, line, say)[0].games
 
 
 def shard_file(config: Config, shard: Shard | None) -> Path:
@@ -113,19 +147,15 @@ def shard_file(config: Config, shard: Shard | None) -> Path:
 def _read_recorded(
     config: Config, extra: Path | None = None, say: Say = to_stderr
 ) -> list[results.Record]:
-    """Every record in the results folder (and ``extra``), saying what was skipped."""
+    """Every record in the results folder (and ``extra``) whose outcome the rules reproduce
+    from its moves, saying what was skipped or refused."""
     paths = results.results_files(config.output.results)
     if extra is not None and extra.resolve() not in {p.resolve() for p in paths}:
         paths.append(extra)
-    records, problems = results.read_all(paths)
+    records, problems = results.read_all(paths, results.reproduced(config.free_for_all.setups))
     for problem in problems:
         say(f"warning: {problem}")
     return records
-
-
-def recorded_keys(config: Config, extra: Path | None = None, say: Say = to_stderr) -> set[str]:
-    """Keys of every record in the results folder (and ``extra``), saying what was skipped."""
-    return {r["key"] for r in _read_recorded(config, extra, say)}
 
 
 @dataclass
@@ -185,7 +215,10 @@ def play_batch(
                     when=played["measured"]["when"],
                     setup={"name": setup.name, "hash": setup.hash} if setup else None,
                 )
-                writer.append(record)
+                try:
+                    writer.append(record)
+                except results.RecordTooLong as exc:  # never written to be skipped and replayed
+                    raise SeasonError(str(exc)) from None
                 on_record(record)
             on_game()
     return failed
@@ -243,8 +276,9 @@ def play_into(
     """The season loop over ``records`` (what is recorded already), appending to ``out``; only
     the games ``wanted`` says yes to (a preview's) are played."""
     report = PlayReport(out=out)
+    say_randomness(config, say)
     recorded = recorded_results(config, line, records)
-    fmt = season_format(config)
+    fmt = season_format(config, line)
     first = plan_from(config, line, [], recorded.key_of)  # its keys are worked out once
     players = _filler_players(config, line, first.games, sandbox)
     start = len(recorded.places_by_key)
@@ -286,10 +320,9 @@ def play_into(
 def standings(
     config: Config, line: Lineup, say: Say = to_stderr
 ) -> tuple[list[Row], dict[str, Any]]:
-    """Rank the recorded games the season's plan knows and write standings.json."""
-    records, problems = results.read_all(results.results_files(config.output.results))
-    for problem in problems:
-        say(f"warning: {problem}")
+    """Rank the recorded games the season's plan knows, each only if the rules reproduce its
+    outcome from its moves, and write standings.json."""
+    records = _read_recorded(config, say=say)
     games = plan_from(config, line, records).games
     current = {s.key for s in games}
     counted = results.canonical(r for r in records if r["key"] in current)
@@ -315,7 +348,7 @@ def ranked(
     """The standings' rows in rank order, and what standings.json adds for the format: a
     knockout ranks by its bracket (runner/bracket.py) and writes it; other formats by points."""
     rows = rank(entrants, records, config.points, ranks_by_score(config.game))
-    fmt = season_format(config)
+    fmt = season_format(config, line)
     if not isinstance(fmt, Knockout):
         return rows, {}
     recorded = recorded_results(config, line, records)
@@ -331,6 +364,7 @@ def run_season(
     show_progress: bool = False,
     say: Say = to_stderr,
     closing: Closing | None = None,
+    recheck: bool = False,
 ) -> tuple[PlayReport, list[Row], dict[str, Any]]:
     """Every stage in a row: build, check, schedule, play, standings (``koth season``). The
     sandbox and the workers close while the standings are worked out, on ``closing``'s thread
@@ -338,7 +372,7 @@ def run_season(
     waited for before this returns."""
     with nullcontext(closing) if closing is not None else Closing() as closer:
         with closer.playing(config, jobs) as (sandbox, pool):
-            line = lineup(config, sandbox, pool, say)
+            line = lineup(config, sandbox, pool, say, recheck)
             report = play(
                 config,
                 line,

@@ -78,10 +78,12 @@ from runner.replay import (
     presentation,
     replay,
 )
-from runner.safefiles import UnsafeFileError
+from runner.safefiles import UnsafeFileError, read_capped, read_regular
 from runner.standings import Row
 
 MARKER = ".koth-site"  # marks a folder this module made, so re-rendering may replace it
+VERDICT_CAP = 1 << 20  # a cached build or check verdict (build/<entry>/*.json)
+STANDINGS_CAP = 64 << 20  # standings.json
 
 
 class SiteError(ValueError):
@@ -919,8 +921,9 @@ def entries_info_from(entries_dir: Path, build_dir: Path | None = None) -> dict[
         verdict = []
         for stage, name in (("build", "build.json"), ("check", "check.json")):
             try:
-                saved = load_json((build_dir / entry.name / name).read_text()) if build_dir else {}
-            except (OSError, ValueError):
+                path = build_dir / entry.name / name if build_dir else None
+                saved = load_json(read_capped(path, VERDICT_CAP)) if path else {}
+            except (OSError, ValueError):  # missing, a link, a FIFO, malformed: no verdict
                 saved = {}
             if not isinstance(saved, dict) or saved.get("content_hash", entry.content_hash) != (
                 entry.content_hash
@@ -966,23 +969,24 @@ def render_from_config(
     with the records it shows and the standings beside it (runner/publish.py)."""
     source = results_source or config.output.results
     paths = [source] if source.is_file() else results.results_files(source)
-    records, problems = results.read_all(paths)
+    records, problems = results.read_all(paths, results.reproduced(config.free_for_all.setups))
     for problem in problems:
         warn(problem)
     standings_path = standings_path or config.output.standings
     standings = None
     try:
-        standings = load_json(standings_path.read_text(encoding="utf-8"))
+        standings = load_json(read_regular(standings_path, STANDINGS_CAP))
     except FileNotFoundError:
         warn(
             f"{standings_path} not found; ranking the records directly "
             "(run `koth standings` for build and check verdicts)"
         )
-    except ValueError as exc:
+    except (OSError, ValueError) as exc:  # a FIFO or a folder there: UnsafeFileError
+        unreadable = isinstance(exc, OSError | UnsafeFileError)
         raise ConfigError(
             str(standings_path),
             "",
-            f"is not valid JSON ({exc}).",
+            f"cannot be read ({exc})." if unreadable else f"is not valid JSON ({exc}).",
             "run `koth standings` again to rewrite it.",
         ) from None
     wrong = ranking.check_document(standings) if standings is not None else None

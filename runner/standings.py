@@ -56,6 +56,7 @@ from typing import Any
 
 from runner.config import LINEAR_POINTS as LINEAR
 from runner.config import Points, points_problem
+from runner.documents import finite_number
 from runner.results import RecordView
 from runner.results import places as record_places
 from runner.safefiles import shown, shown_text
@@ -354,11 +355,6 @@ def _count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def _number(value: Any) -> bool:
-    """A finite JSON number (not a bool)."""
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-
-
 def check_document(doc: Any) -> str | None:
     """Why ``doc`` is not a standings.json this host could have written, or None (it is read
     back by the site and a PR's report, and may have travelled as an artefact)."""
@@ -405,7 +401,7 @@ def _row_problem(row: Any) -> str | None:
     if rank_ is not None and not (_count(rank_) and rank_ > 0):
         return ": `rank` is not a place"
     points = row.get("points", 0.0)
-    if not _number(points) or points < 0:
+    if not finite_number(points) or points < 0:
         return ": `points` is not a finite number of points"
     if not all(_count(row.get(key, 0)) for key in ("games", "wins", "draws", "losses")):
         return ": `games`, `wins`, `draws` and `losses` must be counts"
@@ -422,9 +418,9 @@ def _places_problem(row: dict[str, Any]) -> str | None:
     if not isinstance(places, list) or not all(_count(n) for n in places):
         return ": `places` is not a count per place"
     average = row.get("average_place")
-    if average is not None and not (_number(average) and average >= 1):
+    if average is not None and not (finite_number(average) and average >= 1):
         return ": `average_place` is neither a place nor null"
-    if not all(row.get(key) is None or _number(row[key]) for key in SCORE_FIELDS):
+    if not all(row.get(key) is None or finite_number(row[key]) for key in SCORE_FIELDS):
         return ": `score`, `score_low` and `score_high` must be numbers or null"
     return None
 

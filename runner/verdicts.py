@@ -30,6 +30,7 @@ from runner.check import CHECK_VERSION, Lineup, Verdict
 from runner.config import Config
 from runner.documents import load_json
 from runner.entries import discover
+from runner.safefiles import UnsafeFileError, read_regular
 
 FORMAT = "koth-verdicts"
 VERSION = 1
@@ -122,14 +123,13 @@ def _entry(path: Path, number: int, raw: Any) -> Filed:
 def read(path: Path, config: Config) -> dict[str, Filed]:
     """The file's verdicts by entry name, checked for shape and for this season's settings."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(FILE_CAP + 1)
+        data = read_regular(path, FILE_CAP, "it")
     except OSError as exc:
         raise _fail(
             path, f"cannot be read ({exc.strerror or exc})", "write it with `koth check --out`"
         ) from None
-    if len(data) > FILE_CAP:
-        raise _fail(path, f"is larger than {FILE_CAP >> 20} MiB")
+    except UnsafeFileError as exc:  # not a regular file (a FIFO), or larger than FILE_CAP
+        raise _fail(path, f"cannot be used: {exc}", "write it with `koth check --out`") from None
     try:
         doc = load_json(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:

@@ -32,6 +32,13 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             needs.require(need)
 
 
+@pytest.fixture(autouse=True)
+def no_season_secret(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A season secret in the environment of whoever runs the tests would re-seed every season
+    they play (runner/config.py): a test that wants one sets it."""
+    monkeypatch.delenv("KOTH_SEASON_SECRET", raising=False)
+
+
 @pytest.fixture(scope="session")
 def docker_sandbox() -> Iterator[object]:
     """A Docker sandbox on a real engine (the engine's presence is checked by needs.require)."""

@@ -27,7 +27,7 @@ from runner.bracket import (
     round_name,
     rounds_of,
 )
-from runner.formats import Knockout
+from runner.formats import Knockout, Seeds
 from runner.playloop import RecordedResults
 from runner.standings import TIE_BREAK, Entrant, Row, check_document, document, rank
 
@@ -121,11 +121,11 @@ def test_a_bracket_being_played_ranks_those_still_in_level() -> None:
 
 
 def test_fields_of_one_and_two() -> None:
-    alone = Knockout(dk.GAME, 1)
+    alone = Knockout(dk.GAME, Seeds(1))
     doc = bracket_document(alone, ["solo"], RecordedResults(dk.key_of), dk.key_of)
     assert doc["champion"] == "solo" and doc["matches"] == [] and doc["rounds"] == 0
     assert doc["reached"]["solo"]["stage"] == "champion"
-    pair = Knockout(dk.GAME, 1, best_of=1)
+    pair = Knockout(dk.GAME, Seeds(1), best_of=1)
     doc = bracket_document(pair, ["anchor", "echo"], RecordedResults(dk.key_of), dk.key_of)
     assert doc["round_names"] == ["final"] and doc["champion"] is None
     assert [m["what"] for m in doc["matches"]] == ["final"]

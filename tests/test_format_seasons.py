@@ -290,3 +290,32 @@ def test_a_free_for_all_fills_the_odd_seat_with_the_builtin(
     assert {r.entry for r in rows} == {"a", "b", "c"}, "a filler is no entrant"
     line = lineup(config)
     assert {s.key for s in season.plan_from(config, line, found).games} == {r["key"] for r in found}
+
+
+def test_an_entry_named_like_a_filler_seat_is_refused_alone(
+    tmp_path: Path, build_dir: Path
+) -> None:
+    """An entry named ``filler-1`` stopped every free-for-all season (exit 2, reported as a
+    mistake in tournament.yaml): it meets the seat the host fills with its built-in bot. It is
+    refused alone, with the reason, and the season goes on."""
+    add_entries(tmp_path)
+    for name in ("d", "e"):
+        shutil.rmtree(tmp_path / "entries" / name)
+    shutil.copytree(tmp_path / "entries" / "a", tmp_path / "entries" / "filler-1")
+    manifest = tmp_path / "entries" / "filler-1" / "entry.yaml"
+    manifest.write_text(manifest.read_text().replace("name: a", "name: filler-1"))
+    (tmp_path / "tournament.yaml").write_text(
+        f"format: free-for-all\nseed: 2\nrounds: 1\njobs: 2\noutput:\n  build: {build_dir}\n"
+        "free_for_all:\n  seats: 2\n  runs: 2\n"
+    )
+    config = load_config(tmp_path / "tournament.yaml")
+    report, rows, _ = season.run_season(config, say=lambda _: None)
+    assert report.failed == [] and report.played == 2 * 2, "two tables of two runs"
+    refused = {r.entry: r.excluded for r in rows}
+    assert (
+        refused["filler-1"] is not None and "a name koth gives its own seats" in refused["filler-1"]
+    ), refused
+    assert {name for name, why in refused.items() if why is None} == {"a", "b", "c"}
+    found = results.read_records(config.output.results / results.MAIN_FILE)[0]
+    seated = {s["hash"] for r in found for s in r["seats"] if s["entry"] == "filler-1"}
+    assert seated == {season.filler_hash(config)}, "the filler seat holds the built-in bot"

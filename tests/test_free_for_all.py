@@ -9,7 +9,16 @@ from collections import Counter
 
 import pytest
 
-from runner.formats import NO_RESULTS, Done, Fixture, FormatError, FreeForAll, Play, fillers
+from runner.formats import (
+    NO_RESULTS,
+    Done,
+    Fixture,
+    FormatError,
+    FreeForAll,
+    Play,
+    Seeds,
+    fillers,
+)
 
 NAMES = [f"bot{k:02d}" for k in range(1, 13)]
 GAME = "multisnake-v2"
@@ -29,7 +38,7 @@ def seat_counts(found: list[Fixture]) -> Counter[tuple[str, int]]:
 @pytest.mark.parametrize("rounds", [1, 3])
 def test_every_entry_sits_in_every_seat_equally_often(count: int, seats: int, rounds: int) -> None:
     entries = NAMES[:count]
-    fmt = FreeForAll(GAME, 5, rounds, seats, seat_counts=MULTISNAKE)
+    fmt = FreeForAll(GAME, Seeds(5), rounds, seats, seat_counts=MULTISNAKE)
     found = games(fmt, entries)
     assert all(len(f.seats) == seats for f in found)
     assert all(len(set(f.seats)) == seats for f in found), "an entry sat twice at one table"
@@ -45,7 +54,7 @@ def test_every_entry_sits_in_every_seat_equally_often(count: int, seats: int, ro
 
 
 def test_rounds_deal_new_tables_whatever_the_listing_order() -> None:
-    fmt = FreeForAll(GAME, 5, 4, 4, seat_counts=MULTISNAKE)
+    fmt = FreeForAll(GAME, Seeds(5), 4, 4, seat_counts=MULTISNAKE)
     found = games(fmt, NAMES[:8])
     shuffled = NAMES[:8]
     random.Random(2).shuffle(shuffled)
@@ -56,12 +65,12 @@ def test_rounds_deal_new_tables_whatever_the_listing_order() -> None:
     assert len({frozenset(t) for t in tables.values()}) > 1, "every round dealt the same tables"
     assert found == sorted(found), "canonical order"
     assert len({f.seed for f in found}) == len(found)
-    other = games(FreeForAll(GAME, 6, 4, 4, seat_counts=MULTISNAKE), NAMES[:8])
+    other = games(FreeForAll(GAME, Seeds(6), 4, 4, seat_counts=MULTISNAKE), NAMES[:8])
     assert {f.seed for f in other}.isdisjoint(f.seed for f in found)
 
 
 def test_a_table_rotates_its_seats_run_by_run() -> None:
-    fmt = FreeForAll(GAME, 1, 1, 4, runs=8, seat_counts=MULTISNAKE)
+    fmt = FreeForAll(GAME, Seeds(1), 1, 4, runs=8, seat_counts=MULTISNAKE)
     found = games(fmt, NAMES[:4])
     first = found[0].seats
     for run, fixture in enumerate(found):
@@ -72,7 +81,7 @@ def test_a_table_rotates_its_seats_run_by_run() -> None:
 
 
 def test_everyone_at_one_table_with_fillers_for_r_runs() -> None:
-    fmt = FreeForAll("egghunt-v1", 9, 1, None, runs=10, seat_counts=EGGHUNT)
+    fmt = FreeForAll("egghunt-v1", Seeds(9), 1, None, runs=10, seat_counts=EGGHUNT)
     entries = NAMES[:4]
     found = games(fmt, entries)
     assert len(found) == 10, "R runs"
@@ -91,7 +100,9 @@ def test_everyone_at_one_table_with_fillers_for_r_runs() -> None:
 
 
 def test_setups_are_taken_in_turn_one_per_rotation() -> None:
-    fmt = FreeForAll(GAME, 1, 2, 4, runs=8, setups=("maze", "open", "small"), seat_counts=(4,))
+    fmt = FreeForAll(
+        GAME, Seeds(1), 2, 4, runs=8, setups=("maze", "open", "small"), seat_counts=(4,)
+    )
     entries = NAMES[:8]
     found = games(fmt, entries)
     assert len(found) == 2 * 2 * 8
@@ -106,7 +117,7 @@ def test_setups_are_taken_in_turn_one_per_rotation() -> None:
 
 
 def test_static_next_games_and_name_clashes() -> None:
-    fmt = FreeForAll(GAME, 1, 1, 4, seat_counts=MULTISNAKE)
+    fmt = FreeForAll(GAME, Seeds(1), 1, 4, seat_counts=MULTISNAKE)
     step = fmt.next_games(NAMES[:4], NO_RESULTS)
     assert isinstance(step, Play) and step.then is None and len(step.games) == 4
 
@@ -120,4 +131,4 @@ def test_static_next_games_and_name_clashes() -> None:
         games(fmt, ["alpha", "filler-2"])
     assert games(fmt, ["alpha", "filler-bot", "bravo", "charlie"]), "only filler-N is reserved"
     with pytest.raises(ValueError, match="played by 2, 4, 8 players, not 3"):
-        FreeForAll(GAME, 1, 1, 3, seat_counts=MULTISNAKE)
+        FreeForAll(GAME, Seeds(1), 1, 3, seat_counts=MULTISNAKE)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 
-from runner.formats import NO_RESULTS, Done, Fixture, FormatError, Knockout, Play, Wait
+from runner.formats import NO_RESULTS, Done, Fixture, FormatError, Knockout, Play, Seeds, Wait
 from runner.formats.knockout import bracket_order
 
 NAMES = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india"]
@@ -77,7 +77,7 @@ def test_the_bracket_order_keeps_the_top_seeds_apart(size: int) -> None:
 @pytest.mark.parametrize("count", [3, 5, 6, 7])
 def test_byes_go_to_the_top_seeds_and_round_2_waits_for_round_1(count: int) -> None:
     entries = NAMES[:count]
-    fmt = Knockout(GAME, 1)
+    fmt = Knockout(GAME, Seeds(1))
     step = fmt.next_games(entries, NO_RESULTS)
     assert isinstance(step, Play)
     size = 1 << (count - 1).bit_length()
@@ -91,7 +91,7 @@ def test_byes_go_to_the_top_seeds_and_round_2_waits_for_round_1(count: int) -> N
 
 def test_five_entries_one_bye_round_by_round() -> None:
     entries = ["e", "d", "c", "b", "a"]  # listing order plays no part
-    fmt = Knockout(GAME, 7)
+    fmt = Knockout(GAME, Seeds(7))
     results, steps = play_out(fmt, entries, stronger(["b", "d", "a", "e", "c"]))
     by_match = matches(results)
     assert [key for key in by_match] == [
@@ -115,7 +115,7 @@ def test_five_entries_one_bye_round_by_round() -> None:
 
 
 def test_sides_alternate_game_by_game() -> None:
-    fmt = Knockout(GAME, 1, best_of=5)
+    fmt = Knockout(GAME, Seeds(1), best_of=5)
 
     def split(fixture: Fixture) -> tuple[int, int]:  # seat 0 always wins: every game splits
         return (1, 2)
@@ -129,7 +129,7 @@ def test_sides_alternate_game_by_game() -> None:
 
 
 def test_only_the_games_a_match_certainly_needs_are_handed_out() -> None:
-    fmt = Knockout(GAME, 1)  # best of 3
+    fmt = Knockout(GAME, Seeds(1))  # best of 3
     results = Recorded()
     step = fmt.next_games(["alpha", "bravo"], results)
     assert isinstance(step, Play) and [f.label for f in step.games] == [
@@ -150,7 +150,7 @@ def test_only_the_games_a_match_certainly_needs_are_handed_out() -> None:
 
 def test_the_next_round_is_computed_from_recorded_results_only() -> None:
     entries = NAMES[:4]
-    fmt = Knockout(GAME, 3)
+    fmt = Knockout(GAME, Seeds(3))
     results = Recorded()
     judge = stronger(entries)
     first = fmt.next_games(entries, results)
@@ -172,7 +172,7 @@ def test_the_next_round_is_computed_from_recorded_results_only() -> None:
 
 
 def test_an_explicit_seeding_and_names_not_listed() -> None:
-    fmt = Knockout(GAME, 1, seeding=("delta", "nobody", "bravo"))
+    fmt = Knockout(GAME, Seeds(1), seeding=("delta", "nobody", "bravo"))
     assert fmt.seeds(["alpha", "bravo", "charlie", "delta", "echo"]) == [
         "delta",
         "bravo",
@@ -187,7 +187,7 @@ def test_an_explicit_seeding_and_names_not_listed() -> None:
 
 
 def test_a_third_place_match_is_played_with_the_final() -> None:
-    fmt = Knockout(GAME, 1, third_place=True)
+    fmt = Knockout(GAME, Seeds(1), third_place=True)
     entries = NAMES[:4]
     results, steps = play_out(fmt, entries, stronger(entries))
     by_match = matches(results)
@@ -225,7 +225,7 @@ def draws_then(after: list[tuple[int, int]]) -> Judge:
 def test_drawn_games_count_for_neither_and_a_level_match_plays_tiebreak_games(
     tiebreak: int, outcomes: list[tuple[int, int]], games: int, higher_seed_wins: bool
 ) -> None:
-    fmt = Knockout(GAME, 1, tiebreak_games=tiebreak)
+    fmt = Knockout(GAME, Seeds(1), tiebreak_games=tiebreak)
     results, _ = play_out(fmt, ["alpha", "bravo", "charlie"], draws_then(outcomes))
     semi = matches(results)[(1, "match 2")]  # bravo (seed 2) v charlie (seed 3)
     final = matches(results)[(2, "final")]  # alpha (seed 1) v the semi-final's winner
@@ -238,22 +238,22 @@ def test_drawn_games_count_for_neither_and_a_level_match_plays_tiebreak_games(
 
 
 def test_identity_seeds_and_degenerate_fields() -> None:
-    fmt = Knockout(GAME, 1)
+    fmt = Knockout(GAME, Seeds(1))
     assert fmt.next_games([], NO_RESULTS) == Done()
     assert fmt.next_games(["alpha"], NO_RESULTS) == Done(), "a field of one needs no game"
     step = fmt.next_games(["alpha", "bravo"], NO_RESULTS)
     assert isinstance(step, Play) and {f.round for f in step.games} == {1}
-    assert step.games != Knockout(GAME, 2).known(["alpha", "bravo"], NO_RESULTS).games
+    assert step.games != Knockout(GAME, Seeds(2)).known(["alpha", "bravo"], NO_RESULTS).games
     seeds = Counter(f.seed for f in fmt.known(NAMES, NO_RESULTS).games)
     assert max(seeds.values()) == 1
     with pytest.raises(FormatError, match="more than once: alpha"):
         fmt.known(["alpha", "alpha"], NO_RESULTS)
     with pytest.raises(ValueError, match="odd"):
-        Knockout(GAME, 1, best_of=2)
+        Knockout(GAME, Seeds(1), best_of=2)
 
 
 def test_the_bracket_names_every_match_and_the_champion() -> None:
-    fmt = Knockout(GAME, 1, third_place=True)
+    fmt = Knockout(GAME, Seeds(1), third_place=True)
     entries = NAMES[:6]
     judge = stronger(["foxtrot", "charlie", "alpha", "echo", "bravo", "delta"])
     results, _ = play_out(fmt, entries, judge)

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from runner import __version__
+from runner.games.base import Outcome
+from runner.games.snakes import MOVES, Snakes
 from runner.results import (
     ResultsWriter,
     canonical,
@@ -26,15 +30,29 @@ from runner.results import (
 HASH_A, HASH_B = "a" * 64, "b" * 64
 
 
+@functools.cache
+def playout(seed: int) -> tuple[str, Outcome, tuple[float, ...]]:
+    """A Snakes game of random moves from ``seed``: its moves, outcome and scores (a record's
+    outcome must be what its moves give by the rules: runner/playback.py)."""
+    rules, rng = Snakes(), random.Random(seed)
+    state = rules.initial_state(random.Random(seed), 2, {})
+    moves = []
+    while (end := rules.outcome(state)) is None:
+        move = rng.choice(MOVES)
+        state = rules.apply(state, {rules.to_move(state)[0]: move})
+        moves.append(move)
+    return "".join(moves), end, rules.scores(state)
+
+
 def fake(
     x: str,
     o: str,
     round_: int = 1,
     seed: int = 5,
-    points: tuple[float, float] = (1, 0),
     when: str = "2024-01-01T00:00:00Z",
 ) -> dict[str, Any]:
     seed += round_  # a game's seed differs by round (runner/schedule.py), and so does its key
+    moves, end, scores = playout(seed)
     result = {
         "game": "snakes-v2",
         "seed": seed,
@@ -42,13 +60,13 @@ def fake(
             {"entry": x, "hash": HASH_A, "name": x.title()},
             {"entry": o, "hash": HASH_B, "name": o.title()},
         ],
-        "moves": "LR",
+        "moves": moves,
         "outcome": {
-            "points": list(points),
-            "scores": [3, 1],
-            "termination": "normal",
+            "points": list(end.points),
+            "scores": [int(s) for s in scores],
+            "termination": end.termination.value,
             "faulty": None,
-            "detail": "X 3 cells, O 1 cells",
+            "detail": end.detail,
         },
         "measured": {"cpu_s": [0.1, 0.2], "wall_s": 0.5},
     }

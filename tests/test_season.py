@@ -65,14 +65,20 @@ def build_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("build")
 
 
+def small_season(folder: Path, jobs: int = 1, build: Path | None = None) -> Path:
+    """``folder`` with the three BOTS and a round-robin of them (its builds in ``build``)."""
+    for name, source in BOTS.items():
+        add_bot(folder / "entries", name, source)
+    output = f"output:\n  build: {build}\n" if build is not None else ""
+    (folder / "tournament.yaml").write_text(
+        f"entries: entries\nseed: 3\nrounds: 1\njobs: {jobs}\n{output}"
+    )
+    return folder
+
+
 @pytest.fixture
 def folder(tmp_path: Path, build_dir: Path) -> Path:
-    for name, source in BOTS.items():
-        add_bot(tmp_path / "entries", name, source)
-    (tmp_path / "tournament.yaml").write_text(
-        f"entries: entries\nseed: 3\nrounds: 1\njobs: 1\noutput:\n  build: {build_dir}\n"
-    )
-    return tmp_path
+    return small_season(tmp_path, build=build_dir)
 
 
 def config_of(folder: Path, **overrides: Any) -> Config:

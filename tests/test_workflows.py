@@ -488,13 +488,20 @@ class Expression:
 
     def _postfix(self) -> Any:
         value = self._primary()
+        filtered = False  # after `.*`: each property is taken of every item
         while self._peek() in (".", "["):
             if self._take()[1] == ".":
                 key: Any = self._take()[1]
             else:
                 key = self._or()
                 self._take("]")
-            value = value.get(key) if isinstance(value, dict) else None
+            if key == "*":
+                items = value.values() if isinstance(value, dict) else value or []
+                value, filtered = list(items), True
+            elif filtered:
+                value = [v.get(key) for v in value if isinstance(v, dict)]
+            else:
+                value = value.get(key) if isinstance(value, dict) else None
         return value
 
     def _primary(self) -> Any:
@@ -525,6 +532,13 @@ class Expression:
 
 EXPR = re.compile(r"\$\{\{(.*?)\}\}", re.S)
 LONE = re.compile(r"\$\{\{((?:(?!\}\}).)*)\}\}", re.S)  # one expression, nothing around it
+
+
+def contains(search: Any, item: Any) -> bool:
+    """GitHub's contains(): an item of an array, or a substring (both without case)."""
+    if isinstance(search, list):
+        return any(str(v).lower() == str(item).lower() for v in search)
+    return str(item).lower() in as_text(search).lower()
 
 
 def as_text(value: Any) -> str:
@@ -667,6 +681,7 @@ class Rehearsal:
                 "workspace": str(job.workspace) if job else "",
             },
             "inputs": dict(self.inputs),
+            "secrets": {},  # as on a repository that has set none (KOTH_SEASON_SECRET: "")
             "needs": needs,
             "matrix": dict(job.matrix) if job else {},
             "steps": dict(steps),
@@ -698,6 +713,7 @@ class Rehearsal:
             "fromJSON": json.loads,
             "toJSON": json.dumps,
             "hashFiles": hash_files,
+            "contains": contains,
         }
         return Expression(text, self._context(job, steps), functions).value()
 
@@ -1346,9 +1362,15 @@ def test_an_image_file_for_another_checkout_is_refused(tmp_path: Path, docker_en
 # -- the pull-request workflow ---------------------------------------------------------------------
 
 
-def pr_rehearsal(tmp_path: Path, added: dict[str, Path]) -> tuple[dict[str, list[JobRun]], Path]:
+def pr_rehearsal(
+    tmp_path: Path,
+    added: dict[str, Path],
+    removed: tuple[str, ...] = (),
+    labels: tuple[str, ...] = (),
+) -> tuple[dict[str, list[JobRun]], Path]:
     """A repository whose main branch has two example entries, and a PR branch adding
-    ``added`` (folder name → source folder); runs pr.yml on the PR's event."""
+    ``added`` (folder name → source folder) and deleting ``removed``; runs pr.yml on the PR's
+    event, the PR carrying ``labels``."""
     repo = make_repo(tmp_path / "repo", ["greedy", "random"])
     git(repo, "init", "-q", "-b", "main")
     git(repo, "add", "-A")
@@ -1357,9 +1379,12 @@ def pr_rehearsal(tmp_path: Path, added: dict[str, Path]) -> tuple[dict[str, list
     git(repo, "checkout", "-qb", "contribution")
     for name, source in added.items():
         shutil.copytree(source, repo / "entries" / name)
+    for name in removed:
+        shutil.rmtree(repo / "entries" / name)
     git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "add entries")
-    event = {"pull_request": {"number": 7, "base": {"sha": base, "ref": "main"}}}
+    git(repo, "commit", "-qm", "change entries")
+    pull = {"number": 7, "base": {"sha": base, "ref": "main"}}
+    event = {"pull_request": {**pull, "labels": [{"name": label} for label in labels]}}
     runs = Rehearsal(
         PR,
         repo,
@@ -1419,3 +1444,22 @@ def test_pr_rehearsal_with_a_broken_entry(rehearsal_path: Path, docker_engine: N
     # The hostile name reached the log at the start of a line, but with commands stopped.
     no_commands(runs)
     assert any(line.startswith(HOSTILE) for line in report.stopped), report.log
+
+
+@pytest.mark.docker
+@pytest.mark.slow
+@pytest.mark.parametrize("approved", [False, True])
+def test_pr_rehearsal_removing_an_entry_waits_for_an_organiser(
+    tmp_path: Path, docker_engine: None, approved: bool
+) -> None:
+    labels = (pr.APPROVAL_LABEL,) if approved else ()
+    runs, _ = pr_rehearsal(tmp_path, {"rookie": FIXTURES / "rookie"}, ("random",), labels)
+    no_commands(runs)
+    job = runs["check"][0]
+    assert job.step("Build, check and play the changed entries").outcome == "success"
+    assert job.step("Report").outcome == ("success" if approved else "failure")
+    summary = job.summary
+    top = summary.split("| entry | bot | verdict |")[0]
+    assert "| random | koth examples | removes it |" in top, summary
+    assert ("✅ Approved by an organiser" in top) is approved
+    assert "| rookie | Rookie | ✅ builds" in summary

@@ -10,7 +10,8 @@ says how) from the recorded results of the season's own fixtures:
 - ``free-for-all`` (free_for_all.py): tables of N seats, seats rotated between runs, setups
   (maps) taken in turn; all known at once; ``seats: all`` for one table of every entry.
 
-``format_for(config)`` builds the season's format from its settings.
+``format_for(config, seeds)`` builds the season's format from its settings, its games seeded
+by ``seeds`` (runner/formats/base.py: the season's secret, its seed and the entries' hashes).
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ from runner.formats.base import (
     Next,
     Play,
     Results,
+    Seeds,
     Wait,
-    fixture_seed,
 )
 from runner.formats.free_for_all import FreeForAll, fillers
 from runner.formats.knockout import Knockout
@@ -57,14 +58,14 @@ def find_format(name: str) -> type[Format]:
         raise UnknownFormatError(f"unknown format {name!r}; known formats: {known}") from None
 
 
-def format_for(config: Config) -> Format:
-    """The season's format, with its settings from ``config``."""
+def format_for(config: Config, seeds: Seeds) -> Format:
+    """The season's format, with its settings from ``config``, seeded by ``seeds``."""
     find_format(config.format)
     if config.format == Knockout.name:
         ko = config.knockout
         return Knockout(
             config.game,
-            config.seed,
+            seeds,
             ko.best_of,
             ko.seeding or (),
             ko.third_place,
@@ -76,14 +77,14 @@ def format_for(config: Config) -> Format:
         ffa = config.free_for_all
         return FreeForAll(
             config.game,
-            config.seed,
+            seeds,
             config.rounds,
             ffa.seats,
             ffa.runs,
             tuple(s.name for s in ffa.setups),
             seat_counts(config.game) or (2,),
         )
-    return RoundRobin(config.game, config.seed, config.rounds)
+    return RoundRobin(config.game, seeds, config.rounds)
 
 
 __all__ = [
@@ -100,10 +101,10 @@ __all__ = [
     "Play",
     "Results",
     "RoundRobin",
+    "Seeds",
     "UnknownFormatError",
     "Wait",
     "fillers",
     "find_format",
-    "fixture_seed",
     "format_for",
 ]

@@ -16,36 +16,96 @@ A format implements one hook, ``known(entries, results)``: every game the record
 determine so far (recorded or not), in canonical order, and, when more games will follow once
 these are recorded, a sentence saying what they wait for. ``next_games`` is built on it.
 
-A fixture's seed is derived from the season seed and the game's identity only (``fixture_seed``):
-for a round-robin game its round and seats (exactly as before formats read results), for a
-knockout game also its match and game number, for a free-for-all game its table, run and setup.
+A fixture's seed is derived by ``Seeds.game_seed`` from the season's secret, the season seed and
+the game's identity: for a round-robin game its round and seats, for a knockout game also its
+match and game number, for a free-for-all game its table, run and setup; and from the content
+hash of every entry seated in it, so a game's seed changes whenever one of its entries changes.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+import hmac
+import json
+import re
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
 FILLER_PREFIX = "filler-"  # seats a free-for-all fills with the game's built-in bot
+FILLER = re.compile(re.escape(FILLER_PREFIX) + r"[0-9]+")
+BUILTIN_PREFIX = "builtin-"  # the check stage's opponent, the game's built-in bot
+
+
+def host_seat(name: str) -> bool:
+    """Whether ``name`` is one the host gives its own seats (a free-for-all's ``filler-1``, the
+    check stage's ``builtin-…``): no entry may be named so."""
+    return FILLER.fullmatch(name) is not None or name.startswith(BUILTIN_PREFIX)
 
 
 class FormatError(ValueError):
     """The entries cannot be played in this format (e.g. a name clash); one paragraph with a fix."""
 
 
-def fixture_seed(
-    season_seed: int, game_id: str, round_: int, seats: Sequence[str], tag: Sequence[str] = ()
-) -> int:
-    """The first 8 bytes of sha256("season-seed|game-id|round|[tag|…]seat|…"), as a non-negative
-    int64. ``tag`` (match and game number, table and run, …) is empty for round-robin games, so
-    their seeds are the ones every earlier season used. Tags start with a character no entry name
-    has, so a tag can never read as a seat."""
-    text = "|".join([str(season_seed), game_id, str(round_), *tag, *seats])
-    digest = hashlib.sha256(text.encode()).digest()
-    return int.from_bytes(digest[:8], "big") & (2**63 - 1)
+@dataclass(frozen=True)
+class Seeds:
+    """Where a season's randomness comes from: every game's seed and every deal of a field into
+    tables is an HMAC-SHA256, keyed by the organiser's ``secret``, of public data: the season
+    seed, the game id, the game's place in the season and the content hash of each entry seated
+    in it (a free-for-all deal: of the whole field).
+
+    Without the secret nobody can compute a board, a hand, a map or a seating before the game is
+    played: the records publish each game's seed after play (it replays the game exactly), and
+    an HMAC's outputs tell nothing of its key. As a seated entry's hash is part of the message,
+    a game's seed changes whenever one of its entries changes, so the seeds one season
+    publishes never predict another season's new games. With no secret (``public``) the key is
+    empty: the same derivation, which anyone can repeat."""
+
+    season_seed: int = 0
+    secret: bytes = field(default=b"", repr=False)
+    hashes: tuple[tuple[str, str], ...] = ()  # (entry name, content hash) of the field
+    filler_hash: str = ""  # the built-in bot that fills a free-for-all table's empty seats
+
+    @property
+    def public(self) -> bool:
+        return not self.secret
+
+    @functools.cached_property
+    def _by_name(self) -> Mapping[str, str]:
+        return dict(self.hashes)
+
+    def hash_of(self, name: str) -> str:
+        """The content hash of the entry (or filler seat) ``name``; "" for a name not known."""
+        found = self._by_name.get(name)
+        if found is None and name.startswith(FILLER_PREFIX):
+            return self.filler_hash
+        return found or ""
+
+    def _mac(self, *parts: object) -> bytes:
+        text = json.dumps(parts, separators=(",", ":"), ensure_ascii=False)
+        return hmac.new(self.secret, text.encode(), hashlib.sha256).digest()
+
+    def game_seed(
+        self, game_id: str, round_: int, seats: Sequence[str], tag: Sequence[str] = ()
+    ) -> int:
+        """A game's seed, a non-negative int64: the first 8 bytes of the HMAC of its identity
+        (game, round, ``tag``: match and game number, table, run and setup, …) and its seats,
+        each with its entry's content hash."""
+        seated = [[name, self.hash_of(name)] for name in seats]
+        digest = self._mac("koth-seed-v2", self.season_seed, game_id, round_, list(tag), seated)
+        return int.from_bytes(digest[:8], "big") & (2**63 - 1)
+
+    def deal_keys(self, game_id: str, round_: int, names: Sequence[str]) -> dict[str, bytes]:
+        """Each name's sort key in a round's deal of the field ``names``: an HMAC of the round,
+        the name and the whole field's content hashes, so a changed field is dealt afresh."""
+        field_ = hashlib.sha256(
+            json.dumps(sorted([n, self.hash_of(n)] for n in names)).encode()
+        ).hexdigest()
+        return {
+            name: self._mac("koth-deal-v2", self.season_seed, game_id, round_, field_, name)
+            for name in names
+        }
 
 
 @functools.total_ordering
@@ -156,6 +216,8 @@ def check_entries(entries: Sequence[str]) -> list[str]:
 
 
 __all__ = [
+    "BUILTIN_PREFIX",
+    "FILLER",
     "FILLER_PREFIX",
     "NO_RESULTS",
     "Done",
@@ -168,6 +230,7 @@ __all__ = [
     "Play",
     "Results",
     "Wait",
+    "Seeds",
     "check_entries",
-    "fixture_seed",
+    "host_seat",
 ]

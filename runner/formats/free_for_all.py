@@ -1,8 +1,10 @@
 """Free-for-all: tables of N seats for games of N players, seats rotated, setups cycled.
 
-Tables. Each round deals the field into tables of ``seats``: the entries are ordered by a hash of
-(season seed, game, round, name), so every round deals differently and listing order plays no
-part, then cut into consecutive tables. When the field does not fill the last table, the game's
+Tables. Each round deals the field into tables of ``seats``: the entries are ordered by a keyed
+hash (``Seeds.deal_keys``: of the season's secret, the season seed, the game, the round, the
+name and the whole field's content hashes), so every round deals differently, listing order plays
+no part and, with a secret, nobody can choose a name that sits beside another, then cut into
+consecutive tables. When the field does not fill the last table, the game's
 built-in bot fills its empty seats (``filler-1``, ``filler-2``, …, named per table). With
 ``seats: all`` there is one table of every entry, filled up to the smallest number of players the
 game allows (the Easter Egg Hunt's seven, say); every round then plays that same table.
@@ -17,28 +19,27 @@ in canonical order (round, table, run), take the setups in turn, one setup per b
 games, so a table's full rotation is played on one setup and the next rotation on the next.
 
 Nothing depends on results: every game is known from the start. A game's identity is its round,
-table, run, setup and seats; its seed is ``fixture_seed(season seed, game, round, seats,
-tag=(table, run, setup))``. Adding an entry re-deals the tables, so unlike a round-robin it
-changes other entries' games too.
+table, run, setup and seats; its seed is ``randomness.game_seed(game, round, seats, tag=(table, run,
+setup))``. Adding or editing an entry re-deals the tables, so unlike a round-robin it changes
+other entries' games too.
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from runner.formats.base import (
+    FILLER,
     FILLER_PREFIX,
     Fixture,
     Format,
     FormatError,
     Known,
     Results,
+    Seeds,
     check_entries,
-    fixture_seed,
 )
 
 
@@ -48,7 +49,7 @@ class FreeForAll(Format):
     static: ClassVar[bool] = True
 
     game: str = ""
-    season_seed: int = 0
+    randomness: Seeds = Seeds()
     rounds: int = 1
     seats: int | None = None  # players per table; None: every entry at one table
     runs: int | None = None  # games per table; None: one per seat
@@ -87,7 +88,8 @@ class FreeForAll(Format):
             )
         size = self.table_size(len(names))
         if self.seats is not None:
-            names.sort(key=lambda name: self.deal_key(round_, name))
+            keys = self.randomness.deal_keys(self.game, round_, names)
+            names.sort(key=keys.__getitem__)
         tables: list[tuple[str, ...]] = [
             tuple(names[i : i + size]) for i in range(0, len(names), size)
         ]
@@ -95,10 +97,6 @@ class FreeForAll(Format):
             missing = size - len(tables[-1])
             tables[-1] += tuple(f"{FILLER_PREFIX}{k}" for k in range(1, missing + 1))
         return tables
-
-    def deal_key(self, round_: int, name: str) -> bytes:
-        text = f"{self.season_seed}|{self.game}|free-for-all:deal={round_}|{name}"
-        return hashlib.sha256(text.encode()).digest()
 
     def known(self, entries: Sequence[str], results: Results) -> Known:
         fixtures: list[Fixture] = []
@@ -120,15 +118,12 @@ class FreeForAll(Format):
             setup = self.setups[(index // size) % len(self.setups)] if self.setups else None
             tag = [f"free-for-all:table={number}", f"free-for-all:run={run}"]
             tag += [f"free-for-all:setup={setup}"] if setup is not None else []
-            seed = fixture_seed(self.season_seed, self.game, round_, seats, tag)
+            seed = self.randomness.game_seed(self.game, round_, seats, tag)
             label = f"table {number}, run {run}" + (f", {setup}" if setup else "")
             games.append(
                 Fixture(round_, seats, self.game, seed, setup, slot=(number, run), label=label)
             )
         return games
-
-
-FILLER = re.compile(re.escape(FILLER_PREFIX) + r"[0-9]+")
 
 
 def fillers(seats: Sequence[str]) -> list[str]:

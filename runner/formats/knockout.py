@@ -23,7 +23,7 @@ With ``third_place``, the losers of the two semi-finals play a match in the fina
 skipped when a semi-final was a bye.
 
 A game's identity is its round, match and game number and its seats: its seed is
-``fixture_seed(season seed, game, round, seats, tag=(match, game number))``.
+``randomness.game_seed(game, round, seats, tag=(match, game number))``.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from runner.formats.base import Fixture, Format, Known, Results, check_entries, fixture_seed
+from runner.formats.base import Fixture, Format, Known, Results, Seeds, check_entries
 
 Side = str | None  # an entry, or None for a bye
 
@@ -87,7 +87,7 @@ class Knockout(Format):
     static: ClassVar[bool] = False
 
     game: str = ""
-    season_seed: int = 0
+    randomness: Seeds = Seeds()
     best_of: int = 3
     seeding: tuple[str, ...] = ()  # best first; entries not named follow by name
     third_place: bool = False
@@ -185,7 +185,7 @@ class Knockout(Format):
         """Game ``number`` of a match: the higher seed sits in seat 0 in odd-numbered games."""
         seats = (high, low) if number % 2 == 1 else (low, high)
         tag = (f"knockout:match={pairing.number}", f"knockout:game={number}")
-        seed = fixture_seed(self.season_seed, self.game, round_, seats, tag)
+        seed = self.randomness.game_seed(self.game, round_, seats, tag)
         label = f"{pairing.what}, game {number}"
         # Canonical order within a round: game number first, so the games handed out together
         # (the first games of every match, then the deciders) are contiguous and shard evenly.

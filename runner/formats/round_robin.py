@@ -4,8 +4,8 @@ opponent), and the whole cycle is repeated ``rounds`` times.
 With n entries a round is n·(n−1) games; each entry plays 2·(n−1) of them, half as X and half as
 O. The list depends only on the set of names, never on the order they were given in, and never on
 results: every game is known from the start. A game's identity is (round, X, O), its seed
-``fixture_seed(season seed, game, round, (X, O))``, so adding or removing an entry never changes
-another game's seed or key.
+``randomness.game_seed(game, round, (X, O))`` (of the secret, the season seed and both entries'
+content hashes), so adding, removing or editing an entry never changes another game's seed.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from functools import lru_cache
 from itertools import permutations
 from typing import ClassVar
 
-from runner.formats.base import Fixture, Format, Known, Results, check_entries, fixture_seed
+from runner.formats.base import Fixture, Format, Known, Results, Seeds, check_entries
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class RoundRobin(Format):
     seat_count: ClassVar[int] = 2
 
     game: str = ""
-    season_seed: int = 0
+    randomness: Seeds = Seeds()
     rounds: int = 1
 
     def pairings(self, entries: Sequence[str], rounds: int) -> list[tuple[str, ...]]:
@@ -51,6 +51,6 @@ def _known(fmt: RoundRobin, entries: tuple[str, ...]) -> Known:
     for seats in fmt.pairings(entries, fmt.rounds):
         seen[seats] += 1
         round_ = seen[seats]
-        seed = fixture_seed(fmt.season_seed, fmt.game, round_, seats)
+        seed = fmt.randomness.game_seed(fmt.game, round_, seats)
         fixtures.append(Fixture(round_, seats, fmt.game, seed))
     return Known(tuple(sorted(fixtures)))

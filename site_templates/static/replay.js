@@ -183,9 +183,10 @@
     for (var y = from; y < to; y++) {
       for (var x = first; x < lines[y].length; x += pitch) {
         var symbol = lines[y][x];
-        if (symbol === " ") continue;
         var o = (over[y] || "")[x];
         var layered = o && has(overClasses, o) ? overClasses[o] : "";
+        // A blank is no place, unless the layer marks it on a picture of cells (a fight there).
+        if (symbol === " " && (grid || !layered)) continue;
         var cls = layered || (has(data.classes, symbol) ? data.classes[symbol] : "");
         var at = (x - first) / pitch;
         found.push([at, y - from, symbol, cls, layered]);
@@ -300,7 +301,8 @@
       var c = colourOf(p[3]);
       var marked = markOf(p[2]) !== "";
       var dot = markOf(p[2]) === "dot" && !c[0];  // a dot without a fill of its own (an egg)
-      var fill = p[3] ? c[0] || (dot ? "" : c[1]) : p[2] === "." || marked ? "" : ink;
+      var blank = p[2] === " ";  // an empty tile the layer marks: its frame alone is drawn
+      var fill = blank ? "" : p[3] ? c[0] || (dot ? "" : c[1]) : p[2] === "." || marked ? "" : ink;
       if (hex) {
         paint.beginPath();
         paint.arc(pad + p[0] * w, pad + p[1] * h, h * 0.85, 0, 2 * Math.PI);
@@ -309,7 +311,7 @@
       } else if (fill) {
         paint.fillStyle = fill;
         paint.fillRect(p[0] * w, p[1] * h, w, h);
-      } else if (!marked && dots) {  // an empty square: a faint dot, so the grid reads
+      } else if (!marked && dots && !blank) {  // an empty square: a faint dot, so the grid reads
         paint.fillStyle = ink;
         paint.globalAlpha = 0.25;
         paint.fillRect(p[0] * w + w / 2 - 1, p[1] * h + h / 2 - 1, 2, 2);

@@ -449,6 +449,8 @@ class EggHunt:
         max_moves=TURNS_PER_PLAYER * MAX_PLAYERS,
         seat_names=tuple(SEAT_SYMBOLS),
         score_label="{} eggs",
+        # "d A " and a memory line of printable ASCII, where `\` and `"` take two bytes in JSON
+        max_move_bytes=2 + 4 + 2 * MEMORY_LIMIT,
     )
 
     def initial_state(self, rng: random.Random, seats: int, setup: Setup) -> EggHuntState:
