@@ -150,7 +150,7 @@ def pin_to_one_cpu(slot: int, cpus: Sequence[int] | None = None) -> int | None:
 
     A move is a message to a bot and its reply: a bot woken on another CPU than the one its
     host waits on costs an inter-processor wake-up each way, which in a virtual machine is
-    dearer than the move itself (README, "How bots are run"). Bots are single-threaded and
+    dearer than the move itself (docs/benchmarks.md). Bots are single-threaded and
     the host waits while one thinks, so a job slot loses nothing by keeping to one CPU. (It is
     the calling thread that keeps to it, and what it starts: call it from the thread that
     plays.)"""
