@@ -120,9 +120,13 @@ def test_the_last_key_holds_until_another_and_a_closed_keyboard_leaves(
         "before any key the first free direction (right: a wall above), then each key's "
         "direction from the turn after it, kept while no other key comes"
     )
+    # The person's leaving is a fault like a bot's: A dies in that turn, B's move of it is
+    # played, and B, alive after it, wins (multisnake-v2: two seats as any other).
     outcome = result.outcome
-    assert outcome.faulty == 0 and outcome.termination is Termination.DISCONNECT
-    assert outcome.detail == "A (you) left the game (the keyboard closed) at turn 9"
+    (fault,) = outcome.faults
+    assert (fault.seat, fault.termination) == (0, Termination.DISCONNECT)
+    assert fault.detail == "A (you) left the game (the keyboard closed) at turn 9"
+    assert outcome.points == (0.0, 1.0) and len(result.moves) == 9, "turn 9 was played"
     assert result.names[0] == "you" and result.cpu_s[0] == 0.0
 
 
@@ -208,7 +212,8 @@ def test_a_bot_that_writes_after_its_reply_does_not_keep_the_host_busy(
     setup = SPEC.sample_setup(2)
     result = play_game(SPEC, seats, local_sandbox, LIMITS, 1, on_state=seen, setup=setup)
     used = time.process_time() - host
-    assert [turn[1] for turn in result.moves] == [">", ">"], "the chatter played two turns"
+    # Two turns, and its move of the third, in which the person left (played, as the rules say)
+    assert [turn[1] for turn in result.moves] == [">", ">", ">"]
     assert "a line for the log, after the reply" in result.output[1]
     assert used < 0.5, (
         f"while the person's 1 s moves were in flight, the host used {used:.2f} s of CPU: "
