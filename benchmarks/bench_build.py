@@ -24,8 +24,8 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 import snakes_baseline as baseline  # noqa: E402
 
-from runner import check, workers  # noqa: E402
-from runner.config import load_config  # noqa: E402
+from runner.season import check, workers  # noqa: E402
+from runner.season.config import load_config  # noqa: E402
 
 
 def main() -> None:

@@ -16,12 +16,12 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from runner.build import build_entry
-from runner.entries import load_entry
 from runner.games.domineering import SPEC
-from runner.referee import Player, play_game
-from runner.sandbox.zygote import BotLimits
-from runner.workers import new_sandbox
+from runner.play.referee import Player, play_game
+from runner.sandbox.zygote_client import BotLimits
+from runner.season.build import build_entry
+from runner.season.entries import load_entry
+from runner.season.workers import new_sandbox
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "domineering" / "entries"
 LIMITS = BotLimits(move_cpu_s=1.0, game_cpu_s=60.0, move_wall_s=1.0, memory_bytes=256 << 20)

@@ -32,14 +32,15 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))  # this checkout's runner, whatever is installed
 
-from runner import check, results, season, workers  # noqa: E402
-from runner.bots.seats import Entrant, Seat, open_seat  # noqa: E402
-from runner.bots.watch import gather  # noqa: E402
-from runner.build import build_entry  # noqa: E402
-from runner.config import load_config  # noqa: E402
-from runner.entries import load_entry  # noqa: E402
+from runner.cli import stages  # noqa: E402
 from runner.games.egghunt import RULES, SPEC  # noqa: E402
-from runner.sandbox.zygote import BotLimits  # noqa: E402
+from runner.play.seats import Entrant, Seat, open_seat  # noqa: E402
+from runner.play.watchdog import gather  # noqa: E402
+from runner.sandbox.zygote_client import BotLimits  # noqa: E402
+from runner.season import check, results, workers  # noqa: E402
+from runner.season.build import build_entry  # noqa: E402
+from runner.season.config import load_config  # noqa: E402
+from runner.season.entries import load_entry  # noqa: E402
 
 LIMITS = BotLimits(move_cpu_s=0.5, game_cpu_s=600.0, move_wall_s=1.0, memory_bytes=256 << 20)
 TRIVIAL = {
@@ -135,7 +136,7 @@ def season_run(kind: str, scratch: Path, jobs: int) -> None:
         with workers.open_pool(config, sandbox, jobs) as pool:
             line = check.lineup(config, sandbox, pool, say=lambda _: None)
             started = time.perf_counter()
-            report = season.play(config, line, pool, show_progress=False, say=lambda _: None)
+            report = stages.play(config, line, pool, show_progress=False, say=lambda _: None)
             wall = time.perf_counter() - started
     finally:
         sandbox.close()

@@ -14,14 +14,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from runner.bots.cabi import CFunctionBot
-from runner.build import build_entry
-from runner.entries import load_entry
 from runner.games import find_game
 from runner.games.snakes import SnakesCall
-from runner.referee import Player, play_game
-from runner.sandbox.zygote import BotLimits
-from runner.workers import new_sandbox, pin_to_one_cpu
+from runner.play.cabi import CFunctionBot
+from runner.play.referee import Player, play_game
+from runner.sandbox.zygote_client import BotLimits
+from runner.season.build import build_entry
+from runner.season.entries import load_entry
+from runner.season.workers import new_sandbox, pin_to_one_cpu
 
 WALKER = r"""
 #include <stdlib.h>
@@ -39,7 +39,7 @@ def main() -> None:
     parser.add_argument(
         "--one-cpu",
         action="store_true",
-        help="keep to one CPU, as a season's job slot does (runner/workers.py pin_to_one_cpu)",
+        help="keep to one CPU, as a job slot does (runner/season/workers.py pin_to_one_cpu)",
     )
     args = parser.parse_args()
     if args.one_cpu:

@@ -46,13 +46,13 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 import snakes_baseline as baseline  # noqa: E402
 
-from runner.build import build_entry  # noqa: E402
-from runner.entries import load_entry  # noqa: E402
 from runner.games import find_game  # noqa: E402
-from runner.referee import Player, play_game  # noqa: E402
+from runner.play.referee import Player, play_game  # noqa: E402
 from runner.sandbox.local import LocalSandbox  # noqa: E402
-from runner.sandbox.zygote import BotLimits  # noqa: E402
-from runner.workers import pin_to_one_cpu  # noqa: E402
+from runner.sandbox.zygote_client import BotLimits  # noqa: E402
+from runner.season.build import build_entry  # noqa: E402
+from runner.season.entries import load_entry  # noqa: E402
+from runner.season.workers import pin_to_one_cpu  # noqa: E402
 
 LIMITS = BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20)
 
@@ -94,7 +94,7 @@ def main() -> None:
     parser.add_argument(
         "--one-cpu",
         action="store_true",
-        help="keep to one CPU, as a season's job slot does (runner/workers.py pin_to_one_cpu)",
+        help="keep to one CPU, as a job slot does (runner/season/workers.py pin_to_one_cpu)",
     )
     args = parser.parse_args()
     if args.instructions:

@@ -36,12 +36,12 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))  # this checkout's runner, whatever is installed
 
-from runner import check, results, workers  # noqa: E402
-from runner.config import Config, load_config  # noqa: E402
 from runner.games.multisnake import SPEC  # noqa: E402
-from runner.playback import playback  # noqa: E402
-from runner.referee import GameResult, Player, play_game  # noqa: E402
-from runner.site import render_site  # noqa: E402
+from runner.play.playback import playback  # noqa: E402
+from runner.play.referee import GameResult, Player, play_game  # noqa: E402
+from runner.season import check, results, workers  # noqa: E402
+from runner.season.config import Config, load_config  # noqa: E402
+from runner.site.render import render_site  # noqa: E402
 
 EXAMPLE = REPO / "examples" / "multisnake" / "tournament.yaml"
 SETUP = "big"

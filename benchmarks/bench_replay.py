@@ -18,15 +18,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from runner.bots.seats import Entrant
-from runner.build import build_entry
-from runner.debugging.feed import Sandboxed, feed
-from runner.debugging.transcript import seat_asks, transcript
-from runner.entries import load_entry
 from runner.games import find_game
-from runner.referee import Player, play_game
+from runner.play.referee import Player, play_game
+from runner.play.seats import Entrant
 from runner.sandbox.local import LocalSandbox
-from runner.sandbox.zygote import BotLimits
+from runner.sandbox.zygote_client import BotLimits
+from runner.season.build import build_entry
+from runner.season.entries import load_entry
+from runner.tools.replay.feed import Sandboxed, feed
+from runner.tools.replay.transcript import seat_asks, transcript
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "tests" / "golden" / "records"
@@ -102,7 +102,7 @@ def command_cost(runs: int) -> float:
         args = [
             sys.executable,
             "-m",
-            "runner.cli",
+            "runner.cli.main",
             "replay",
             record["key"],
             "--config",

@@ -29,8 +29,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))  # this checkout's runner, whatever is installed
 
-from runner import check, results, season, workers  # noqa: E402
-from runner.config import Config, load_config  # noqa: E402
+from runner.cli import stages  # noqa: E402
+from runner.season import check, results, workers  # noqa: E402
+from runner.season.config import Config, load_config  # noqa: E402
 
 QUICK = """int bot(int board[16][32], char player) {
     /* variant %(i)d: along its own edge up to column %(turn)d, then across the board */
@@ -73,7 +74,7 @@ def measure(config: Config, jobs: int, scratch: Path) -> dict[str, float]:
         with workers.open_pool(config, sandbox, jobs) as pool:
             line = check.lineup(config, sandbox, pool, say=lambda _: None)
             started = time.perf_counter()
-            report = season.play(config, line, pool, show_progress=False, say=lambda _: None)
+            report = stages.play(config, line, pool, show_progress=False, say=lambda _: None)
             wall = time.perf_counter() - started
     finally:
         sandbox.close()

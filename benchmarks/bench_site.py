@@ -34,8 +34,8 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 import compare_baseline as season  # noqa: E402
 import snakes_baseline as baseline  # noqa: E402
 
-from runner.config import Config, load_config  # noqa: E402
-from runner.site import render_from_config  # noqa: E402
+from runner.season.config import Config, load_config  # noqa: E402
+from runner.site.render import render_from_config  # noqa: E402
 
 
 def files(folder: Path) -> dict[str, bytes]:

@@ -5,7 +5,7 @@ The floor under every bot move, with no koth code in it: a C program reads a 204
 (a Snakes board and the seat) from a socket and writes a 4-byte reply; this process writes the
 request and waits for the reply with ``poll``, as the host does. Timed twice: with both processes
 free to run on any CPU (the scheduler wakes the bot wherever), and with both kept to one CPU (as
-each job slot of a season is, runner/workers.py ``pin_to_one_cpu``). Prints the wall time per
+each job slot of a season is, runner/season/workers.py ``pin_to_one_cpu``). Prints the wall time per
 round trip and this process's CPU per round trip (user and system).
 """
 

@@ -51,9 +51,10 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 import snakes_baseline as baseline  # noqa: E402
 
-from runner import check, season, workers  # noqa: E402
-from runner.config import Config, load_config  # noqa: E402
-from runner.site import render_from_config  # noqa: E402
+from runner.cli import stages  # noqa: E402
+from runner.season import check, workers  # noqa: E402
+from runner.season.config import Config, load_config  # noqa: E402
+from runner.site.render import render_from_config  # noqa: E402
 
 STAGES = ("build", "check", "play", "standings", "site")
 FLOOR = "local+engine"  # ``--engine-floor``'s way
@@ -162,13 +163,13 @@ def run_koth(config: Config, engine: EngineLoad | None = None) -> tuple[Times, d
             timed(
                 times,
                 "play",
-                lambda: season.play(
+                lambda: stages.play(
                     config, line, pool, show_progress=False, say=quiet, sandbox=sandbox
                 ),
             )
         if engine is not None:
             engine.remove()
-        _, doc = timed(times, "standings", lambda: season.standings(config, line, quiet))
+        _, doc = timed(times, "standings", lambda: stages.standings(config, line, quiet))
         timed(times, "site", lambda: render_from_config(config, warn=quiet))
     if engine is not None:
         engine.wait()

@@ -12,7 +12,7 @@ import needs
 import pytest
 
 from runner.sandbox.local import LocalSandbox
-from runner.sandbox.zygote import SandboxError
+from runner.sandbox.zygote_client import SandboxError
 
 # Fixtures that stand for a need: a test using one needs what the marker of the same name says.
 NEEDED_BY_FIXTURE = {"docker_sandbox": needs.DOCKER, "base_url": needs.BROWSER}
@@ -35,7 +35,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 @pytest.fixture(autouse=True)
 def no_season_secret(monkeypatch: pytest.MonkeyPatch) -> None:
     """A season secret in the environment of whoever runs the tests would re-seed every season
-    they play (runner/config.py): a test that wants one sets it."""
+    they play (runner/season/config.py): a test that wants one sets it."""
     monkeypatch.delenv("KOTH_SEASON_SECRET", raising=False)
 
 

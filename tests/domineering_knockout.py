@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from runner import results
-from runner.bracket import KNOCKOUT_ORDER, bracket_document, knockout_order
-from runner.formats import Done, Fixture, Knockout, Play, Seeds
 from runner.games.domineering import RULES
 from runner.games.domineering.rules import Bomb, DomineeringState, Move, Place
-from runner.playloop import RecordedResults
-from runner.site import EntryInfo, SiteReport, render_site
-from runner.standings import Entrant, Row, document, rank
+from runner.rank.bracket import KNOCKOUT_ORDER, bracket_document, knockout_order
+from runner.rank.standings import Entrant, Row, document, rank
+from runner.season import results
+from runner.season.formats import Done, Fixture, Knockout, Play, Seeds
+from runner.season.playloop import RecordedResults
+from runner.site.render import EntryInfo, SiteReport, render_site
 
 GAME = RULES.id
 SEASON_SEED = 192  # a bracket that tells the story tests/test_bracket.py checks
@@ -145,7 +145,7 @@ class Season:
 def standings_of(
     fmt: Knockout, records: Sequence[dict[str, Any]]
 ) -> tuple[list[Row], dict[str, Any]]:
-    """The standings a season writes for these records (runner/season.py ``ranked``)."""
+    """The standings a season writes for these records (runner/cli/stages.py ``ranked``)."""
     recorded = RecordedResults(key_of, records)
     entrants = [Entrant(e, BOTS[e].name, content_hash(e)) for e in sorted(BOTS)]
     bracket = bracket_document(fmt, sorted(BOTS), recorded, key_of)

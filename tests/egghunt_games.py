@@ -16,15 +16,15 @@ from typing import Any
 
 from multisnake_games import NO_SANDBOX, InProcess, season_meta
 
-from runner import results
-from runner.bots.seats import Seat, SeatOpener
 from runner.games.egghunt import SPEC
 from runner.games.egghunt.rules import ACTIONS, DELTAS, MEMORY_LIMIT, EggHuntState, Move
 from runner.games.spec import GameSpec
-from runner.referee import Player, play_game
-from runner.sandbox.zygote import BotLimits
-from runner.site import SiteReport, render_site
-from runner.standings import Entrant, document, rank
+from runner.play.referee import Player, play_game
+from runner.play.seats import Seat, SeatOpener
+from runner.rank.standings import Entrant, document, rank
+from runner.sandbox.zygote_client import BotLimits
+from runner.season import results
+from runner.site.render import SiteReport, render_site
 
 NAMES = ("ann", "bob", "cy", "dee", "eli", "fay", "gus")
 LIMITS = BotLimits(

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from runner import results
+from runner.season import results
 
 
 def example_copy(example: Path, folder: Path, edits: dict[str, str]) -> Path:

@@ -1,7 +1,7 @@
 """Multisnake games played in this process by simple Python strategies, no sandbox: for the tests
 of the site (replays of 150 × 150 maps with eight snakes) and of the seats the referee opens.
 
-Each seat is opened through the referee's seat openers (``Player.opens``, runner/bots/seats.py),
+Each seat is opened through the referee's seat openers (``Player.opens``, runner/play/seats.py),
 as a person's seat is: its bot's move is ready the moment it is asked (``Ready``), and the seat's
 decode step picks the move from the state by a strategy (``roomy``: keep going where the room
 ahead is largest, looking a few tiles on). So a record comes out of the real referee, exactly as
@@ -18,17 +18,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from runner import results
-from runner.bots.faults import BotFault
-from runner.bots.seats import Seat, SeatOpener
-from runner.config import Config, SetupSpec, load_config
 from runner.games.multisnake import SPEC, Direction, MultisnakeState
 from runner.games.multisnake.rules import FREE
 from runner.games.spec import GameSpec
-from runner.referee import Player, play_game
-from runner.sandbox.zygote import BotLimits
-from runner.site import SiteReport, render_site
-from runner.standings import Entrant, document, rank
+from runner.play.faults import BotFault
+from runner.play.referee import Player, play_game
+from runner.play.seats import Seat, SeatOpener
+from runner.rank.standings import Entrant, document, rank
+from runner.sandbox.zygote_client import BotLimits
+from runner.season import results
+from runner.season.config import Config, SetupSpec, load_config
+from runner.site.render import SiteReport, render_site
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "multisnake" / "tournament.yaml"
@@ -48,7 +48,7 @@ NO_SANDBOX = NoSandbox()
 
 
 class Ready:
-    """A move that is ready as soon as it is asked (a ``Pending`` of runner/bots/watch.py)."""
+    """A move that is ready as soon as it is asked (a ``Pending`` of runner/play/watchdog.py)."""
 
     fault: BotFault | None = None
 

@@ -40,7 +40,7 @@ def chromium() -> str | None:
 
 def _docker_problem() -> str | None:
     from runner.sandbox.docker import connect
-    from runner.sandbox.zygote import SandboxError
+    from runner.sandbox.zygote_client import SandboxError
 
     try:
         connect().close()

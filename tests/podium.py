@@ -7,7 +7,7 @@ seat that faulted is given the stand-in move 0 for the rest of the game (the gam
 
 ``record(seats, moves, faults=...)`` writes a record as the contract for games of more than two
 seats says (``outcome.placement``, ``outcome.points`` by the linear table, ``outcome.faults``,
-``outcome.faulty`` null) with a real key, so ``runner.results.check_record`` accepts it once
+``outcome.faulty`` null) with a real key, so ``runner.season.results.check_record`` accepts it once
 the game is registered (``registered()``, for the time being).
 
 ``season()`` is a synthetic season of five entries at tables of four with two faults, and
@@ -27,13 +27,13 @@ from typing import Any, ClassVar
 
 import pytest
 
-from runner import results
-from runner.config import LINEAR_POINTS
 from runner.games import GAMES
 from runner.games.base import GameInfo, InvalidMoveError
 from runner.games.spec import GameSpec, Presentation, placement_from_order, points_for
-from runner.site import SiteReport, render_site
-from runner.standings import Entrant, document, rank
+from runner.rank.standings import Entrant, document, rank
+from runner.season import results
+from runner.season.config import LINEAR_POINTS
+from runner.site.render import SiteReport, render_site
 
 TURNS = 3
 SEATS = 4

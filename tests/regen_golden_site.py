@@ -30,14 +30,15 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from runner import results, standings  # noqa: E402
-from runner.entries import content_hash  # noqa: E402
-from runner.formats import Seeds  # noqa: E402
 from runner.games.cluster import Cluster, ClusterState, Place, Rotate, valid_columns  # noqa: E402
 from runner.games.snakes import MOVES, Snakes, SnakesState  # noqa: E402
-from runner.schedule import make_schedule  # noqa: E402
-from runner.site import EntryInfo, SiteReport, entries_info_from, render_site  # noqa: E402
-from runner.site_pages import KEYS  # noqa: E402
+from runner.rank import standings  # noqa: E402
+from runner.season import results  # noqa: E402
+from runner.season.entries import content_hash  # noqa: E402
+from runner.season.formats import Seeds  # noqa: E402
+from runner.season.schedule import make_schedule  # noqa: E402
+from runner.site.pages import KEYS  # noqa: E402
+from runner.site.render import EntryInfo, SiteReport, entries_info_from, render_site  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "fixtures" / "site"

@@ -1,8 +1,8 @@
-"""Recorded games for the tests of ``koth replay`` (runner/debugging/), and the bots they need.
+"""Recorded games for the tests of ``koth replay`` (runner/tools/replay/), and the bots they need.
 
-``Table.play`` plays one game with the referee in a sandbox and makes its record as a season
-does (runner/results.py: key, setup, checked on reading); ``feed_seat`` gives one seat's inputs
-of a record to a build and returns the verdict. The bots written here are deterministic: the same
+``Table.play`` plays one game with the referee in a sandbox and makes its record as a season does
+(runner/season/results.py: key, setup, checked on reading); ``feed_seat`` gives one seat's inputs of
+a record to a build and returns the verdict. The bots written here are deterministic: the same
 inputs always get the same replies, so a recorded game can be played again exactly.
 """
 
@@ -14,17 +14,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runner import results
-from runner.bots.seats import Entrant, Spawner
-from runner.build import Build, Sandbox, build_entry
-from runner.debugging.feed import Sandboxed, Verdict, feed
-from runner.debugging.transcript import seat_asks, transcript
-from runner.entries import load_entry
 from runner.games.base import EMPTY, Setup
 from runner.games.spec import GameSpec
-from runner.playback import playback
-from runner.referee import Player, play_game
-from runner.sandbox.zygote import BotLimits
+from runner.play.playback import playback
+from runner.play.referee import Player, play_game
+from runner.play.seats import Entrant, Spawner
+from runner.sandbox.zygote_client import BotLimits
+from runner.season import results
+from runner.season.build import Build, Sandbox, build_entry
+from runner.season.entries import load_entry
+from runner.tools.replay.feed import Sandboxed, Verdict, feed
+from runner.tools.replay.transcript import seat_asks, transcript
 
 REPO = Path(__file__).resolve().parents[1]
 # Generous wall-clock limits: a busy test machine must not turn a slow move into a timeout.
@@ -215,7 +215,7 @@ def first_difference(
     spec: GameSpec, a: dict[str, Any], b: dict[str, Any], seat: int, setup: Setup = EMPTY
 ) -> tuple[int, str, str]:
     """The index of the first step where ``seat``'s move differs between two records of the same
-    game, and the two moves (read from the records by ``runner.playback`` alone)."""
+    game, and the two moves (read from the records by ``runner.play.playback`` alone)."""
     moves = []
     for record in (a, b):
         steps = [step for step, _ in playback(spec, record, setup) if step is not None]

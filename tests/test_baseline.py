@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 import snakes_baseline as baseline
 
-from runner.build import build_entry
-from runner.entries import load_entry
 from runner.games import find_game
 from runner.games.snakes import Snakes, SnakesState
-from runner.referee import Player, play_game
+from runner.play.referee import Player, play_game
 from runner.sandbox.local import LocalSandbox
-from runner.sandbox.zygote import BotLimits
+from runner.sandbox.zygote_client import BotLimits
+from runner.season.build import build_entry
+from runner.season.entries import load_entry
 
 LIMITS = BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20)
 

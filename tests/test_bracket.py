@@ -18,7 +18,7 @@ from typing import Any
 import domineering_knockout as dk
 import pytest
 
-from runner.bracket import (
+from runner.rank.bracket import (
     KNOCKOUT_ORDER,
     bracket_document,
     bracket_problem,
@@ -27,9 +27,9 @@ from runner.bracket import (
     round_name,
     rounds_of,
 )
-from runner.formats import Knockout, Seeds
-from runner.playloop import RecordedResults
-from runner.standings import TIE_BREAK, Entrant, Row, check_document, document, rank
+from runner.rank.standings import TIE_BREAK, Entrant, Row, check_document, document, rank
+from runner.season.formats import Knockout, Seeds
+from runner.season.playloop import RecordedResults
 
 
 @pytest.fixture(scope="module")
@@ -283,7 +283,7 @@ def test_a_round_robin_site_has_no_bracket(tmp_path: Path) -> None:
 def test_a_knockouts_standings_seed_the_next_knockout_in_its_order(
     tmp_path: Path, without_third: dk.Season
 ) -> None:
-    from runner.config import load_config
+    from runner.season.config import load_config
 
     (tmp_path / "previous.json").write_text(json.dumps(without_third.standings))
     (tmp_path / "tournament.yaml").write_text(

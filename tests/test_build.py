@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from runner.build import build_entry
-from runner.entries import discover, load_entry
 from runner.games.snakes import SPEC as SNAKES
 from runner.sandbox.local import LocalSandbox
-from runner.sandbox.zygote import BotLimits
+from runner.sandbox.zygote_client import BotLimits
+from runner.season.build import build_entry
+from runner.season.entries import discover, load_entry
 
 LIMITS = BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20)
 MANIFEST = "name: {name}\nauthor: tests\ndescription: a test bot\nlanguage: c\n"
@@ -183,7 +183,7 @@ def test_as_root_every_wall_is_up(sandbox: LocalSandbox) -> None:
 def test_its_owner_removes_a_build_with_a_read_only_jail(tmp_path: Path) -> None:
     """A rebuild (an edited entry) removes the old build, whose jail is read-only: without root,
     deleting inside a 0555 folder is refused unless the folder is made writable first."""
-    from runner.build import remove_build
+    from runner.season.build import remove_build
 
     root = os.geteuid() == 0
     # As root nothing is refused: the build is removed by an ordinary user who owns it (in a

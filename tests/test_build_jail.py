@@ -19,14 +19,14 @@ from typing import Any
 import pytest
 from processes import alive
 
-from runner.bots import worker
-from runner.build import build_entry
-from runner.entries import load_entry
 from runner.games.snakes import SPEC as SNAKES
+from runner.jail import zygote
 from runner.sandbox import buildjail
 from runner.sandbox.buildjail import JailedBuild, run_build
 from runner.sandbox.local import ARTIFACT_CAP, LocalSandbox, step_helper
-from runner.sandbox.zygote import BotLimits
+from runner.sandbox.zygote_client import BotLimits
+from runner.season.build import build_entry
+from runner.season.entries import load_entry
 
 ROOT = os.geteuid() == 0
 root_only = pytest.mark.skipif(not ROOT, reason="the namespaces, chroot and uid need root")
@@ -153,7 +153,7 @@ def jailed(
 
 @pytest.fixture(params=["helper", "fork"])
 def starter(request: pytest.FixtureRequest) -> str | None:
-    """What starts each step: the compiled helper (runner/sandbox/jailstep.c, what the local
+    """What starts each step: the compiled helper (runner/jail/jailstep.c, what the local
     sandbox passes), or a fork of the jail (where the helper cannot be had)."""
     if request.param == "fork":
         return None
@@ -180,12 +180,12 @@ def test_the_build_sees_only_the_toolchain_and_its_copy(
     assert {"usr", "build", "tmp", "dev"} | helper <= names
     assert build_dir.split() == ["bot.c"] and dev.split() == ["null"]
     uid, groups = ids.split("\n")[:2]
-    assert int(uid) >= worker.UID_BASE and groups.strip() == uid.strip()
+    assert int(uid) >= zygote.UID_BASE and groups.strip() == uid.strip()
 
 
 @root_only
 def test_the_build_has_its_own_uid_scheme_shared_with_the_bots() -> None:
-    assert buildjail.UID_BASE == worker.UID_BASE, "a build's uid must never be a live bot's"
+    assert buildjail.UID_BASE == zygote.UID_BASE, "a build's uid must never be a live bot's"
 
 
 @root_only
@@ -287,7 +287,7 @@ def test_a_step_has_the_same_walls_whoever_starts_it(tmp_path: Path) -> None:
         assert done.failed_step is None and done.output.endswith("end\n"), done.output
         limits, ids = done.output.split("\n\n")
         uid, groups = ids.split("\n")[:2]
-        assert int(uid) >= worker.UID_BASE and groups == uid, ids
+        assert int(uid) >= zygote.UID_BASE and groups == uid, ids
         assert "fd3-open" not in ids, "a descriptor beyond stderr was left open"
         shown.append([line for line in limits.splitlines() if "cpu" not in line.lower()])
     assert shown[0] == shown[1]

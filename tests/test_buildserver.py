@@ -1,4 +1,4 @@
-"""The Docker build container's driver, runner/sandbox/buildserver.py, in the parts that need no
+"""The Docker build container's driver, runner/jail/buildserver.py, in the parts that need no
 container: how long it waits for a build (with the kernel's pidfd, and without it, as on a kernel
 before 5.3) and the status it reports for a build's end. tests/test_docker_build.py runs it in
 its container."""
@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from runner.sandbox import buildserver
+from runner.jail import buildserver
 
 
 def child(seconds: float, code: int = 0) -> int:

@@ -1,4 +1,4 @@
-"""The C blank (runner/bots/cblank.c): a C-function bot's process holds no Python interpreter, in
+"""The C blank (runner/jail/cblank.c): a C-function bot's process holds no Python interpreter, in
 both sandboxes; it calls the function as cffi would; a wall it cannot build is reported as the
 Python blank reports one; a signature it cannot call goes to the Python blank; and a season
 records the same games with it and without it.
@@ -18,15 +18,15 @@ from typing import Any
 import pytest
 from processes import children_of, fork_servers, parent_of
 
-from runner.bots import worker
-from runner.bots.cabi import CFunctionBot
-from runner.bots.faults import BotCrashed
 from runner.games.snakes import SPEC as SNAKES
 from runner.games.snakes.codec import SnakesCall
-from runner.referee import Player, play_game
+from runner.jail import zygote as zygote_program
+from runner.play.cabi import CFunctionBot
+from runner.play.faults import BotCrashed
+from runner.play.referee import Player, play_game
 from runner.sandbox import cblank
 from runner.sandbox.local import LocalSandbox
-from runner.sandbox.zygote import BotLimits, SandboxError
+from runner.sandbox.zygote_client import BotLimits, SandboxError
 
 LIMITS = BotLimits(move_cpu_s=0.5, game_cpu_s=10.0, move_wall_s=2.0, memory_bytes=256 << 20)
 SNAKES_ABI = SnakesCall.abi.to_json()
@@ -122,7 +122,7 @@ def test_a_fork_server_that_fails_every_time_is_given_up(
     blanks go to posix_spawn without paying for a server each."""
     true = shutil.which("true")
     assert true is not None
-    monkeypatch.setattr(worker._Abilities, "native", true)
+    monkeypatch.setattr(zygote_program._Abilities, "native", true)
     started: list[int] = []
     spawn = os.posix_spawn
 
@@ -131,16 +131,16 @@ def test_a_fork_server_that_fails_every_time_is_given_up(
         return started[-1]
 
     monkeypatch.setattr(os, "posix_spawn", counted)
-    server = worker._NativeServer()
+    server = zygote_program._NativeServer()
     ours, theirs = socket.socketpair()
     try:
         with ours, theirs:
-            for _ in range(worker.NATIVE_SERVER_TRIES + 3):
+            for _ in range(zygote_program.NATIVE_SERVER_TRIES + 3):
                 assert server.clone(["0", "0", "-"], theirs) is None
     finally:
         for pid in started:
             os.waitpid(pid, 0)
-    assert len(started) == worker.NATIVE_SERVER_TRIES
+    assert len(started) == zygote_program.NATIVE_SERVER_TRIES
     assert server.channel is None and server.pid == 0
 
 
@@ -203,7 +203,7 @@ def test_a_signature_the_c_blank_cannot_call_goes_to_the_python_blank(
     jail = shared_object(tmp_path, source)
     bot = started(local_sandbox, jail, abi("f", [["int", 4, "int32"]] * 7))
     try:
-        assert any(part.endswith(b"worker.py") for part in command_of(bot)), command_of(bot)
+        assert any(part.endswith(b"zygote.py") for part in command_of(bot)), command_of(bot)
         assert bot.ask(struct.pack("<7i", 50, 0, 0, 0, 0, 0, 8), 1) == 42
     finally:
         bot.process.close()

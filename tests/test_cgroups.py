@@ -1,5 +1,5 @@
-"""cgroup v1 and v2 (runner/sandbox/cgroups.py, the zygote's memory groups in runner/bots/
-worker.py, the CPU weight in runner/sandbox/idling.py), on made-up trees of both layouts.
+"""cgroup v1 and v2 (runner/sandbox/cgroups.py, the zygote's memory groups in runner/jail/
+zygote.py, the CPU weight in runner/sandbox/idling.py), on made-up trees of both layouts.
 
 The machines this project is developed on have cgroup v1 only (Debian 12, the legacy
 hierarchy); GitHub's Ubuntu runners have v2 only. The real kernel files of v1 are exercised by
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.bots import worker
+from runner.jail import zygote
 from runner.sandbox import cgroups, idling
 
 # /proc/self/mountinfo lines as the kernel writes them (fields 4 and 5: the mount's root in its
@@ -156,7 +156,7 @@ def test_a_containers_cpu_weight_is_the_least_between_moves_and_set_back(
     assert (folder / weight_file).read_text() == default, "the kernel's default then"
 
 
-# -- the zygote's memory groups (runner/bots/worker.py) on both layouts ----------------------------
+# -- the zygote's memory groups (runner/jail/zygote.py) on both layouts ----------------------------
 
 
 def kernel_files(group: Path, version: int, swap: bool = True) -> None:
@@ -194,7 +194,7 @@ def fake_mounts(tmp_path: Path, version: int) -> str:
 def test_memory_groups_are_limited_counted_and_used_again_on_both_layouts(
     tmp_path: Path, version: int
 ) -> None:
-    groups = worker._MemoryGroups(fake_mounts(tmp_path, version), root_only=False)
+    groups = zygote._MemoryGroups(fake_mounts(tmp_path, version), root_only=False)
     assert groups.version == version
     parent = Path(groups.parent)
     assert parent.name == f"koth-{os.getpid()}"
@@ -222,7 +222,7 @@ def test_memory_groups_are_limited_counted_and_used_again_on_both_layouts(
 def test_a_group_still_holding_a_process_or_charged_is_not_used_again(
     tmp_path: Path, version: int
 ) -> None:
-    groups = worker._MemoryGroups(fake_mounts(tmp_path, version), root_only=False)
+    groups = zygote._MemoryGroups(fake_mounts(tmp_path, version), root_only=False)
     held, charged = groups.new(), groups.new()
     assert held is not None and charged is not None
     for path in (held, charged):
@@ -241,7 +241,7 @@ def test_a_group_still_holding_a_process_or_charged_is_not_used_again(
 
 
 def test_v2_without_swap_accounting_limits_memory_alone(tmp_path: Path) -> None:
-    groups = worker._MemoryGroups(fake_mounts(tmp_path, 2), root_only=False)
+    groups = zygote._MemoryGroups(fake_mounts(tmp_path, 2), root_only=False)
     path = groups.new()
     assert path is not None
     kernel_files(Path(path), 2, swap=False)
@@ -253,5 +253,5 @@ def test_v2_without_swap_accounting_limits_memory_alone(tmp_path: Path) -> None:
 def test_v2_without_the_memory_controller_delegated_makes_no_groups(tmp_path: Path) -> None:
     mounts = fake_mounts(tmp_path, 2)
     (Path(mounts) / "cgroup.subtree_control").write_text("cpu pids\n")
-    groups = worker._MemoryGroups(mounts, root_only=False)
+    groups = zygote._MemoryGroups(mounts, root_only=False)
     assert groups.version == 0 and groups.new() is None, "the rlimits alone limit memory"

@@ -1,7 +1,7 @@
-"""The check stage's cached verdicts (runner/check.py): a re-run plays no smoke game for an entry
-whose content, built-in opponent, limits and host version are unchanged; an edited entry, or a
-new host version, is checked again; a cached verdict that is not exactly what the host writes is
-ignored with a warning naming its file, and the entry is checked again."""
+"""The check stage's cached verdicts (runner/season/check.py): a re-run plays no smoke game for
+an entry whose content, built-in opponent, limits and host version are unchanged; an edited
+entry, or a new host version, is checked again; a cached verdict that is not exactly what the
+host writes is ignored with a warning naming its file, and the entry is checked again."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from test_season import BOTS, add_bot
 
-from runner import check, workers
-from runner.config import Config, load_config
-from runner.workers import Done, GamePool, Task
+from runner.season import check, workers
+from runner.season.config import Config, load_config
+from runner.season.workers import Done, GamePool, Task
 
 
 class CountingPool(GamePool):

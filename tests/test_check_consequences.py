@@ -1,5 +1,5 @@
 """The check stage excludes only what cannot play by the rules' own consequence of a fault
-(runner/check.py, issue 45): a reply late on wall-clock time alone is checked again and never
+(runner/season/check.py, issue 45): a reply late on wall-clock time alone is checked again and never
 cached (the Cluster example `rotator`, under load, was excluded for "no reply within 0.1 s of
 wall-clock time at turn 2", and the verdict was kept in build/rotator/check.json); an Easter Egg
 Hunt entry that loses a turn to a fault plays, as the rules say a fault costs the turn, and only
@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 from test_season import BOTS, add_bot
 
-from runner import check, workers
-from runner.cli import main
-from runner.config import Config, load_config
-from runner.workers import Done, GamePool, Task
+from runner.cli.main import main
+from runner.season import check, workers
+from runner.season.config import Config, load_config
+from runner.season.workers import Done, GamePool, Task
 
 REPO = Path(__file__).resolve().parents[1]
 Edit = Callable[[dict[str, Any], int], None]  # a played game's record and the entry's seat

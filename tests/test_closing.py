@@ -1,8 +1,8 @@
 """A season's sandbox and workers close on a thread of their own once its games are played
-(runner/workers.py, Closing), while the standings and the site are made: the close really runs
-beside the caller, everything is closed once the ``with`` block is left, and an error anywhere
-still closes everything and is reported. A worker stopped by SIGTERM closes its sandbox and exits,
-even where the close waits on something the stopped thread held."""
+(runner/season/workers.py, Closing), while the standings and the site are made: the close really
+runs beside the caller, everything is closed once the ``with`` block is left, and an error
+anywhere still closes everything and is reported. A worker stopped by SIGTERM closes its sandbox
+and exits, even where the close waits on something the stopped thread held."""
 
 from __future__ import annotations
 
@@ -15,10 +15,11 @@ import pytest
 from test_parallel_build import WrappedSandbox
 from test_season import BOTS, add_bot
 
-from runner import season, workers
-from runner.build import Sandbox
-from runner.config import Config, load_config
-from runner.sandbox.zygote import BotLimits, SandboxError
+from runner.cli import stages
+from runner.sandbox.zygote_client import BotLimits, SandboxError
+from runner.season import workers
+from runner.season.build import Sandbox
+from runner.season.config import Config, load_config
 
 WAIT_S = 20.0  # bounds a wait that the code under test should end at once
 
@@ -84,7 +85,7 @@ def test_run_season_closes_everything_before_it_returns(
     config: Config, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     made = watched(monkeypatch)
-    report, rows, _ = season.run_season(config, say=lambda _: None)
+    report, rows, _ = stages.run_season(config, say=lambda _: None)
     assert report.played == report.scheduled > 0
     assert made[0].closed_by == "koth-closing"
     assert [r.entry for r in rows] != []
@@ -125,7 +126,8 @@ def test_sigterm_while_koth_season_renders_the_site_waits_for_the_close(
     130), once the sandbox and the workers it is closing beside the site are closed."""
     import signal
 
-    from runner import cli, site
+    from runner.cli import main
+    from runner.site import render
 
     made = watched(monkeypatch)
 
@@ -137,11 +139,11 @@ def test_sigterm_while_koth_season_renders_the_site_waits_for_the_close(
     def missed(signum: int, frame: object) -> None:
         raise AssertionError("koth season left SIGTERM to its caller during the site")
 
-    monkeypatch.setattr(site, "render_from_config", cancelled)
+    monkeypatch.setattr(render, "render_from_config", cancelled)
     monkeypatch.chdir(config.path.parent if config.path is not None else ".")
     previous = signal.signal(signal.SIGTERM, missed)
     try:
-        assert cli.main(["season", "--no-progress"]) == 130
+        assert main.main(["season", "--no-progress"]) == 130
         assert signal.getsignal(signal.SIGTERM) is missed, "its own handler is put back"
     finally:
         signal.signal(signal.SIGTERM, previous)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from runner import config
-from runner.config import (
+from runner.season import config
+from runner.season.config import (
     SETTINGS,
     Config,
     ConfigError,
@@ -449,7 +449,7 @@ def test_the_table_covers_every_dataclass_field() -> None:
 def test_the_docs_page_is_generated_from_the_table() -> None:
     page = REPO / "docs" / "configuration.md"
     assert page.read_text(encoding="utf-8") == reference_markdown(), (
-        "docs/configuration.md is out of date: regenerate it with `python -m runner.config`"
+        "docs/configuration.md is out of date: regenerate it with `python -m runner.season.config`"
     )
     assert all(f"`{s.key}`" in reference_markdown() for s in SETTINGS)
 

@@ -20,7 +20,7 @@ from toy import SPEC as TOY
 from runner.games import GAMES
 from runner.games.base import GameInfo, InvalidMoveError, Outcome
 from runner.games.spec import CFunctionCodec, GameSpec, StdioCodec
-from runner.playback import playback
+from runner.play.playback import playback
 
 SEEDS = range(3)
 

@@ -16,17 +16,17 @@ from typing import Any
 
 import pytest
 
-from runner.build import PROGRAMS, build_entry
-from runner.entries import load_entry
 from runner.games import find_game
 from runner.games.base import Termination
 from runner.games.snakes import SPEC as SNAKES
 from runner.games.snakes.codec import SnakesCall
-from runner.referee import Player, play_game
+from runner.play.referee import Player, play_game
 from runner.sandbox import docker as docker_sandbox_module
 from runner.sandbox.docker import LABEL, SESSION_LABEL, DockerSandbox, image_tag
 from runner.sandbox.local import LocalSandbox
-from runner.sandbox.zygote import BotLimits
+from runner.sandbox.zygote_client import BotLimits
+from runner.season.build import PROGRAMS, build_entry
+from runner.season.entries import load_entry
 
 pytestmark = pytest.mark.docker
 HOSTILE = Path(__file__).parent / "hostile"
@@ -71,9 +71,9 @@ def test_the_image_tag_follows_what_goes_into_it(
 ) -> None:
     assert image_tag() == image_tag(), "the same content must give the same tag"
     before = image_tag()
-    changed = tmp_path / "worker.py"
-    changed.write_text(Path(docker_sandbox_module.IMAGE_FILES["worker.py"]).read_text() + "\n#")
-    files = {**docker_sandbox_module.IMAGE_FILES, "worker.py": changed}
+    changed = tmp_path / "zygote.py"
+    changed.write_text(Path(docker_sandbox_module.IMAGE_FILES["zygote.py"]).read_text() + "\n#")
+    files = {**docker_sandbox_module.IMAGE_FILES, "zygote.py": changed}
     monkeypatch.setattr(docker_sandbox_module, "IMAGE_FILES", files)
     assert image_tag() != before, "a changed worker must change the image tag"
 
@@ -151,7 +151,7 @@ def test_an_interrupted_docker_season_cleans_up(tmp_path: Path) -> None:
     (tmp_path / "tournament.yaml").write_text("sandbox: docker\nrounds: 100\njobs: 2\n")
     # Started ignoring SIGINT, as a shell's background job is: koth still takes Ctrl-C.
     python = shlex.quote(sys.executable)
-    command = f"trap '' INT; exec {python} -m runner.cli season --no-progress --no-site"
+    command = f"trap '' INT; exec {python} -m runner.cli.main season --no-progress --no-site"
     # Its output goes to a file, never a pipe this test leaves unread until the end (a full pipe
     # would stop the season), and is quoted whenever an assertion fails.
     log = tmp_path / "season.log"
@@ -184,9 +184,9 @@ def test_an_interrupted_docker_season_cleans_up(tmp_path: Path) -> None:
 
 
 def test_the_default_season_gives_the_same_records_under_docker_and_local(tmp_path: Path) -> None:
-    from runner import results
-    from runner.config import load_config
-    from runner.season import run_season
+    from runner.cli.stages import run_season
+    from runner.season import results
+    from runner.season.config import load_config
 
     seasons = {}
     for kind in ("local", "docker"):
@@ -229,7 +229,7 @@ def test_a_python_bot_runs_in_a_warm_fork_of_the_zygote(
             said += os.read(process.reply_fd, 64)  # its script runs: any exec is behind it
         assert b"up" in said, f"the bot's script did not run: {said!r}"
         command = Path(f"/proc/{process.host_pid}/cmdline").read_bytes().split(b"\0")
-        assert any(part.endswith(b"worker.py") for part in command), (
+        assert any(part.endswith(b"zygote.py") for part in command), (
             f"the bot was started cold: {command}"
         )
     finally:
@@ -265,8 +265,8 @@ def test_the_job_slots_containers_start_while_the_entries_build_and_play_the_che
     sandbox starts only its build containers), and the season's close removes them."""
     import docker
 
-    from runner import check, workers
-    from runner.config import load_config
+    from runner.season import check, workers
+    from runner.season.config import load_config
 
     for name in ("greedy", "turtle"):
         target = tmp_path / "entries" / name

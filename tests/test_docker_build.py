@@ -17,14 +17,14 @@ from typing import Any
 
 import pytest
 
-from runner.build import build_entry
-from runner.entries import load_entry
 from runner.games.snakes import SPEC as SNAKES
 from runner.sandbox import dockerbuild
 from runner.sandbox.docker import DockerSandbox
 from runner.sandbox.dockerbuild import BuildContainerLost, Stdout
 from runner.sandbox.local import ARTIFACT_CAP, COMPILER_OUTPUT_CAP
-from runner.sandbox.zygote import BotLimits
+from runner.sandbox.zygote_client import BotLimits
+from runner.season.build import build_entry
+from runner.season.entries import load_entry
 
 LIMITS = BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20)
 TAIL = (

@@ -1,4 +1,4 @@
-"""Documents from strangers are read with their nesting bounded: runner/documents.py."""
+"""Documents from strangers are read with their nesting bounded: runner/common/documents.py."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from runner import documents
-from runner.documents import (
+from runner.common import documents
+from runner.common.documents import (
     MAX_DEPTH,
     ShapeError,
     check_depth,

@@ -22,7 +22,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from runner.bots.stdio import reply_lines
 from runner.games.base import IllegalMoveError, InvalidMoveError, Termination
 from runner.games.domineering import ID, RULES, SPEC, STDIO
 from runner.games.domineering.rules import (
@@ -46,6 +45,7 @@ from runner.games.domineering.rules import (
     state_from_rows,
 )
 from runner.games.spec import UNTIL_EXIT
+from runner.play.stdio import reply_lines
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).parent / "golden"
@@ -153,8 +153,8 @@ def test_a_move_has_1_s_in_c_and_cpp_and_2_s_in_java_as_the_event_gave(tmp_path:
     """The statement's rule 5, from the process's start to its exit: the example season's limits
     (the game's defaults) give C and C++ 1 s and Java 2 s, CPU and wall-clock; a season scaling
     them keeps the ratio. Python, which the event did not have, gets C's time."""
-    from runner.config import load_config
-    from runner.workers import bot_limits
+    from runner.season.config import load_config
+    from runner.season.workers import bot_limits
 
     example = load_config(REPO / "examples" / "domineering" / "tournament.yaml")
     for language, seconds in (("c", 1.0), ("cpp", 1.0), ("java", 2.0), ("python", 1.0)):

@@ -22,11 +22,12 @@ from typing import Any
 import pytest
 from test_format_seasons import kill_when, knows_round, lineup, stable
 
-from runner import results, season
-from runner.cli import main
-from runner.config import load_config
+from runner.cli import stages
+from runner.cli.main import main
 from runner.games.domineering import RULES
-from runner.sandbox.zygote import BotLimits
+from runner.sandbox.zygote_client import BotLimits
+from runner.season import results
+from runner.season.config import load_config
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples" / "domineering"
@@ -168,7 +169,7 @@ def test_the_example_as_shipped_plays_at_the_events_limits(tmp_path: Path) -> No
     every entry builds, passes its check and plays its matches without a fault."""
     config = load_config(season_folder(tmp_path, tmp_path / "build", quick=False))
     assert config.limits.move_wall_s == 1.0 and config.limits.first_move_wall_s is None
-    report, rows, doc = season.run_season(config, say=lambda text: None)
+    report, rows, doc = stages.run_season(config, say=lambda text: None)
     assert report.failed == [] and report.waiting is None
     assert [r.entry for r in rows if r.excluded is not None] == [], "every example plays"
     found = recorded(tmp_path / "tournament.yaml")
@@ -277,9 +278,9 @@ PLAYERS = [
 
 def built_pair(sandbox: Any, root: Path, name: str, body: str) -> list[Any]:
     """The bot ``name`` (PYTHON_BOT with ``body``) and the built-in first-legal, built."""
-    from runner.build import build_entry
-    from runner.entries import load_entry
     from runner.games.domineering import SPEC
+    from runner.season.build import build_entry
+    from runner.season.entries import load_entry
 
     builds = []
     for entry, source in ((name, PYTHON_BOT.replace("{body}", body)), ("first", None)):
@@ -301,7 +302,7 @@ def built_pair(sandbox: Any, root: Path, name: str, body: str) -> list[Any]:
 def play_both_sides(sandbox: Any, builds: list[Any]) -> list[Any]:
     """A game with the first build as Left, then one with it as Right: each's outcome, by seat."""
     from runner.games.domineering import SPEC
-    from runner.referee import Player, play_game
+    from runner.play.referee import Player, play_game
 
     played = []
     for seat in (0, 1):

@@ -25,9 +25,9 @@ import pytest
 from example_seasons import outputs, recorded, stable
 from test_format_seasons import kill_when
 
-from runner import results
-from runner.cli import main
-from runner.config import load_config
+from runner.cli.main import main
+from runner.season import results
+from runner.season.config import load_config
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "egghunt"

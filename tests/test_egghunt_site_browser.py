@@ -25,11 +25,11 @@ from example_seasons import example_copy
 from serving import serve
 from test_site_browser import Watched, css_colour, pixel
 
-from runner.cli import main
+from runner.cli.main import main
 from runner.games import find_game
 from runner.games.egghunt import EggHuntState
 from runner.games.egghunt.rules import SEAT_SYMBOLS
-from runner.playback import playback
+from runner.play.playback import playback
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "egghunt"

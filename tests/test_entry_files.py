@@ -1,6 +1,6 @@
-"""Entry folders are input from strangers (runner/safefiles.py): regular files and folders only,
-nothing followed, every read capped — at discovery, in the content hash, in the site's source
-view and in a pull request's list of changed entries."""
+"""Entry folders are input from strangers (runner/common/safefiles.py): regular files and folders
+only, nothing followed, every read capped — at discovery, in the content hash, in the site's
+source view and in a pull request's list of changed entries."""
 
 from __future__ import annotations
 
@@ -15,11 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from runner import pr, safefiles
-from runner.build import build_entry
-from runner.entries import discover, find, load_entry
-from runner.games.snakes import SPEC as SNAKES
-from runner.safefiles import (
+from runner.cli import ci
+from runner.common import safefiles
+from runner.common.safefiles import (
     UnsafeFileError,
     read_beneath,
     read_capped,
@@ -27,9 +25,12 @@ from runner.safefiles import (
     shown_text,
     tree_hash,
 )
+from runner.games.snakes import SPEC as SNAKES
 from runner.sandbox.local import LocalSandbox
-from runner.sandbox.zygote import BotLimits
-from runner.site import entries_info_from
+from runner.sandbox.zygote_client import BotLimits
+from runner.season.build import build_entry
+from runner.season.entries import discover, find, load_entry
+from runner.site.render import entries_info_from
 
 GOOD = (
     "int bot(int board[16][32], char player) { (void)board; (void)player; return 'R'; }\n"
@@ -278,7 +279,7 @@ def test_a_pull_request_adding_a_link_as_an_entry_has_it_checked(tmp_path: Path)
     (repo / "entries" / "README.md").write_text("not an entry\n")
     git(repo, "add", "-A")
     git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "change")
-    changes = pr.changed_entries(repo / "entries", "main")
+    changes = ci.changed_entries(repo / "entries", "main")
     assert changes.present == ["root"] and changes.removed == []
     assert changes.outside == ["README.md"]
 
@@ -338,7 +339,7 @@ def test_a_preview_prints_a_failed_entrys_message_escaped_under_its_name(
         "games_played": 0,
         "games_scheduled": 0,
     }
-    pr.print_preview(pr.PreviewResult(doc))
+    ci.print_preview(ci.PreviewResult(doc))
     out = capsys.readouterr().out
     assert "\n        bot.c:1: error\n          \\x1b]0;T\\x07 here\n" in out, out
     assert "\x1b" not in out and "\x07" not in out

@@ -13,9 +13,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from runner import results
-from runner.config import Config, load_config
-from runner.season import run_season
+from runner.cli.stages import run_season
+from runner.season import results
+from runner.season.config import Config, load_config
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).parent / "golden" / "records"

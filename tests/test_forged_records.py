@@ -4,7 +4,7 @@ A record's key covers its game, seats and seed, not its outcome: a poisoned cach
 published site could hold a record whose points contradict its moves, which check_record (its
 shape, its points a possible result) accepted and the standings counted without playing the moves
 again. Now every reader that counts records (the play loop, the schedule, the standings, the
-site, a preview, merge) plays them again first (runner/playback.py ``outcome_problem``) and
+site, a preview, merge) plays them again first (runner/play/playback.py ``outcome_problem``) and
 refuses, with a warning naming it, one whose outcome differs; a true record of the same key
 behind it is believed instead."""
 
@@ -19,10 +19,10 @@ import egghunt_games
 import pytest
 from test_season import small_season
 
-from runner import results
-from runner.cli import main
+from runner.cli.main import main
 from runner.games import find_game
-from runner.playback import outcome_problem
+from runner.play.playback import outcome_problem
+from runner.season import results
 
 FIXTURE = Path(__file__).parent / "fixtures" / "site" / "results" / "games.jsonl"
 

@@ -20,9 +20,10 @@ from typing import Any
 
 import pytest
 
-from runner import check, pr, results, season, workers
-from runner.cli import main
-from runner.config import Config, load_config
+from runner.cli import ci, stages
+from runner.cli.main import main
+from runner.season import check, results, workers
+from runner.season.config import Config, load_config
 
 REPO = Path(__file__).resolve().parent.parent
 FIND = """static int find(int board[16][32], int head, int *x, int *y) {
@@ -97,7 +98,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory, build_dir: Path) -> list
     add_entries(folder)
     config = load_config(make_season(folder, build_dir))
     said: list[str] = []
-    report, rows, doc = season.run_season(config, say=said.append)
+    report, rows, doc = stages.run_season(config, say=said.append)
     assert report.failed == [] and report.waiting is None
     found, problems = results.read_records(config.output.results / results.MAIN_FILE)
     assert problems == []
@@ -110,7 +111,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory, build_dir: Path) -> list
     assert 2 <= rounds.count(1) <= 5 and rounds.count(2) >= 4 and rounds.count(3) >= 2
     # The format, asked with these records, has nothing more to hand out.
     line = lineup(config)
-    plan = season.plan_from(config, line, found)
+    plan = stages.plan_from(config, line, found)
     assert plan.then is None and {s.key for s in plan.games} == {r["key"] for r in found}
     assert doc["games_played"] == doc["games_scheduled"] == len(found)
     return stable(found)
@@ -121,7 +122,7 @@ def knows_round(config: Config, line: check.Lineup, round_: int) -> Callable[[],
 
     def known() -> bool:
         found = results.read_records(out)[0]
-        return any(s.fixture.round >= round_ for s in season.plan_from(config, line, found).games)
+        return any(s.fixture.round >= round_ for s in stages.plan_from(config, line, found).games)
 
     return known
 
@@ -132,7 +133,7 @@ def kill_when(
     """Run `koth play-season` (with ``options``) in a subprocess and SIGKILL its whole group
     once ``ready()``, which must come within ``wait_s``."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "runner.cli", "play-season", "--config", "tournament.yaml"]
+        [sys.executable, "-m", "runner.cli.main", "play-season", "--config", "tournament.yaml"]
         + ["--no-progress", *options],
         cwd=folder,
         env={**os.environ, "PYTHONPATH": str(REPO)},
@@ -185,7 +186,7 @@ def test_a_knockout_resumes_after_kill_9_inside_and_between_rounds(
     killed_at = results.read_records(out)[0]
     assert any(r["round"] == 1 for r in killed_at)
     said: list[str] = []
-    report, _, doc = season.run_season(config, say=said.append)
+    report, _, doc = stages.run_season(config, say=said.append)
     assert report.recorded == len(killed_at) and report.waiting is None
     found = results.read_records(out)[0]
     assert len({r["key"] for r in found}) == len(found), "a game was recorded twice"
@@ -257,12 +258,12 @@ def test_a_knockout_preview_plays_the_whole_bracket(
     sandbox = workers.make_sandbox(config)
     try:
         with workers.open_pool(config, sandbox, 2) as pool:
-            result = pr.preview(config, ["e"], folder / "preview", sandbox, pool, lambda _: None)
+            result = ci.preview(config, ["e"], folder / "preview", sandbox, pool, lambda _: None)
     finally:
         sandbox.close()
     assert not result.failed
     assert result.doc["games_played"] == result.doc["games_scheduled"] == len(reference)
-    found = results.read_records(folder / "preview" / pr.RESULTS_FILE)[0]
+    found = results.read_records(folder / "preview" / ci.RESULTS_FILE)[0]
     assert stable(found) == reference
 
 
@@ -277,19 +278,19 @@ def test_a_free_for_all_fills_the_odd_seat_with_the_builtin(
         "free_for_all:\n  seats: 2\n  runs: 4\n"
     )
     config = load_config(tmp_path / "tournament.yaml")
-    report, rows, _ = season.run_season(config, say=lambda _: None)
+    report, rows, _ = stages.run_season(config, say=lambda _: None)
     assert report.failed == [] and report.waiting is None
     found, problems = results.read_records(config.output.results / results.MAIN_FILE)
     assert problems == [] and len(found) == 2 * 2 * 4, "two rounds of two tables of four runs"
     seats = Counter((s["entry"], i) for r in found for i, s in enumerate(r["seats"]))
     for name in ("a", "b", "c"):
         assert seats[(name, 0)] == seats[(name, 1)] == 4, "every seat equally often"
-    builtin = season.filler_hash(config)
+    builtin = stages.filler_hash(config)
     fillers = [s for r in found for s in r["seats"] if s["entry"] == "filler-1"]
     assert len(fillers) == 2 * 4 and {s["hash"] for s in fillers} == {builtin}
     assert {r.entry for r in rows} == {"a", "b", "c"}, "a filler is no entrant"
     line = lineup(config)
-    assert {s.key for s in season.plan_from(config, line, found).games} == {r["key"] for r in found}
+    assert {s.key for s in stages.plan_from(config, line, found).games} == {r["key"] for r in found}
 
 
 def test_an_entry_named_like_a_filler_seat_is_refused_alone(
@@ -309,7 +310,7 @@ def test_an_entry_named_like_a_filler_seat_is_refused_alone(
         "free_for_all:\n  seats: 2\n  runs: 2\n"
     )
     config = load_config(tmp_path / "tournament.yaml")
-    report, rows, _ = season.run_season(config, say=lambda _: None)
+    report, rows, _ = stages.run_season(config, say=lambda _: None)
     assert report.failed == [] and report.played == 2 * 2, "two tables of two runs"
     refused = {r.entry: r.excluded for r in rows}
     assert (
@@ -318,4 +319,4 @@ def test_an_entry_named_like_a_filler_seat_is_refused_alone(
     assert {name for name, why in refused.items() if why is None} == {"a", "b", "c"}
     found = results.read_records(config.output.results / results.MAIN_FILE)[0]
     seated = {s["hash"] for r in found for s in r["seats"] if s["entry"] == "filler-1"}
-    assert seated == {season.filler_hash(config)}, "the filler seat holds the built-in bot"
+    assert seated == {stages.filler_hash(config)}, "the filler seat holds the built-in bot"

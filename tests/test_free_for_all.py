@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from runner.formats import (
+from runner.season.formats import (
     NO_RESULTS,
     Done,
     Fixture,

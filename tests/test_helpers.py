@@ -1,5 +1,5 @@
-"""Helper processes (runner/helpers.py) come from a fork server that imports the host's own koth,
-whatever lies in the folder the host works in."""
+"""Helper processes (runner/common/helper_processes.py) come from a fork server that imports the
+host's own koth, whatever lies in the folder the host works in."""
 
 from __future__ import annotations
 
@@ -19,12 +19,13 @@ PROBE = """
 import sys
 sys.path.insert(0, {repo!r})
 from concurrent.futures import ProcessPoolExecutor
-from runner import helpers
+from runner.common import helper_processes
 if __name__ == "__main__":
-    context = helpers.context()
-    with ProcessPoolExecutor(1, mp_context=context, initializer=helpers.detach) as pool:
+    context = helper_processes.context()
+    with ProcessPoolExecutor(1, mp_context=context, initializer=helper_processes.detach) as pool:
         print(pool.submit(eval, "__import__('runner').__file__").result())
-        print(pool.submit(eval, "__import__('sys').modules['runner.site'].__file__").result())
+        module = "__import__('sys').modules['runner.site.render'].__file__"
+        print(pool.submit(eval, module).result())
 """
 
 
@@ -55,7 +56,7 @@ import os, select, sys, threading
 sys.path.insert(0, {repo!r})
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import forkserver
-from runner import helpers
+from runner.common import helper_processes
 
 def links():
     found = []
@@ -71,8 +72,8 @@ if __name__ == "__main__":
     pipe = f"pipe:[{{os.fstat(write_end).st_ino}}]"
     if {thread}:
         threading.Thread(target=threading.Event().wait, daemon=True).start()
-    context = helpers.context()
-    with ProcessPoolExecutor(1, mp_context=context, initializer=helpers.detach) as pool:
+    context = helper_processes.context()
+    with ProcessPoolExecutor(1, mp_context=context, initializer=helper_processes.detach) as pool:
         held = pool.submit(links).result().count(pipe)
         os.close(write_end)
         ended = bool(select.select([read_end], [], [], 5)[0]) and os.read(read_end, 1) == b""
@@ -116,10 +117,10 @@ import os, sys, time
 sys.path.insert(0, {repo!r})
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import forkserver
-from runner import helpers
+from runner.common import helper_processes
 if __name__ == "__main__":
-    context = helpers.context()
-    pool = ProcessPoolExecutor(1, mp_context=context, initializer=helpers.detach)
+    context = helper_processes.context()
+    pool = ProcessPoolExecutor(1, mp_context=context, initializer=helper_processes.detach)
     helper = pool.submit(os.getpid).result()
     print(forkserver._forkserver._forkserver_pid, helper, flush=True)
     time.sleep(600)
@@ -151,7 +152,7 @@ RENDERING = """
 import os, sys, time
 sys.path.insert(0, {repo!r})
 from multiprocessing import forkserver
-from runner import site_pages
+from runner.site.render import pages
 
 def render(item):
     with open({mark!r} + str(os.getpid()), "w"):
@@ -171,7 +172,7 @@ if __name__ == "__main__":
 
 
 def test_a_site_renderer_ends_when_its_host_is_killed(tmp_path: Path) -> None:
-    """A renderer of the site's pages (runner/site_pages.py) follows the fork server, which
+    """A renderer of the site's pages (runner/site/pages.py) follows the fork server, which
     ends with the host: killed mid-site, nothing of it is left rendering or waiting."""
     marks = tmp_path / "marks"
     marks.mkdir()
@@ -200,10 +201,10 @@ TRACKED = """
 import os, sys, time
 sys.path.insert(0, {repo!r})
 from multiprocessing import resource_tracker
-from runner import helpers
+from runner.common import helper_processes
 if __name__ == "__main__":
     read_end, write_end = os.pipe()  # the host's: the tracker may not hold it open
-    context = helpers.context()
+    context = helper_processes.context()
     counter = context.Value("i", 0)  # a named semaphore, which the tracker is told of
     tracker = resource_tracker._resource_tracker._pid
     pipe = f"pipe:[{{os.fstat(write_end).st_ino}}]"

@@ -19,15 +19,15 @@ from pathlib import Path
 
 import pytest
 
-from runner.bots import worker
-from runner.build import Build, build_entry
-from runner.entries import load_entry
 from runner.games import find_game
 from runner.games.base import Termination
 from runner.games.snakes import SPEC as SNAKES
-from runner.referee import GameResult, Player, play_game
+from runner.jail import zygote
+from runner.play.referee import GameResult, Player, play_game
 from runner.sandbox.local import LocalSandbox, blanks_of_every_zygote
-from runner.sandbox.zygote import BotLimits
+from runner.sandbox.zygote_client import BotLimits
+from runner.season.build import Build, build_entry
+from runner.season.entries import load_entry
 
 HOSTILE = Path(__file__).parent / "hostile"
 LIMITS = BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20)
@@ -123,7 +123,7 @@ def bot_processes() -> list[int]:
         if not entry.name.isdigit() or int(entry.name) in blanks:
             continue
         try:
-            if os.stat(entry.path).st_uid >= worker.UID_BASE and not _in_a_container(entry.path):
+            if os.stat(entry.path).st_uid >= zygote.UID_BASE and not _in_a_container(entry.path):
                 found.append(int(entry.name))
         except (FileNotFoundError, ProcessLookupError):  # it ended while being looked at
             pass

@@ -1,5 +1,5 @@
-"""A person's seat (runner/bots/human.py, runner/terminal.py): `koth play you random random random`
-steers snake A from the keyboard.
+"""A person's seat (runner/play/human.py, runner/play/terminal.py): `koth play you random random
+random` steers snake A from the keyboard.
 
 The keys are a terminal's bytes (arrow keys in both of their forms, letters); the seat plays its
 last key's move turn after turn, a move every ``pace`` seconds; the referee drives it in one
@@ -24,14 +24,14 @@ from typing import Any
 import pytest
 from multisnake_games import NAMES, NO_SANDBOX, players
 
-from runner.build import Build, build_entry
-from runner.cli import main
-from runner.entries import load_entry
+from runner.cli.main import main
 from runner.games.base import Termination
 from runner.games.multisnake import SPEC
-from runner.referee import Player, play_game
-from runner.sandbox.zygote import BotLimits
-from runner.terminal import KeyDecoder
+from runner.play.referee import Player, play_game
+from runner.play.terminal import KeyDecoder
+from runner.sandbox.zygote_client import BotLimits
+from runner.season.build import Build, build_entry
+from runner.season.entries import load_entry
 
 REPO = Path(__file__).resolve().parents[1]
 UP, DOWN, RIGHT, LEFT = b"\x1b[A", b"\x1b[B", b"\x1b[C", b"\x1b[D"
@@ -95,7 +95,7 @@ def keyboard() -> Iterator[tuple[int, int]]:
 
 
 def person(fd: int, pace: float) -> Player:
-    from runner.bots.human import HUMAN, human_seat
+    from runner.play.human import HUMAN, human_seat
 
     return Player(HUMAN, "human", Path(os.devnull), opens=human_seat(fd, pace))
 
@@ -255,7 +255,7 @@ def test_koth_play_you_steers_snake_a_with_the_arrow_keys_in_a_terminal(tmp_path
     pid, terminal = pty.fork()
     if pid == 0:  # the child: koth play on the pseudo-terminal
         os.chdir(REPO)
-        os.execv(sys.executable, [sys.executable, "-m", "runner.cli", *argv])
+        os.execv(sys.executable, [sys.executable, "-m", "runner.cli.main", *argv])
     seen = bytearray()
     try:
         read_all(terminal, seen, 120, until=b"You are A: the arrow keys")

@@ -64,7 +64,7 @@ def test_the_wheel_holds_every_file_of_the_package_and_the_templates(wheel: Path
     wanted = {f"runner/{name}" for name in _shipped("runner")}
     wanted |= {f"runner/site_templates/{name}" for name in _shipped("site_templates")}
     assert wanted - names == set(), "files koth has that its wheel lacks"
-    assert "runner/sandbox/jailstep.c" in names and "runner/games/snakes/rules.md" in names
+    assert "runner/jail/jailstep.c" in names and "runner/games/snakes/rules.md" in names
     assert not [n for n in names if n.startswith(("tests/", "entries/", "docs/"))]
 
 

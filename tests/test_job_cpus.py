@@ -1,9 +1,9 @@
-"""Each job slot keeps to one CPU (runner/workers.py ``pin_to_one_cpu``): a worker of the pool
-takes the next slot's CPU as it starts, and what it starts afterwards (its sandbox's zygote, the
-bots forked from it) keeps to that CPU too, so a bot and the host waiting on its reply never wake
-each other across CPUs; games played in this process (one job) keep to one CPU while they play,
-with the sandbox's zygote and its blanks, and this process gets its CPUs back afterwards. Real
-processes: spawned workers, a child, a zygote, its blanks and a game of the built-in bot."""
+"""Each job slot keeps to one CPU (runner/season/workers.py ``pin_to_one_cpu``): a worker of the
+pool takes the next slot's CPU as it starts, and what it starts afterwards (its sandbox's zygote,
+the bots forked from it) keeps to that CPU too, so a bot and the host waiting on its reply never
+wake each other across CPUs; games played in this process (one job) keep to one CPU while they
+play, with the sandbox's zygote and its blanks, and this process gets its CPUs back afterwards.
+Real processes: spawned workers, a child, a zygote, its blanks and a game of the built-in bot."""
 
 from __future__ import annotations
 
@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 from processes import fork_servers
 
-from runner import check, workers
-from runner.config import load_config
 from runner.sandbox import docker as docker_module
 from runner.sandbox.docker import DockerSandbox
 from runner.sandbox.local import LocalSandbox
-from runner.sandbox.zygote import BotLimits
+from runner.sandbox.zygote_client import BotLimits
+from runner.season import check, workers
+from runner.season.config import load_config
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -64,7 +64,7 @@ def test_each_worker_takes_its_own_cpu_and_what_it_starts_keeps_to_it() -> None:
 def test_slots_past_the_cpus_go_round_them_again() -> None:
     code = (
         "import os, sys\n"
-        "from runner.workers import pin_to_one_cpu\n"
+        "from runner.season.workers import pin_to_one_cpu\n"
         "print(pin_to_one_cpu(int(sys.argv[1])), sorted(os.sched_getaffinity(0)))\n"
     )
     shown = [

@@ -10,8 +10,17 @@ from collections.abc import Callable
 
 import pytest
 
-from runner.formats import NO_RESULTS, Done, Fixture, FormatError, Knockout, Play, Seeds, Wait
-from runner.formats.knockout import bracket_order
+from runner.season.formats import (
+    NO_RESULTS,
+    Done,
+    Fixture,
+    FormatError,
+    Knockout,
+    Play,
+    Seeds,
+    Wait,
+)
+from runner.season.formats.knockout import bracket_order
 
 NAMES = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india"]
 GAME = "snakes-v2"

@@ -24,8 +24,6 @@ from hypothesis import strategies as st
 from multisnake_games import LIMITS as SCRIPT_LIMITS
 from multisnake_games import NO_SANDBOX, InProcess, entry_hash
 
-from runner import results
-from runner.bots.seats import Seat, SeatOpener
 from runner.games.base import IllegalMoveError, InvalidMoveError, Termination
 from runner.games.multisnake import (
     RULES,
@@ -47,8 +45,10 @@ from runner.games.multisnake.rules import (
     state_from_picture,
 )
 from runner.games.spec import GameSpec, Rules, StdioCodec
-from runner.playback import final_state
-from runner.referee import Player, play_game
+from runner.play.playback import final_state
+from runner.play.referee import Player, play_game
+from runner.play.seats import Seat, SeatOpener
+from runner.season import results
 
 REPO = Path(__file__).resolve().parents[1]
 MAPS = REPO / "examples" / "multisnake" / "maps"

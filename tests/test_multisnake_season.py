@@ -23,9 +23,9 @@ import pytest
 from example_seasons import outputs, recorded, stable
 from test_format_seasons import kill_when
 
-from runner import check, results, workers
-from runner.cli import main
-from runner.config import ConfigError, load_config
+from runner.cli.main import main
+from runner.season import check, results, workers
+from runner.season.config import ConfigError, load_config
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "multisnake"

@@ -22,8 +22,8 @@ from serving import serve
 
 from runner.games.multisnake import SPEC, tile_owners
 from runner.games.spec import Presentation
-from runner.playback import playback
-from runner.replay import apply_edits, backward, page_data, presentation, replay
+from runner.play.playback import playback
+from runner.site.frames import apply_edits, backward, page_data, presentation, replay
 
 HERE = Path(__file__).parent
 ARTIFACTS = HERE / "artifacts"

@@ -1,6 +1,7 @@
-"""koth's own compiled things are kept in a cache folder of this user's alone (runner/native.py):
-a folder anyone else could write to, or a link to one, is never used; the site keeps its
-templates' compiled code there, and the pages are the same with it and without it."""
+"""koth's own compiled things are kept in a cache folder of this user's alone
+(runner/common/native.py): a folder anyone else could write to, or a link to one, is never used;
+the site keeps its templates' compiled code there, and the pages are the same with it and without
+it."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from pathlib import Path
 import pytest
 from test_site import full_length_records
 
-from runner import native, site
+from runner.common import native
 from runner.sandbox import cblank
-from runner.site import render_site
+from runner.site import render
+from runner.site.render import render_site
 
 
 @pytest.fixture
@@ -53,16 +55,16 @@ def test_a_cache_folder_others_may_write_to_keeps_nothing(cache: Path) -> None:
 
 def test_the_sites_templates_are_compiled_once_and_kept(cache: Path, tmp_path: Path) -> None:
     records = full_length_records(2)
-    site._cached_environment.cache_clear()
+    render._cached_environment.cache_clear()
     try:
         render_site(records, None, {}, tmp_path / "first")
         kept = {path: path.stat().st_mtime_ns for path in (cache / "templates").iterdir()}
         assert len(kept) >= 3, "every template's compiled code is kept"
-        site._cached_environment.cache_clear()  # a new process, as it were
+        render._cached_environment.cache_clear()  # a new process, as it were
         render_site(records, None, {}, tmp_path / "second")
         assert {path: path.stat().st_mtime_ns for path in kept} == kept, "read, not made again"
     finally:
-        site._cached_environment.cache_clear()
+        render._cached_environment.cache_clear()
     pages = sorted(p.relative_to(tmp_path / "first") for p in (tmp_path / "first").rglob("*"))
     assert pages == sorted(
         p.relative_to(tmp_path / "second") for p in (tmp_path / "second").rglob("*")

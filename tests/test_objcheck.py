@@ -1,4 +1,4 @@
-"""The static check decides as the linker and the loader do (runner/bots/objcheck.py): writable
+"""The static check decides as the linker and the loader do (runner/season/objcheck.py): writable
 memory by the linked library's segments (PT_LOAD with PF_W, minus RELRO), and no code that runs
 at load. Each bypass is a real gcc-compiled bot in tests/hostile/, built in both sandboxes."""
 
@@ -11,16 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from runner.bots import objcheck
-from runner.build import Build, build_entry
-from runner.entries import load_entry
 from runner.games import find_game
 from runner.games.base import Termination
 from runner.games.snakes import SPEC as SNAKES
 from runner.games.snakes import Snakes
-from runner.referee import GameResult, Player, play_game
+from runner.play.referee import GameResult, Player, play_game
 from runner.sandbox.local import COMPILE, LINK, LocalSandbox
-from runner.sandbox.zygote import BotLimits
+from runner.sandbox.zygote_client import BotLimits
+from runner.season import objcheck
+from runner.season.build import Build, build_entry
+from runner.season.entries import load_entry
 
 HOSTILE = Path(__file__).parent / "hostile"
 LIMITS = BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20)

@@ -1,6 +1,6 @@
 """The build stage builds entries side by side on ``jobs`` threads, one more locally
-(runner/check.py build_all): the compilers of two entries run at the same time, and the verdicts
-are the same, in the same order, as one build at a time."""
+(runner/season/check.py build_all): the compilers of two entries run at the same time, and the
+verdicts are the same, in the same order, as one build at a time."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from test_season import BOTS, BROKEN, add_bot
 
-from runner import check, workers
-from runner.build import Sandbox
-from runner.config import Config, load_config
 from runner.games import find_game
 from runner.sandbox.local import Compiled
-from runner.sandbox.zygote import SandboxError
+from runner.sandbox.zygote_client import SandboxError
+from runner.season import check, workers
+from runner.season.build import Sandbox
+from runner.season.config import Config, load_config
 
 
 class WrappedSandbox:

@@ -1,4 +1,4 @@
-"""The records published with the site, and restored from it (runner/publish.py): `koth site`
+"""The records published with the site, and restored from it (runner/site/publish.py): `koth site`
 writes games.jsonl, standings.json and published.json beside the pages; `koth restore` takes
 the records back only under the same results key, from a site served here on 127.0.0.1."""
 
@@ -18,9 +18,9 @@ from types import ModuleType
 import pytest
 from serving import serve
 
-from runner import results
-from runner.cli import main
-from runner.publish import GAMES, MANIFEST, STANDINGS
+from runner.cli.main import main
+from runner.season import results
+from runner.site.publish import GAMES, MANIFEST, STANDINGS
 
 HERE = Path(__file__).parent
 KEY = "results-snakes-v1-0123456789abcdef01234567"
@@ -142,7 +142,7 @@ def test_a_site_answering_malformed_http_restores_nothing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """What a dropped transfer or a broken server sends is a fetch that failed, not a crash."""
-    monkeypatch.setattr("runner.publish.time.sleep", lambda seconds: None)
+    monkeypatch.setattr("runner.site.publish.time.sleep", lambda seconds: None)
     listener = socket.create_server(("127.0.0.1", 0))
     listener.settimeout(30)
 
@@ -172,6 +172,6 @@ def test_a_site_answering_malformed_http_restores_nothing(
 def test_an_unreachable_site_restores_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("runner.publish.time.sleep", lambda seconds: None)
+    monkeypatch.setattr("runner.site.publish.time.sleep", lambda seconds: None)
     text = restore(tmp_path, "http://127.0.0.1:9/", KEY, capsys)
     assert "could not be fetched" in text and "restored nothing" in text

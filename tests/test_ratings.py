@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from runner import ratings
-from runner.ratings import (
+from runner.rank import ratings
+from runner.rank.ratings import (
     CENTRE,
     Ranking,
     Rating,

@@ -1,6 +1,6 @@
 """Result records are input from strangers (they travel through caches and artefacts): every
-reader checks them with runner.results.check_record, skips a bad one with a warning naming the
-file and the line, and never believes it or raises."""
+reader checks them with runner.season.results.check_record, skips a bad one with a warning naming
+the file and the line, and never believes it or raises."""
 
 from __future__ import annotations
 
@@ -15,11 +15,12 @@ from typing import Any
 import podium
 import pytest
 
-from runner import cli, results
-from runner.config import ConfigError
+from runner.cli import main
 from runner.games.snakes import Snakes
-from runner.results import check_record, merge, read_all, read_records, record_key
-from runner.standings import Entrant, rank
+from runner.rank.standings import Entrant, rank
+from runner.season import results
+from runner.season.config import ConfigError
+from runner.season.results import check_record, merge, read_all, read_records, record_key
 
 FIXTURE = Path(__file__).parent / "fixtures" / "site"
 Edit = Callable[[dict[str, Any]], None]
@@ -85,7 +86,8 @@ BAD: dict[str, tuple[Edit, str]] = {
     "points-negative": (normal([-1, 2]), "are none of"),
     "points-text": (normal(["x", 1]), "not one finite number per seat"),
     "points-bool": (normal([True, False]), "not one finite number per seat"),
-    # Not JSON's numbers: refused as the line is read (runner/documents.py), before its check.
+    # Not JSON's numbers: refused as the line is read (runner/common/documents.py), before its
+    # check.
     "points-nan": (normal([float("nan"), 1]), "it holds NaN, which is not a finite number"),
     "points-infinite": (normal([float("inf"), 0]), "it holds Infinity, which is not a finite"),
     "points-huge": (normal([10**400, 0]), "it holds a number of 401 digits"),
@@ -264,7 +266,7 @@ def test_merge_says_how_many_lines_it_rejected(
     shard.write_text(json.dumps(good()) + "\n" + '{"torn": ')
     count, problems = merge([folder / "games.jsonl", shard], tmp_path / "merged.jsonl")
     assert count == len(fixture_records()) and len(problems) == 4
-    code = cli.main(
+    code = main.main(
         ["merge", str(folder / "games.jsonl"), str(shard), "--out", str(tmp_path / "m.jsonl")]
     )
     out, err = capsys.readouterr()
@@ -279,7 +281,7 @@ def koth_site(tmp_path: Path, results_source: Path, standings: Path) -> int:
     (tmp_path / "tournament.yaml").write_text(f"game: {Snakes.id}\n")
     config = str(tmp_path / "tournament.yaml")
     out = str(tmp_path / "site")
-    return cli.main(
+    return main.main(
         [
             "site",
             "--config",

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from runner import playloop
-from runner.formats import Fixture
-from runner.referee import _moves_json
-from runner.results import record_key
+from runner.play.referee import _moves_json
+from runner.season import playloop
+from runner.season.formats import Fixture
+from runner.season.results import record_key
 
 
 @pytest.mark.parametrize(

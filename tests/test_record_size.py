@@ -1,4 +1,5 @@
-"""Every game played within the rules is recorded and read back (runner/results.py, issue 45).
+"""Every game played within the rules is recorded and read back (runner/season/results.py, issue
+45).
 
 An Egg Hunt record holds every memory line (up to 1,024 characters a bot a turn, ``\\`` and ``"``
 two bytes each in JSON): four entries with full memory lines made a 1,432,686-byte record, which
@@ -18,11 +19,11 @@ from typing import Any
 
 import pytest
 
-from runner import results
-from runner.cli import main
+from runner.cli.main import main
 from runner.games import GAMES
 from runner.games.egghunt.rules import MEMORY_LIMIT, Move
 from runner.games.spec import GameSpec
+from runner.season import results
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE = REPO / "tests" / "fixtures" / "site" / "results" / "games.jsonl"

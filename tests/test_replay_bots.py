@@ -32,10 +32,10 @@ from replaying import (
     write_entry,
 )
 
-from runner.cli import main
+from runner.cli.main import main
 from runner.games import GAMES, find_game
 from runner.games.base import EMPTY, Setup
-from runner.playback import final_state
+from runner.play.playback import final_state
 
 GOLDEN = REPO / "tests" / "golden" / "records"
 EXAMPLES = REPO / "examples"
@@ -423,8 +423,8 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     shutil.copytree(REPO / "entries", folder / "entries")
     shutil.copytree(CRASHY, folder / "entries" / "crashy")
     (folder / "tournament.yaml").write_text("game: snakes-v2\nseed: 1\nentries: entries\n")
-    from runner.config import load_config
     from runner.sandbox.local import LocalSandbox
+    from runner.season.config import load_config
 
     config = load_config(folder / "tournament.yaml")
     box = LocalSandbox()
@@ -445,7 +445,7 @@ def koth(
 ) -> subprocess.CompletedProcess[str]:
     """`koth` run as a user runs it, in ``folder`` (``stdin``: the user's terminal)."""
     return subprocess.run(
-        [sys.executable, "-m", "runner.cli", *args],
+        [sys.executable, "-m", "runner.cli.main", *args],
         cwd=folder,
         stdin=stdin,
         capture_output=True,
@@ -492,7 +492,7 @@ def test_what_a_diverging_bot_printed_is_shown_without_control_characters(
     character but line breaks written out (here what it printed is given; the rest is real)."""
     monkeypatch.chdir(season)
     printed = "thinking\x1b]0;owned\x07\x1b[2J\nstill\u202ehere"
-    monkeypatch.setattr("runner.debugging.feed.Sandboxed.output", lambda self: printed)
+    monkeypatch.setattr("runner.tools.replay.feed.Sandboxed.output", lambda self: printed)
     assert main(["replay", key_of(season), "--seat", "O", "--bot", "greedy"]) == 1
     out = capsys.readouterr().out
     shown = out[out.index("what the bot printed:") :]

@@ -1,5 +1,5 @@
 """``koth replay`` without a bot: what each seat of a record was sent and answered, found by any
-name of its game, shown byte for byte (runner/debugging/transcript.py, wire.py, records.py).
+name of its game, shown byte for byte (runner/tools/replay/transcript.py, wire.py, records.py).
 No bot runs here: the rules and the codecs rebuild everything from the records."""
 
 from __future__ import annotations
@@ -13,15 +13,15 @@ import podium
 import pytest
 from serving import serve
 
-from runner.cli import main
-from runner.debugging import wire
-from runner.debugging.records import RecordError, find_record
-from runner.debugging.transcript import seat_asks, transcript
+from runner.cli.main import main
 from runner.games import find_game
 from runner.games.cluster import ClusterStdio
 from runner.games.snakes import SnakesCall
-from runner.playback import final_state
-from runner.site import replay_command
+from runner.play.playback import final_state
+from runner.site.render import replay_command
+from runner.tools.replay import wire
+from runner.tools.replay.records import RecordError, find_record
+from runner.tools.replay.transcript import seat_asks, transcript
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "tests" / "golden" / "records"

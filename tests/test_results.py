@@ -14,7 +14,7 @@ import pytest
 from runner import __version__
 from runner.games.base import Outcome
 from runner.games.snakes import MOVES, Snakes
-from runner.results import (
+from runner.season.results import (
     ResultsWriter,
     canonical,
     make_record,
@@ -33,7 +33,7 @@ HASH_A, HASH_B = "a" * 64, "b" * 64
 @functools.cache
 def playout(seed: int) -> tuple[str, Outcome, tuple[float, ...]]:
     """A Snakes game of random moves from ``seed``: its moves, outcome and scores (a record's
-    outcome must be what its moves give by the rules: runner/playback.py)."""
+    outcome must be what its moves give by the rules: runner/play/playback.py)."""
     rules, rng = Snakes(), random.Random(seed)
     state = rules.initial_state(random.Random(seed), 2, {})
     moves = []
@@ -51,7 +51,9 @@ def fake(
     seed: int = 5,
     when: str = "2024-01-01T00:00:00Z",
 ) -> dict[str, Any]:
-    seed += round_  # a game's seed differs by round (runner/schedule.py), and so does its key
+    seed += (
+        round_  # a game's seed differs by round (runner/season/schedule.py), and so does its key
+    )
     moves, end, scores = playout(seed)
     result = {
         "game": "snakes-v2",
@@ -207,7 +209,7 @@ def test_merge_writes_canonical_order_atomically(tmp_path: Path) -> None:
 
 
 def test_a_setup_is_part_of_the_key_only_when_a_game_has_one(tmp_path: Path) -> None:
-    from runner.results import check_record
+    from runner.season.results import check_record
 
     seats = [("x", HASH_A), ("o", HASH_B)]
     maze = {"name": "maze", "hash": "c" * 64}

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from runner.formats import (
+from runner.season.formats import (
     FORMATS,
     NO_RESULTS,
     Done,
@@ -20,12 +20,7 @@ from runner.formats import (
     Wait,
     find_format,
 )
-from runner.schedule import (
-    Shard,
-    make_schedule,
-    parse_shard,
-    select_shard,
-)
+from runner.season.schedule import Shard, make_schedule, parse_shard, select_shard
 
 NAMES = ["alpha", "bravo", "charlie", "delta", "echo"]
 

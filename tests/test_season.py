@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 
-from runner import check, results, season, workers
-from runner.cli import main
-from runner.config import Config, load_config
-from runner.schedule import Shard
+from runner.cli import stages
+from runner.cli.main import main
+from runner.season import check, results, workers
+from runner.season.config import Config, load_config
+from runner.season.schedule import Shard
 
 FIND = """static int find(int board[16][32], int head, int *x, int *y) {
     for (*y = 0; *y < 16; (*y)++)
@@ -87,7 +88,7 @@ def config_of(folder: Path, **overrides: Any) -> Config:
 
 def run(config: Config, jobs: int = 1, max_games: int | None = None) -> tuple[Any, list[str]]:
     said: list[str] = []
-    report, rows, doc = season.run_season(config, jobs=jobs, max_games=max_games, say=said.append)
+    report, rows, doc = stages.run_season(config, jobs=jobs, max_games=max_games, say=said.append)
     return (report, rows, doc), said
 
 
@@ -104,7 +105,7 @@ def scheduled_keys(config: Config) -> list[str]:
             line = check.lineup(config, sandbox, pool, say=lambda _: None)
     finally:
         sandbox.close()
-    return [s.key for s in season.schedule(config, line)]
+    return [s.key for s in stages.schedule(config, line)]
 
 
 def stable(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -162,7 +163,7 @@ def test_resume_after_sigkill_mid_season(folder: Path) -> None:
         [
             sys.executable,
             "-m",
-            "runner.cli",
+            "runner.cli.main",
             "season",
             "--config",
             str(folder / "tournament.yaml"),
@@ -265,7 +266,7 @@ def test_sharded_play_merged_equals_an_unsharded_run(folder: Path) -> None:
                 # A fresh results folder, as on a separate machine: nothing is recorded yet.
                 machine = shards_dir / f"machine-{index}"
                 fresh = replace(config, output=replace(config.output, results=machine))
-                report = season.play(
+                report = stages.play(
                     fresh,
                     line,
                     pool,

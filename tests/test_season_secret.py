@@ -1,9 +1,10 @@
 """The season secret (issue 45): every seed and every deal is an HMAC, keyed by the organiser's
-secret, of the public fixture data and the seated entries' content hashes (runner/formats/base.py),
-so an entrant who knows everything public (tournament.yaml, the entries, the rules and their board
-generator) can compute no board and choose no seating; the records publish each seed after play
-and replay exactly; `koth schedule` shows no seed of an unplayed game; the secret is written
-nowhere; without one, koth says the season's randomness is public."""
+secret, of the public fixture data and the seated entries' content hashes
+(runner/season/formats/base.py), so an entrant who knows everything public (tournament.yaml, the
+entries, the rules and their board generator) can compute no board and choose no seating; the
+records publish each seed after play and replay exactly; `koth schedule` shows no seed of an
+unplayed game; the secret is written nowhere; without one, koth says the season's randomness is
+public."""
 
 from __future__ import annotations
 
@@ -18,12 +19,13 @@ from typing import Any
 import pytest
 from test_season import small_season
 
-from runner import results, season
-from runner.check import Lineup, Verdict
-from runner.cli import main
-from runner.config import SECRET_VARIABLE, ConfigError, load_config
-from runner.formats import FreeForAll, Seeds, fillers
+from runner.cli import stages
+from runner.cli.main import main
 from runner.games.egghunt import RULES as EGGHUNT
+from runner.season import results
+from runner.season.check import Lineup, Verdict
+from runner.season.config import SECRET_VARIABLE, ConfigError, load_config
+from runner.season.formats import FreeForAll, Seeds, fillers
 
 SECRET = "5f0e6c2d9a8b47e1b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8"
 HASHES = {name: hashlib.sha256(name.encode()).hexdigest() for name in "abcdefgh"}
@@ -86,7 +88,7 @@ def oracle_seeds(config: Any, line: Lineup, fixture: Any) -> set[int]:
     tag = [f"free-for-all:table={fixture.slot[0]}", f"free-for-all:run={fixture.slot[1]}"]
     text = "|".join([str(config.seed), fixture.game, str(fixture.round), *tag, *fixture.seats])
     old = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") & (2**63 - 1)
-    public = season.season_seeds(replace(config, secret=b""), line)
+    public = stages.season_seeds(replace(config, secret=b""), line)
     return {old, public.game_seed(fixture.game, fixture.round, fixture.seats, tag)}
 
 
@@ -99,7 +101,7 @@ def test_the_oracle_bot_finds_its_board_only_when_the_season_has_no_secret(
     board it can generate is a board a run is played on."""
     config = egghunt_season(tmp_path, secret)
     line = lineup(list("abcdefg"))
-    games = season.plan_from(config, line, []).games
+    games = stages.plan_from(config, line, []).games
     assert len(games) == 10
     played = {board(g.fixture.seed, 7) for g in games}
     carried = {board(seed, 7) for g in games for seed in oracle_seeds(config, line, g.fixture)}

@@ -23,14 +23,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from markupsafe import escape
 
-from runner import results
-from runner.cli import main
-from runner.config import ConfigError, load_config
+from runner.cli.main import main
 from runner.games import find_game
 from runner.games.cluster import Cluster, Place, Rotate, valid_columns
 from runner.games.snakes import MOVES, Snakes, SnakesState, frame_changes
-from runner.ratings import results_from_records, superiority
-from runner.replay import (
+from runner.rank.ratings import results_from_records, superiority
+from runner.season import results
+from runner.season.config import ConfigError, load_config
+from runner.site.frames import (
     ALPHABET,
     MOVE_SHOWN,
     Replay,
@@ -48,7 +48,8 @@ from runner.replay import (
     shown_move,
     text_log,
 )
-from runner.site import (
+from runner.site.pages import KEYS
+from runner.site.render import (
     MARKER,
     EntryInfo,
     SiteError,
@@ -60,7 +61,6 @@ from runner.site import (
     rules_html,
     rules_path,
 )
-from runner.site_pages import KEYS
 
 HERE = Path(__file__).parent
 SEED_FRAMES = HERE / "data" / "snakes_seed_frames.txt"
@@ -128,7 +128,7 @@ def plain(markup: str) -> str:
 
 def same_files(site: Path, golden: Path) -> None:
     name = golden.relative_to(HERE).as_posix()
-    # KEYS names the renderer's sources (runner/site_pages.py): it changes with any edit
+    # KEYS names the renderer's sources (runner/site/pages.py): it changes with any edit
     made = sorted(
         p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file() and p.name != KEYS
     )
@@ -533,7 +533,7 @@ def test_the_rules_document_is_the_one_the_games_package_ships() -> None:
 def test_a_season_of_a_game_without_rules_has_no_rules_link(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("runner.site.rules_path", lambda game_id: None)
+    monkeypatch.setattr("runner.site.render.rules_path", lambda game_id: None)
     records, doc, infos = regen.load_fixture()
     render_site(records, doc, infos, tmp_path / "out")
     assert not (tmp_path / "out" / "rules.html").exists()
@@ -859,7 +859,7 @@ def test_changes_that_do_not_fit_the_frames_are_not_used(
         spec.presentation, frame_changes=wrong_changes(how), replay_steps=None
     )
     monkeypatch.setattr(
-        "runner.replay.find_game", lambda game: dataclasses.replace(spec, presentation=show)
+        "runner.site.frames.find_game", lambda game: dataclasses.replace(spec, presentation=show)
     )
     assert replay(record) == compared, "the frames drawn and compared, the wrong changes unused"
 

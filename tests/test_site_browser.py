@@ -24,7 +24,7 @@ import pytest
 from serving import serve
 
 from runner.games import find_game
-from runner.replay import replay, text_log
+from runner.site.frames import replay, text_log
 
 HERE = Path(__file__).parent
 ARTIFACTS = HERE / "artifacts"

@@ -1,7 +1,7 @@
-"""Seasons across time (runner/history.py, ``site: history:``): a season run twice with an entry
-edited in between shows each entry's rank change, marks the edited entry, draws each entry's
-rating across the seasons (server-side SVG) and lists both seasons; the history file keeps one
-line per season and leaves out a line that is not a season's."""
+"""Seasons across time (runner/rank/history.py, ``site: history:``): a season run twice with an
+entry edited in between shows each entry's rank change, marks the edited entry, draws each
+entry's rating across the seasons (server-side SVG) and lists both seasons; the history file
+keeps one line per season and leaves out a line that is not a season's."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from runner import history
-from runner.cli import main
+from runner.cli.main import main
+from runner.rank import history
 
 REPO = Path(__file__).resolve().parents[1]
 ENTRIES = ("greedy", "random", "turtle")
@@ -148,7 +148,7 @@ def test_the_rating_chart_escapes_what_it_shows() -> None:
 
 
 def test_restoring_the_history_from_a_site_checks_every_line(tmp_path: Path) -> None:
-    from runner import publish
+    from runner.site import publish
 
     kept = season(1, {"x": "1", "y": "2"}, "2025-01-01T00:00:00Z")
     newer = season(1, {"x": "1", "y": "3"}, "2025-02-01T00:00:00Z")

@@ -1,5 +1,5 @@
 """The site re-renders only pages whose inputs changed, and renders game pages in parallel:
-either way its files are byte for byte those of a full, serial render (runner/site_pages.py)."""
+either way its files are byte for byte those of a full, serial render (runner/site/pages.py)."""
 
 from __future__ import annotations
 
@@ -16,13 +16,14 @@ from typing import Any
 import pytest
 import regen_golden_site as regen
 
-from runner import results, site_pages
-from runner.cli import main
+from runner.cli.main import main
 from runner.games.spec import Edit
-from runner.playback import Step
-from runner.replay import Replay, backward, diff, frames, replay
-from runner.site import MARKER, EntryInfo, SiteReport, render_site
-from runner.site_pages import KEYS
+from runner.play.playback import Step
+from runner.season import results
+from runner.site import pages
+from runner.site.frames import Replay, backward, diff, frames, replay
+from runner.site.pages import KEYS
+from runner.site.render import MARKER, EntryInfo, SiteReport, render_site
 
 
 def tree(folder: Path) -> dict[str, bytes]:
@@ -83,7 +84,7 @@ def test_nothing_changed_keeps_every_page(tmp_path: Path) -> None:
 def test_game_pages_rendered_in_processes_are_those_rendered_serially(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(site_pages, "SERIAL_BELOW", 0)  # the fixture's 6 games go to the pool
+    monkeypatch.setattr(pages, "SERIAL_BELOW", 0)  # the fixture's 6 games go to the pool
     render(tmp_path / "serial")
     parallel = render(tmp_path / "parallel", jobs=2)
     assert parallel.game_pages == 6, "a game page is missing from the parallel render"
@@ -101,12 +102,12 @@ def test_pages_render_with_fewer_collections_everywhere_and_the_threshold_comes_
     """Every process rendering pages collects its youngest objects every COLLECT_EVERY made (a
     render spends ~8% of its time collecting at Python's 700); this process's own threshold is
     restored after the site, even one that fails."""
-    monkeypatch.setattr(site_pages, "SERIAL_BELOW", 0)
+    monkeypatch.setattr(pages, "SERIAL_BELOW", 0)
     before = gc.get_threshold()
-    assert before[0] != site_pages.COLLECT_EVERY
-    with site_pages.fewer_collections():
-        seen = site_pages.render_pages(young_threshold, list(range(64)), 2)
-    assert set(seen) == {site_pages.COLLECT_EVERY}, "a process rendered at another threshold"
+    assert before[0] != pages.COLLECT_EVERY
+    with pages.fewer_collections():
+        seen = pages.render_pages(young_threshold, list(range(64)), 2)
+    assert set(seen) == {pages.COLLECT_EVERY}, "a process rendered at another threshold"
     assert gc.get_threshold() == before
     during: list[tuple[int, int, int]] = []
 
@@ -114,10 +115,10 @@ def test_pages_render_with_fewer_collections_everywhere_and_the_threshold_comes_
         during.append(gc.get_threshold())
         raise RuntimeError("a render that fails")
 
-    monkeypatch.setattr(site_pages, "render_pages", watched)
+    monkeypatch.setattr(pages, "render_pages", watched)
     with pytest.raises(RuntimeError):
         render(tmp_path / "site")
-    assert during == [(site_pages.COLLECT_EVERY, *before[1:])]
+    assert during == [(pages.COLLECT_EVERY, *before[1:])]
     assert gc.get_threshold() == before
 
 
@@ -157,7 +158,7 @@ def test_a_started_process_takes_chunk_after_chunk_while_this_one_is_busy(
     """Every process takes the next chunk no one has taken: while this one is held in its first
     page, the started one renders every chunk left, the last one too, asking no one for them."""
     work = [(n, os.getpid(), str(tmp_path), 39) for n in range(40)]
-    made = site_pages.render_pages(held, work, 2)
+    made = pages.render_pages(held, work, 2)
     assert [int(m.split()[0]) for m in made] == list(range(40)), "pages came back out of order"
     where = [m.split()[1] for m in made]
     assert "here" in where and where[-1] == "elsewhere", where
@@ -180,12 +181,12 @@ def test_this_process_does_its_own_work_while_the_pool_renders(tmp_path: Path) -
         ran.append((os.getpid(), marker.exists()))
 
     work = [(n, os.getpid(), str(marker)) for n in range(40)]
-    made = site_pages.render_pages(whose, work, 2, meanwhile)
+    made = pages.render_pages(whose, work, 2, meanwhile)
     assert [int(m.split()[0]) for m in made] == list(range(40)), "pages came back out of order"
     assert ran == [(os.getpid(), True)], ran
     ran.clear()
     marker.touch()
-    site_pages.render_pages(whose, work[:3], 1, meanwhile)
+    pages.render_pages(whose, work[:3], 1, meanwhile)
     assert ran == [(os.getpid(), True)], ran
 
 
@@ -256,7 +257,7 @@ def test_a_new_renderer_renders_every_page_again(
 ) -> None:
     site = tmp_path / "site"
     render(site)
-    monkeypatch.setattr(site_pages, "renderer", lambda: "another version of the templates")
+    monkeypatch.setattr(pages, "renderer", lambda: "another version of the templates")
     assert render(site).reused == 0, "pages of another renderer were kept"
 
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import podium
 import pytest
 
-from runner.results import places
-from runner.site import render_site
-from runner.standings import TIE_BREAK_PLACES
+from runner.rank.standings import TIE_BREAK_PLACES
+from runner.season.results import places
+from runner.site.render import render_site
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ import test_site_browser as on_site
 from serving import serve
 from test_site_browser import ARTIFACTS, regen, rgb
 
-from runner.site import render_site
+from runner.site.render import render_site
 
 browser = on_site.browser
 REPOSITORY = "https://example.org/koth/season"

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from runner.cli import main
-from runner.config import load_config
+from runner.cli.main import main
 from runner.games.base import ENDINGS
-from runner.site import _config_file, render_site
+from runner.season.config import load_config
+from runner.site.render import _config_file, render_site
 
 REPO = Path(__file__).resolve().parents[1]
 RECORDS = REPO / "tests" / "golden" / "records" / "snakes-default.jsonl"

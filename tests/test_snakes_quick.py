@@ -20,14 +20,17 @@ import pytest
 import snakes_baseline as baseline
 from test_cblank import shared_object
 
-from runner.bots.quick import Played
 from runner.games.base import EMPTY, Termination
 from runner.games.snakes import SPEC as SNAKES
 from runner.games.snakes import quick
 from runner.games.snakes.rules import CELLS, MAX_MOVES, SnakesState
 from runner.games.spec import LazyEdits
-from runner.referee import GameResult, Player, play_game
-from runner.replay import (
+from runner.play.quick import Played
+from runner.play.referee import GameResult, Player, play_game
+from runner.sandbox.local import LocalSandbox
+from runner.sandbox.zygote_client import BotLimits
+from runner.season.workers import _one_cpu_here
+from runner.site.frames import (
     ALPHABET,
     SPLICE,
     ReplayError,
@@ -38,9 +41,6 @@ from runner.replay import (
     presentation,
     replay,
 )
-from runner.sandbox.local import LocalSandbox
-from runner.sandbox.zygote import BotLimits
-from runner.workers import _one_cpu_here
 
 LIMITS = BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20)
 HOSTILE = Path(__file__).parent / "hostile"
@@ -313,7 +313,7 @@ def test_the_site_replays_a_record_in_c_exactly_as_the_rules_replay_it() -> None
 
 
 def test_the_c_replays_page_data_is_the_rules_replays_character_for_character() -> None:
-    """The ``changes`` string written in C (runner/changes.c) against replay.py's encode_edits:
+    """The ``changes`` string written in C (runner/site/changes.c) against replay.py's encode_edits:
     for each number of digits, a run of changed characters is written a character at a time up
     to some length and as one splice past it, and both ways agree at every length."""
     lengths: set[int] = set()

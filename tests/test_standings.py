@@ -10,10 +10,8 @@ from typing import Any
 
 import pytest
 
-from runner.config import LINEAR_POINTS
 from runner.games.spec import points_for
-from runner.results import places
-from runner.standings import (
+from runner.rank.standings import (
     TIE_BREAK,
     TIE_BREAK_PLACES,
     TIE_BREAK_SCORE,
@@ -28,6 +26,8 @@ from runner.standings import (
     table_points,
     write,
 )
+from runner.season.config import LINEAR_POINTS
+from runner.season.results import places
 
 
 def game(

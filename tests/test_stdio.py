@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from runner.build import Build, build_entry
-from runner.entries import load_entry
 from runner.games import find_game
 from runner.games.base import Termination
 from runner.games.cluster import SPEC as CLUSTER
-from runner.referee import GameResult, Player, play_game
-from runner.sandbox.zygote import BotLimits
+from runner.play.referee import GameResult, Player, play_game
+from runner.sandbox.zygote_client import BotLimits
+from runner.season.build import Build, build_entry
+from runner.season.entries import load_entry
 
 FIRST = (CLUSTER.builtins[0].folder / "bot.py").read_text()
 # Wall-clock limits wide enough for a loaded machine; the slow bot below is far outside them.
@@ -192,9 +192,9 @@ def move(turn, columns, hand):
 
 
 def test_a_cluster_season_checks_and_plays_program_entries(tmp_path: Path) -> None:
-    from runner import results
-    from runner.config import load_config
-    from runner.season import run_season
+    from runner.cli.stages import run_season
+    from runner.season import results
+    from runner.season.config import load_config
 
     for name, language, source in (
         ("first", "python", FIRST),
@@ -282,9 +282,9 @@ def test_a_reply_written_just_before_a_fresh_program_ended_counts(
     import select
     import time
 
-    from runner.bots.stdio import StdioBot
-    from runner.bots.watch import gather
     from runner.games.domineering import SPEC as DOMINEERING
+    from runner.play.stdio import StdioBot
+    from runner.play.watchdog import gather
 
     folder = tmp_path / "entries" / "quick"
     folder.mkdir(parents=True)
@@ -323,9 +323,9 @@ def test_a_fresh_program_that_reads_its_input_to_the_end_gets_an_end(
     """A program started for one move may read its whole input (``sys.stdin.read()``, as the
     Easter Egg Hunt's rules suggest): the host ends its stdin once the request is written, so it
     answers instead of waiting for more until its time runs out."""
-    from runner.bots.stdio import StdioBot
-    from runner.bots.watch import gather
     from runner.games.egghunt import SPEC as EGGHUNT
+    from runner.play.stdio import StdioBot
+    from runner.play.watchdog import gather
 
     folder = tmp_path / "entries" / "reader"
     folder.mkdir(parents=True)
@@ -370,10 +370,10 @@ def test_a_program_whose_move_ends_at_its_exit_replies_all_it_wrote(
     everything it wrote before it exited, however it ended; one that does not exit in time is
     late whatever it wrote, one that writes too much is cut off, and one that ends uncleanly
     having written nothing is explained by its end."""
-    from runner.bots.stdio import StdioBot
-    from runner.bots.watch import gather
     from runner.games.egghunt import SPEC as EGGHUNT
     from runner.games.spec import UNTIL_EXIT
+    from runner.play.stdio import StdioBot
+    from runner.play.watchdog import gather
 
     prelude = "import os, sys, time\n"
     prelude += "def w(text):\n    sys.stdout.write(text)\n    sys.stdout.flush()\n"

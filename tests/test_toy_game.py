@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 from toy import SPEC
 
-from runner import results
-from runner.build import Build, build_entry
-from runner.entries import load_entry
 from runner.games import GAMES
 from runner.games.base import Termination
-from runner.playback import final_state
-from runner.referee import Player, play_game
-from runner.sandbox.zygote import BotLimits
+from runner.play.playback import final_state
+from runner.play.referee import Player, play_game
+from runner.sandbox.zygote_client import BotLimits
+from runner.season import results
+from runner.season.build import Build, build_entry
+from runner.season.entries import load_entry
 
 LIMITS = BotLimits(move_cpu_s=0.5, game_cpu_s=10.0, move_wall_s=2.0, memory_bytes=256 << 20)
 RUNNER = """import sys
@@ -124,9 +124,10 @@ def test_a_free_for_all_season_of_four_seats_from_play_to_the_site(
     """The toy through the whole pipeline: a free-for-all of 5 entries at tables of 4 (the
     built-in bot fills the empty seat), two setups taken in turn, a seat that crashes mid-game
     while the others play on, standings by place, ratings from every game, and the site."""
-    from runner import ratings, season
-    from runner.config import load_config
-    from runner.site import render_from_config
+    from runner.cli import stages
+    from runner.rank import ratings
+    from runner.season.config import load_config
+    from runner.site.render import render_from_config
 
     bots = {
         "steady": "step = 1 + me % 3",
@@ -150,7 +151,7 @@ def test_a_free_for_all_season_of_four_seats_from_play_to_the_site(
         "  setups: [{name: sprint, goal: 6}, {name: marathon, goal: 30}]\n"
     )
     config = load_config(tmp_path / "tournament.yaml")
-    report, rows, doc = season.run_season(config, say=lambda _: None)
+    report, rows, doc = stages.run_season(config, say=lambda _: None)
     assert report.failed == [], report.failed
     found, problems = results.read_records(config.output.results / results.MAIN_FILE)
     assert problems == [] and found, "the season recorded its games, all of them valid"

@@ -4,7 +4,7 @@ Unicode (a lone surrogate passes "is it text", then raises UnicodeEncodeError wh
 written) and a path that is not a regular file (a FIFO: ``open()`` waits for a writer for
 ever). Every reader refuses them as it refuses any bad input, with its usual one line (a bad line
 of records or history skipped with a warning; a bad configuration: exit 2), never a traceback
-and never a hang (runner/documents.py, runner/safefiles.py)."""
+and never a hang (runner/common/documents.py, runner/common/safefiles.py)."""
 
 from __future__ import annotations
 
@@ -18,11 +18,12 @@ from typing import Any
 
 import pytest
 
-from runner import publish, results, verdicts
-from runner.cli import main
-from runner.config import ConfigError, load_config
-from runner.documents import load_json, load_yaml
-from runner.site import render_from_config
+from runner.cli.main import main
+from runner.common.documents import load_json, load_yaml
+from runner.season import results, verdicts
+from runner.season.config import ConfigError, load_config
+from runner.site import publish
+from runner.site.render import render_from_config
 
 FIXTURE = Path(__file__).parent / "fixtures" / "site"
 HUGE = 10**400  # 401 digits

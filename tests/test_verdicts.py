@@ -1,6 +1,6 @@
-"""One build-and-check verdict per season run (runner/verdicts.py): ``koth check --out`` writes
-it once, every shard plays the field it names (``--verdicts``), and a file that does not match
-the entries checked out, or is malformed, is refused with one paragraph.
+"""One build-and-check verdict per season run (runner/season/verdicts.py): ``koth check --out``
+writes it once, every shard plays the field it names (``--verdicts``), and a file that does not
+match the entries checked out, or is malformed, is refused with one paragraph.
 
 Each "machine" here is a copy of the same small repository, as a workflow's jobs are checkouts
 of the same commit; the local sandbox plays (the workflow rehearsal does it in Docker)."""
@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from runner import results
-from runner.cli import main
+from runner.cli.main import main
+from runner.season import results
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "entries"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from runner.bots import walls
+from runner.jail import walls
 
 
 @pytest.mark.parametrize("pid", [2, 1234, 1_000_007, 4_194_303])

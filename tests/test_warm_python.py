@@ -1,5 +1,5 @@
-"""Python bots run in a warm fork of an interpreter started as they would be (runner/bots/
-worker.py, ``_run_python``): each is still a fresh process that sees what ``python3 -I -B
+"""Python bots run in a warm fork of an interpreter started as they would be (runner/jail/
+zygote.py, ``_run_python``): each is still a fresh process that sees what ``python3 -I -B
 bot.py`` would show it, keeps nothing from one process to the next, and fails as Python does.
 
 Played in both sandboxes through the Easter Egg Hunt's seats (a process per bot per turn), and
@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
-from runner.bots import worker
-from runner.bots.seats import Entrant, Seat, open_seat
-from runner.bots.watch import gather
-from runner.build import Build, build_entry
-from runner.entries import load_entry
 from runner.games.egghunt import RULES, SPEC
-from runner.sandbox.zygote import BotLimits
+from runner.jail import zygote
+from runner.play.seats import Entrant, Seat, open_seat
+from runner.play.watchdog import gather
+from runner.sandbox.zygote_client import BotLimits
+from runner.season.build import Build, build_entry
+from runner.season.entries import load_entry
 
 LIMITS = BotLimits(move_cpu_s=0.5, game_cpu_s=30.0, move_wall_s=2.0, memory_bytes=256 << 20)
 STATE = RULES.initial_state(random.Random(5), 7, {})
@@ -115,7 +115,7 @@ COLD = ("/usr/bin/python3", "-IB", "bot.py")
 
 
 def test_the_local_sandbox_runs_python_bots_in_a_warm_interpreter(local_sandbox: Any) -> None:
-    assert local_sandbox.python_zygote.python == worker.PYTHON_COMMAND, (
+    assert local_sandbox.python_zygote.python == zygote.PYTHON_COMMAND, (
         "the Python bots' zygote should be the very command they are run with"
     )
     assert local_sandbox.zygote.python == (), "the C bots' zygote runs under koth's interpreter"
@@ -134,14 +134,14 @@ def test_a_python_bot_sees_what_a_fresh_interpreter_shows_it(
         # afresh does with its script: a Python bot there runs only warm, opening its script
         # from the jail (the local sandbox compares the rest of its view with a fresh start's).
         assert warm["argv"] == ["bot.py"] and warm["file"] == [True, "bot.py"]
-        assert warm["orig_argv"] == [*worker.PYTHON_COMMAND, "bot.py"]
+        assert warm["orig_argv"] == [*zygote.PYTHON_COMMAND, "bot.py"]
         assert warm["name"] == "__main__"
         assert warm["handling"] == "(None, None, None)", "no exception is being handled"
         return
     text, _ = turn(seat(any_sandbox, built, COLD))
     assert not text.startswith("fault"), text
     fresh = json.loads(text.splitlines()[2])
-    assert warm.pop("orig_argv") == [*worker.PYTHON_COMMAND, "bot.py"], "the bot's command"
+    assert warm.pop("orig_argv") == [*zygote.PYTHON_COMMAND, "bot.py"], "the bot's command"
     assert fresh.pop("orig_argv") == list(COLD)
     # Below the script's frame, the worker's own three (its module, main, _run_python).
     assert fresh.pop("frames") == 1 and warm.pop("frames") <= 4, "the worker's frames only"

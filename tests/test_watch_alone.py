@@ -23,16 +23,16 @@ from typing import Any
 
 import pytest
 
-from runner.bots import worker
-from runner.bots.faults import BotFault
-from runner.bots.stdio import LINE_CAP, StdioBot
-from runner.bots.watch import Want, WatchedBot
-from runner.build import Build, build_entry
-from runner.entries import load_entry
 from runner.games import find_game
+from runner.jail import zygote as zygote_program
+from runner.play.faults import BotFault
+from runner.play.stdio import LINE_CAP, StdioBot
+from runner.play.watchdog import Want, WatchedBot
 from runner.sandbox import cgroups
 from runner.sandbox.local import LocalSandbox
-from runner.sandbox.zygote import BotLimits, Zygote
+from runner.sandbox.zygote_client import BotLimits, Zygote
+from runner.season.build import Build, build_entry
+from runner.season.entries import load_entry
 
 LIMITS = BotLimits(
     move_cpu_s=0.1, game_cpu_s=30.0, move_wall_s=1.0, memory_bytes=256 << 20, first_move_wall_s=None
@@ -262,7 +262,7 @@ def test_what_woke_the_quick_way_is_handled_by_the_exchange_that_takes_over(
     request, reply, output = fds[0], fds[1], socket.socket(fileno=fds[2])
     try:
         far.send(json.dumps({"event": "spawned", "pid": 100}).encode())
-        output.send(worker.IDENTIFY)  # the kernel stamps it with this process's pid
+        output.send(zygote_program.IDENTIFY)  # the kernel stamps it with this process's pid
         bot = StdioBot(process, LIMITS, "printer")
         bot.start()
         bot.mark = process.cpu_time()  # as after its first move

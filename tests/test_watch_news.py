@@ -1,7 +1,7 @@
 """A bot started for one move writes its reply and ends at once; the host learns of its end from
 the zygote's news. Whatever order the reply and the news reach the host in, and wherever the host
 is in reading them, a whole reply is the move's reply, never "exited with code 0"
-(runner/bots/watch.py). The zygote here is the test's (``fake_zygote``: its far end), so the
+(runner/play/watchdog.py). The zygote here is the test's (``fake_zygote``: its far end), so the
 order is exact."""
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
-from runner.bots import watch, worker
-from runner.bots.stdio import StdioBot
-from runner.sandbox.zygote import BotLimits, Zygote, ZygoteBroken
+from runner.jail import zygote as zygote_program
+from runner.play import watchdog
+from runner.play.stdio import StdioBot
+from runner.sandbox.zygote_client import BotLimits, Zygote, ZygoteBroken
 
 LIMITS = BotLimits(move_cpu_s=100.0, game_cpu_s=1000.0, move_wall_s=10.0, memory_bytes=64 << 20)
 PID = 100  # the bot's pid, as the zygote names it
@@ -35,7 +36,7 @@ class Bot:
         self.reply = fds[1]
         self.output = socket.socket(fileno=fds[2])
         far.send(json.dumps({"event": "spawned", "pid": PID}).encode())
-        self.output.send(worker.IDENTIFY)  # the kernel stamps it with this process's pid
+        self.output.send(zygote_program.IDENTIFY)  # the kernel stamps it with this process's pid
 
     def news(self, **event: Any) -> None:
         self.far.send(json.dumps(event).encode())
@@ -54,11 +55,11 @@ def bot(fake_zygote: tuple[socket.socket, socket.socket]) -> Iterator[Bot]:
     made.output.close()
 
 
-def play_a_move(bot: Bot) -> watch.Exchange:
+def play_a_move(bot: Bot) -> watchdog.Exchange:
     player = StdioBot(bot.process, LIMITS, "placer", lines=1, until_end=True)
     player.start()
     move = player.begin(b"2\n", turn=16)
-    watch.drive(move)
+    watchdog.drive(move)
     return move
 
 
@@ -67,16 +68,16 @@ def test_a_reply_and_its_end_that_come_while_the_host_reads_news_are_a_reply(
 ) -> None:
     """The host looks at the channel and finds nothing, and before it reads the zygote's news
     the bot replies and ends: the news of its end must not be taken for a death."""
-    drain = watch.Exchange._drain
+    drain = watchdog.Exchange._drain
     calls: list[int] = []
 
-    def then_the_bot_answers(move: watch.Exchange) -> None:
+    def then_the_bot_answers(move: watchdog.Exchange) -> None:
         drain(move)
         calls.append(1)
         if len(calls) == 1:
             bot.answers_and_ends()
 
-    monkeypatch.setattr(watch.Exchange, "_drain", then_the_bot_answers)
+    monkeypatch.setattr(watchdog.Exchange, "_drain", then_the_bot_answers)
     bot.news(event="exit", pid=99, status=9)  # an earlier bot's end: news, but not of this one
     move = play_a_move(bot)
     assert move.fault is None, f"a whole reply was taken for a death: {move.fault}"
@@ -85,14 +86,14 @@ def test_a_reply_and_its_end_that_come_while_the_host_reads_news_are_a_reply(
 
 def after_the_request(monkeypatch: pytest.MonkeyPatch, then: Callable[[], None]) -> None:
     """``then`` happens as soon as the host has written the request."""
-    write = watch.Exchange._write
+    write = watchdog.Exchange._write
 
-    def written(move: watch.Exchange) -> int:
+    def written(move: watchdog.Exchange) -> int:
         count = write(move)
         then()
         return count
 
-    monkeypatch.setattr(watch.Exchange, "_write", written)
+    monkeypatch.setattr(watchdog.Exchange, "_write", written)
 
 
 @pytest.mark.parametrize("first", ["reply", "news"])

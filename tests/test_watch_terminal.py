@@ -1,8 +1,8 @@
-"""`koth play … --watch` in a terminal (runner/watching.py): driven through a real pseudo-terminal
-of 30 rows by 100 columns, its output read into a terminal emulator (pyte), keys sent as a person
-types them. What is asserted is what the screen shows: the players' names and scores in colour on
-the top row, a Cluster frame (~50 rows) cropped under them, the paused state, one step, q. Piped
-or with NO_COLOR, the same game is plain text.
+"""`koth play … --watch` in a terminal (runner/tools/watch.py): driven through a real
+pseudo-terminal of 30 rows by 100 columns, its output read into a terminal emulator (pyte), keys
+sent as a person types them. What is asserted is what the screen shows: the players' names and
+scores in colour on the top row, a Cluster frame (~50 rows) cropped under them, the paused state,
+one step, q. Piped or with NO_COLOR, the same game is plain text.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ class Terminal:
         if pid == 0:  # the child: the terminal's size first, then koth
             fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
             os.chdir(REPO)
-            os.execve(sys.executable, [sys.executable, "-m", "runner.cli", *argv], env)
+            os.execve(sys.executable, [sys.executable, "-m", "runner.cli.main", *argv], env)
         self.pid, self.fd = pid, fd
         self.screen = pyte.Screen(COLUMNS, ROWS)
         self.stream = pyte.ByteStream(self.screen)
@@ -195,7 +195,7 @@ def test_no_color_and_pipes_get_plain_text(cluster: Path) -> None:
     assert b"\x1b[0;3" not in term.raw and b"\x1b[1;3" not in term.raw
 
     piped = subprocess.run(
-        [sys.executable, "-m", "runner.cli", *argv],
+        [sys.executable, "-m", "runner.cli.main", *argv],
         cwd=REPO,
         env=child_env(),
         stdin=subprocess.DEVNULL,
@@ -242,7 +242,7 @@ def test_replay_watch_keeps_the_games_header_on_screen_and_pauses(tmp_path: Path
 
 def test_each_seats_pieces_take_its_colour_in_every_game() -> None:
     from runner.games import GAMES, find_game
-    from runner.watching import paint
+    from runner.tools.watch import paint
 
     snakes, cluster = find_game("snakes-v2").presentation, find_game("cluster-v2").presentation
     assert paint(["X*O@."], snakes) == [["34", "1;34", "31", "1;31", ""]], "heads are bold"

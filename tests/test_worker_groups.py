@@ -1,4 +1,4 @@
-"""The zygote's memory groups (runner/bots/worker.py): the clean-up of groups left by zygotes
+"""The zygote's memory groups (runner/jail/zygote.py): the clean-up of groups left by zygotes
 that died (only a group named for a dead zygote's pid goes; any other name is left alone, never
 a crash), and a group used again for the next bot only when it is empty, with its OOM kills
 counted afresh."""
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.bots import worker
+from runner.jail import zygote as zygote_program
 
 
 def test_only_the_groups_of_dead_zygotes_are_removed(tmp_path: Path) -> None:
@@ -29,7 +29,7 @@ def test_only_the_groups_of_dead_zygotes_are_removed(tmp_path: Path) -> None:
     }
     for name in names:
         (tmp_path / name / "bot-1").mkdir(parents=True)
-    worker._remove_stale_groups(str(tmp_path))
+    zygote_program._remove_stale_groups(str(tmp_path))
     assert {name: (tmp_path / name).exists() for name in names} == names
 
 
@@ -40,10 +40,10 @@ def _run_in(group: str, code: str) -> subprocess.CompletedProcess[bytes]:
 
 
 @pytest.fixture
-def groups() -> Iterator[worker._MemoryGroups]:
+def groups() -> Iterator[zygote_program._MemoryGroups]:
     if os.geteuid() != 0:
         pytest.skip("memory groups are made only by root (CI runs as root)")
-    made = worker._MemoryGroups()
+    made = zygote_program._MemoryGroups()
     assert made.version, "root, but no memory cgroup controller to use"
     try:
         yield made
@@ -53,7 +53,7 @@ def groups() -> Iterator[worker._MemoryGroups]:
 
 
 def test_a_group_is_used_again_and_counts_only_its_new_bots_oom_kills(
-    groups: worker._MemoryGroups,
+    groups: zygote_program._MemoryGroups,
 ) -> None:
     group = groups.new()
     assert group is not None
@@ -80,7 +80,7 @@ def test_a_group_is_used_again_and_counts_only_its_new_bots_oom_kills(
 
 
 def test_a_group_still_holding_a_process_is_not_used_again(
-    groups: worker._MemoryGroups,
+    groups: zygote_program._MemoryGroups,
 ) -> None:
     group = groups.new()
     assert group is not None
@@ -100,7 +100,7 @@ def test_a_group_still_holding_a_process_is_not_used_again(
 
 
 def test_a_group_still_charged_with_what_its_bot_left_is_not_used_again(
-    groups: worker._MemoryGroups, tmp_path: Path
+    groups: zygote_program._MemoryGroups, tmp_path: Path
 ) -> None:
     """Memory a bot leaves charged to its group after it ends (here a file in a tmpfs; a bot
     can leave kernel objects) would be the next bot's to start with: such a group is not

@@ -126,8 +126,8 @@ class GameInfo:
     # as in a larger game, and the turn is played on (Multisnake: both snakes dying in it tie).
     two_seat_forfeit: bool = True
     # The most bytes one move's text (``move_text``) takes in a record, as a JSON string with its
-    # quotes: the record's size, and the reader's cap, follow from it (runner/results.py). The
-    # default holds short ASCII moves ("L", "PLACE 3 0"); a game whose moves carry more says so.
+    # quotes: the record's size, and the reader's cap, follow from it (runner/season/results.py).
+    # The default holds short ASCII moves ("L", "PLACE 3 0"); a game whose moves carry more says so.
     max_move_bytes: int = 32
 
     def allows(self, seats: int) -> bool:

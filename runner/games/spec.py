@@ -50,7 +50,7 @@ from typing import (
 from runner.games.base import EMPTY, GameInfo, Outcome, Setup, Termination
 
 if TYPE_CHECKING:
-    from runner.bots.quick import QuickPlay
+    from runner.play.quick import QuickPlay
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -206,7 +206,9 @@ class CFunctionCodec(Protocol, Generic[S_in, M_out]):
         ...
 
 
-Edit = tuple[int, int, str]  # (offset, characters removed, text inserted there): runner/replay.py
+Edit = tuple[
+    int, int, str
+]  # (offset, characters removed, text inserted there): runner/site/frames.py
 
 
 StepsEdits = tuple[tuple[Edit, ...], ...]  # per step, its edits
@@ -214,7 +216,7 @@ StepsEdits = tuple[tuple[Edit, ...], ...]  # per step, its edits
 
 class LazyEdits(Sequence[tuple[Edit, ...]]):
     """Per step, its edits, made by ``build`` when first asked for. ``encode``, where a game's
-    own code has one, writes the site's ``changes`` string of them (runner/replay.py's
+    own code has one, writes the site's ``changes`` string of them (runner/site/frames.py's
     ``encode_edits``: its digits, alphabet and splice character in) without making them: a
     game page needs nothing else of them. Equal to any sequence of the same edits."""
 
@@ -350,7 +352,7 @@ def _line_classes(line: str, symbols: Mapping[str, str], shade: list[str]) -> It
 
 @dataclass(frozen=True)
 class Keyboard:
-    """How a person plays a seat from the keyboard (``koth play you …``, runner/bots/human.py).
+    """How a person plays a seat from the keyboard (``koth play you …``, runner/play/human.py).
 
     ``keys``: a key's name (``up``, ``down``, ``left``, ``right`` for the arrow keys, or the
     character a key types) → the move it makes. The seat plays the move of the last key pressed,
@@ -409,10 +411,10 @@ class GameSpec:
     # setup can be played by that many seats (None: by some number the game allows).
     check_setup: Callable[[Setup, int | None], None] | None = None
     keyboard: Keyboard | None = None  # how a person plays a seat, if the game allows it
-    # What the standings rank by (runner/standings.py): points (by place in games of more than
+    # What the standings rank by (runner/rank/standings.py): points (by place in games of more than
     # two seats), or ``score``, the mean of the game's own score per game with a 95% interval.
     ranking: Literal["points", "score"] = "points"
-    # Its usual moves played in C (runner/bots/quick.py), for two C-function bots taking turns:
+    # Its usual moves played in C (runner/play/quick.py), for two C-function bots taking turns:
     # the referee hands it the game where it can, and plays on in Python where it stops.
     quick: QuickPlay | None = field(default=None, compare=False)
 

@@ -5,17 +5,18 @@ The host keeps one such program running as a server (``--serve FD``): for each b
 child that is what ``buildjail.py SPEC`` would be (its own session, its report on the descriptors
 the host passed), so a build does not pay a Python start-up (~20 ms) before its compiler. The
 server holds nothing of any build: it never reads the spec, and the child builds the walls.
-Each step is started by the spec's ``helper`` (runner/sandbox/jailstep.c, compiled by the host;
+Each step is started by the spec's ``helper`` (runner/jail/jailstep.c, compiled by the host;
 read-only at HELPER_IN_JAIL in the jail's view) with ``posix_spawn``, and raises the step's walls
 itself; without one, the child forks each step and raises them in Python (``_child``), which
 cost ~0.8 ms of CPU a step more (a Python child's copy-on-write faults, its page tables);
 the sweep after a step runs the helper's ``--sweep`` likewise.
 
 The host makes a work folder holding ``src/`` (a private copy of the entry's regular files,
-runner/safefiles.py) and runs this program on it. The program runs the build's steps (compile,
-link, ...) one after the other, stopping at the first that fails, and copies the artefacts named
-in the spec into ``work/out/``: only regular files (never a link), each under the cap. It prints
-one JSON line: the failed step (or null), the compiler's messages (capped) and what it copied.
+runner/common/safefiles.py) and runs this program on it. The program runs the build's steps
+(compile, link, ...) one after the other, stopping at the first that fails, and copies the artefacts
+named in the spec into ``work/out/``: only regular files (never a link), each under the cap. It
+prints one JSON line: the failed step (or null), the compiler's messages (capped) and what it
+copied.
 
 The walls, when the host is root:
 
@@ -65,7 +66,7 @@ if __name__ != "__main__":  # the host's end: ``run_build`` and what it returns
     import threading
     from dataclasses import dataclass
 
-UID_BASE = 1_000_000  # as runner/bots/worker.py: UID_BASE + a live pid is unique to that process
+UID_BASE = 1_000_000  # as runner/jail/zygote.py: UID_BASE + a live pid is unique to that process
 PROCESSES = 16  # RLIMIT_NPROC on the build's own uid: the compiler driver and its passes
 ADDRESS_SPACE = 2 << 30
 FILE_SIZE = 64 << 20  # any one file the compiler writes
@@ -110,7 +111,7 @@ def run_build(
 ) -> JailedBuild:
     """Build the private copy ``work/src`` by ``steps`` in the jail; artefacts land in
     ``work/out``. ``work`` is the host's own new folder, and ``src`` in it holds only the entry's
-    regular files. ``helper``: the compiled runner/sandbox/jailstep.c that starts each step
+    regular files. ``helper``: the compiled runner/jail/jailstep.c that starts each step
     (None: a fork of the jail does). A failing build never raises; a failing jail raises
     BuildJailError."""
     spec = {
@@ -384,7 +385,7 @@ def _sweep(uid: int, helper: str | None) -> None:
 def _spawn(
     helper: str, argv: list[str], log: int, wall_s: float, uid: int | None, env: dict[str, str]
 ) -> int:
-    """The step started by the helper (runner/sandbox/jailstep.c), which raises the same walls
+    """The step started by the helper (runner/jail/jailstep.c), which raises the same walls
     as ``_child`` before it runs ``argv``: its pid."""
     os.set_inheritable(log, True)
     limits = [max(1, int(wall_s)), ADDRESS_SPACE, FILE_SIZE, FILES, PROCESSES]

@@ -1,5 +1,5 @@
-"""The C blank (runner/bots/cblank.c), compiled once per machine and version for the local
-sandbox (runner/native.py): the zygote starts a C-function bot's process from it instead of
+"""The C blank (runner/jail/cblank.c), compiled once per machine and version for the local
+sandbox (runner/common/native.py): the zygote starts a C-function bot's process from it instead of
 forking itself. Without gcc, or if the compile fails, there is none: the zygote then serves
 C-function bots in Python, as before.
 """
@@ -9,10 +9,10 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from runner import native
-from runner.bots import worker
+from runner.common import native
+from runner.jail import zygote as zygote_program
 
-SOURCE = Path(worker.__file__).with_name("cblank.c")
+SOURCE = Path(zygote_program.__file__).with_name("cblank.c")
 # The Docker image's build gets them too. Full RELRO: the blank's own symbols are bound when it
 # starts, before any bot code runs, and its table of them is then read-only; a blank forked from
 # the fork server binds none of them again (~0.07 ms of CPU a bot less: the play stage's CPU

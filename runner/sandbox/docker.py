@@ -14,7 +14,7 @@
 - **Play**: a job slot starts a few play containers and reuses them for the whole run. Each mounts
   every entry's jail read-only (the build stage's mounts the whole build folder, so one container
   loads every entry as it is built) and runs the same zygote as the local sandbox
-  (runner/bots/worker.py), which forks a fresh bot process per game in its own entry's jail (no
+  (runner/jail/zygote.py), which forks a fresh bot process per game in its own entry's jail (no
   chroot: the zygote has no capability for it; each entry's build folder is closed to all but its
   owner and group, the zygote is in the group and the bot is not, and the mounts' folder is the
   container root's only, so no bot reaches another entry's build) and kills it after. A container
@@ -53,8 +53,10 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from runner.bots import walls, worker
-from runner.safefiles import UnsafeFileError, read_tree
+from runner.common import resources
+from runner.common.safefiles import UnsafeFileError, read_tree
+from runner.jail import walls
+from runner.jail import zygote as zygote_program
 from runner.sandbox import cblank, cgroups
 from runner.sandbox.buildjail import ran_out_of_room
 from runner.sandbox.dockerbuild import (
@@ -66,14 +68,14 @@ from runner.sandbox.dockerbuild import (
     BuildContainerLost,
 )
 from runner.sandbox.local import ARTIFACT_CAP, COMPILER_OUTPUT_CAP, Compiled
-from runner.sandbox.zygote import BotLimits, BotProcess, SandboxError, Zygote, ZygoteBroken
+from runner.sandbox.zygote_client import BotLimits, BotProcess, SandboxError, Zygote, ZygoteBroken
 
 HERE = Path(__file__).parent
 IMAGE_FILES = {
     "Dockerfile": HERE / "Dockerfile",
-    "build.sh": HERE / "build.sh",
-    "buildserver.py": HERE / "buildserver.py",
-    "worker.py": Path(worker.__file__),
+    "build.sh": resources.shipped("runner.jail", "build.sh"),
+    "buildserver.py": resources.shipped("runner.jail", "buildserver.py"),
+    "zygote.py": Path(zygote_program.__file__),
     "walls.py": Path(walls.__file__),
     "cblank.c": cblank.SOURCE,
 }
@@ -305,13 +307,13 @@ def _passable(folder: Path) -> bool:
 def zygote_user() -> str:
     """A play container's user: root (with SETUID, SETGID and KILL only: it gives each bot a uid
     and gid of its own, and no other group) in this process's group, through which it passes the
-    entries' build folders (runner/build.py ENTRY_FOLDER_MODE) that no bot may."""
+    entries' build folders (runner/season/build.py ENTRY_FOLDER_MODE) that no bot may."""
     return f"0:{os.getgid()}"
 
 
 def _same_cpu() -> dict[str, str]:
-    """The container options that keep its bots on the one CPU this process keeps to, if it
-    keeps to one (runner/workers.py ``pin_to_one_cpu``: a job slot's host and bots share one)."""
+    """The container options that keep its bots on the one CPU this process keeps to, if it keeps
+    to one (runner/season/workers.py ``pin_to_one_cpu``: a job slot's host and bots share one)."""
     try:
         cpus = os.sched_getaffinity(0)
     except (AttributeError, OSError):
@@ -353,12 +355,12 @@ class _PlayContainer:
         listener.settimeout(60)
         # Started as a Python bot is (the interpreter, its flags, its environment: `env -i`
         # drops the HOSTNAME and HOME the engine adds, and Python's start reads HOME), so the
-        # zygote runs Python bots in warm forks of itself (runner/bots/worker.py).
-        environment = [f"{name}={value}" for name, value in worker.PROGRAM_ENV.items()]
-        command = ["env", "-i", *environment, *worker.PYTHON_COMMAND]
+        # zygote runs Python bots in warm forks of itself (runner/jail/zygote.py).
+        environment = [f"{name}={value}" for name, value in zygote_program.PROGRAM_ENV.items()]
+        command = ["env", "-i", *environment, *zygote_program.PYTHON_COMMAND]
         if not sandbox.python_bots:  # from its code compiled in the image (worker.LAUNCH)
-            command += ["-c", worker.LAUNCH]
-        command.append("/opt/koth/worker.py")
+            command += ["-c", zygote_program.LAUNCH]
+        command.append("/opt/koth/zygote.py")
         volumes = {host: {"bind": inside, "mode": "ro"} for host, inside in places.items()}
         options: dict[str, Any] = {
             "volumes": {**volumes, str(self.folder): {"bind": "/run/koth", "mode": "ro"}},
@@ -372,7 +374,7 @@ class _PlayContainer:
                 user=zygote_user(),
                 capabilities=ZYGOTE_CAPABILITIES,
             ),
-            "environment": dict(worker.PROGRAM_ENV),  # constants, nothing of the host's
+            "environment": dict(zygote_program.PROGRAM_ENV),  # constants, nothing of the host's
         }
         command += ["--control-socket", "/run/koth/control.sock", "--native", NATIVE]
         self.container = _run_on_same_cpu(sandbox, command, options)
@@ -414,7 +416,7 @@ class _PlayContainer:
 class DockerSandbox:
     name = "docker"
     # Containers are shared by entries and handed out by one thread at a time: entries built
-    # side by side (runner/check.py) load their bots one at a time (runner/build.py).
+    # side by side (runner/season/check.py) load their bots one at a time (runner/season/build.py).
     spawns_in_parallel = False
 
     def __init__(self, say: Callable[[str], None] | None = None, python_bots: bool = True) -> None:

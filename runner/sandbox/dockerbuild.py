@@ -4,7 +4,7 @@ A season's builds used to start a container each (~0.3 s of the engine's CPU api
 Docker build stage). Now each build thread keeps one container for the whole stage:
 
 - **The container**: no network, every capability dropped but SETUID and SETGID (its driver,
-  runner/sandbox/buildserver.py, runs each build under a uid of its own and leaves root behind
+  runner/jail/buildserver.py, runs each build under a uid of its own and leaves root behind
   there), no-new-privileges, read-only root, size-capped tmpfs mounts as the only writable places
   (/out, /tmp and /koth for the build; /result, the driver's only, for the answer), the largest
   file a build may write capped, a memory, pids and CPU limit. Its only view of the host is the
@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from runner.safefiles import write_tree
+from runner.common.safefiles import write_tree
 from runner.sandbox.local import ARTIFACT_CAP, COMPILER_OUTPUT_CAP
 
 BUILD_OUT_SIZE = 32 << 20  # the build container's /out tmpfs: every artefact together

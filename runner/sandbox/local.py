@@ -1,6 +1,6 @@
 """The local sandbox: compiles with the machine's gcc in a jail (runner/sandbox/buildjail.py
 documents its walls); runs every bot in a fresh process forked from a warm zygote that is a child
-of the host (runner/bots/worker.py documents the walls: rlimits always; namespaces, chroot, a
+of the host (runner/jail/zygote.py documents the walls: rlimits always; namespaces, chroot, a
 private uid and a memory cgroup when root).
 
 One zygote per host process, kept for the whole run: a game's bots are forked from it in ~2 ms,
@@ -21,16 +21,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from runner import native
-from runner.bots import worker
-from runner.safefiles import UnsafeFileError, copy_tree
+from runner.common import native, resources
+from runner.common.safefiles import UnsafeFileError, copy_tree
+from runner.jail import zygote as zygote_program
 from runner.sandbox import buildjail, cblank
-from runner.sandbox.zygote import BotLimits, BotProcess, SandboxError, Zygote
+from runner.sandbox.zygote_client import BotLimits, BotProcess, SandboxError, Zygote
 
 COMPILE = ["gcc", "-std=c11", "-O2", "-fPIC", "-Wall", "-c", "bot.c", "-o", "bot.o"]
 # No start files (crti/crtbegin bring .init, .fini and init/fini arrays of their own), relocations
 # read-only before any bot code runs (RELRO, BIND_NOW), no executable stack: what runs at load is
-# then only what the bot put there, and runner/bots/objcheck.py refuses that.
+# then only what the bot put there, and runner/season/objcheck.py refuses that.
 LINK = [
     "gcc",
     "-shared",
@@ -53,13 +53,13 @@ PROGRAM_BUILDS = {
         'import ast; ast.parse(open("bot.py", "rb").read(), "bot.py")',
     ],
 }
-# What starts each step of a build in the jail (runner/sandbox/jailstep.c): static, so that it
+# What starts each step of a build in the jail (runner/jail/jailstep.c): static, so that it
 # needs nothing of the jail's view but itself.
-STEP_HELPER = Path(__file__).with_name("jailstep.c")
+STEP_HELPER = resources.shipped("runner.jail", "jailstep.c")
 STEP_HELPER_FLAGS = ("-std=gnu11", "-O2", "-Wall", "-Wextra", "-static")
 COMPILER_OUTPUT_CAP = 64 * 1024
 ARTIFACT_CAP = 16 << 20  # an artefact a build hands back (bot.o, bot.so, a program)
-PYTHON = Path(worker.PYTHON_COMMAND[0])
+PYTHON = Path(zygote_program.PYTHON_COMMAND[0])
 
 
 @dataclass(frozen=True)
@@ -99,17 +99,25 @@ def start_local_zygote(python: bool = False) -> Zygote:
     """A zygote under this interpreter (for C-function bots, with cffi, and compiled programs),
     or, with ``python``, under the interpreter Python bots run with, started as they are
     (``worker.PYTHON_COMMAND``, their environment, no terminal): its blanks run a Python bot in
-    a fork of that warm interpreter instead of starting it again (runner/bots/worker.py)."""
+    a fork of that warm interpreter instead of starting it again (runner/jail/zygote.py)."""
     host_end, zygote_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     control = ["--control-fd", str(zygote_end.fileno())]
     if python:  # run as the script a Python bot runs as: its warm forks see what it would
-        command = [*worker.PYTHON_COMMAND, worker.__file__, *control]
-        env = worker.PROGRAM_ENV
+        command = [*zygote_program.PYTHON_COMMAND, zygote_program.__file__, *control]
+        env = zygote_program.PROGRAM_ENV
     else:
         # From its compiled code (worker.LAUNCH: a script is compiled at every start), and -S:
         # no site-packages (an editable install's finder alone costs ~10 ms of the start);
         # worker.py adds them if it ever needs cffi.
-        command = [sys.executable, "-I", "-S", "-c", worker.LAUNCH, worker.__file__, *control]
+        command = [
+            sys.executable,
+            "-I",
+            "-S",
+            "-c",
+            zygote_program.LAUNCH,
+            zygote_program.__file__,
+            *control,
+        ]
         env = {"PATH": os.defpath}
     native = cblank.binary()
     if native is not None:
@@ -153,7 +161,7 @@ def start_local_zygote(python: bool = False) -> Zygote:
 
 class LocalSandbox:
     name = "local"
-    # Builds side by side beyond the jobs (runner/check.py build_all): a build is a chain of
+    # Builds side by side beyond the jobs (runner/season/check.py build_all): a build is a chain of
     # processes handing over to one another (the jail's server and child, gcc's driver, cc1,
     # as, ld), and with one build a core the cores sat idle between them (40 builds on 2 cores:
     # 5-8% of the time); one build more fills most of those gaps (2.5%; the 16-entry build
@@ -204,7 +212,7 @@ class LocalSandbox:
 
     @property
     def python_zygote(self) -> Zygote:
-        """The zygote of Python bots (runner/bots/worker.py runs them in a warm fork)."""
+        """The zygote of Python bots (runner/jail/zygote.py runs them in a warm fork)."""
         return self._started(True)
 
     def compile(
@@ -263,7 +271,7 @@ class LocalSandbox:
         abi: dict[str, Any] | None = None,
     ) -> BotProcess:
         root = jail.parent / "root"  # made empty by the build: where a program's view is built
-        python = program is not None and tuple(program[:-1]) == worker.PYTHON_COMMAND
+        python = program is not None and tuple(program[:-1]) == zygote_program.PYTHON_COMMAND
         zygote = self.python_zygote if python and PYTHON.exists() else self.zygote
         return zygote.spawn(str(jail), limits, program, str(root) if program else None, abi)
 

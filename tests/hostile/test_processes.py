@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from runner import results
-from runner.sandbox import zygote as zygote_module
-from runner.sandbox.zygote import Zygote, ZygoteBroken, parse_event
+from runner.sandbox import zygote_client as zygote_module
+from runner.sandbox.zygote_client import Zygote, ZygoteBroken, parse_event
+from runner.season import results
 
 ROOT = os.geteuid() == 0
 SLOW = """#define _POSIX_C_SOURCE 199309L
@@ -58,7 +58,7 @@ def make_season(root: Path, bots: dict[str, str], sandbox: str = "local") -> Pat
 
 def koth(root: Path, *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "runner.cli", *args],
+        [sys.executable, "-m", "runner.cli.main", *args],
         cwd=root,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -268,7 +268,7 @@ def test_the_zygote_names_its_blanks_and_no_bot_among_them(tmp_path: Path) -> No
 def test_garbage_from_a_zygote_is_a_broken_zygote_not_a_traceback(
     fake_zygote: tuple[socket.socket, socket.socket], tmp_path: Path
 ) -> None:
-    from runner.sandbox.zygote import BotLimits
+    from runner.sandbox.zygote_client import BotLimits
 
     host, far = fake_zygote
     box = Zygote(host, untrusted=True)
@@ -285,7 +285,7 @@ def test_a_silent_zygote_is_given_up_on(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from runner.sandbox.zygote import BotLimits
+    from runner.sandbox.zygote_client import BotLimits
 
     monkeypatch.setattr(zygote_module, "ANSWER_WALL_S", 0.3)
     host, _ = fake_zygote
@@ -303,7 +303,7 @@ def test_news_of_a_process_never_reaches_a_later_one_with_its_pid(
 ) -> None:
     """Pids are reused (a season that starts a process every move wraps them): the exit of a
     bot the host is done with must not read as the end of the next process given its pid."""
-    from runner.sandbox.zygote import BotLimits
+    from runner.sandbox.zygote_client import BotLimits
 
     host, far = fake_zygote
     box = Zygote(host)
@@ -379,7 +379,7 @@ def test_a_container_is_handed_on_only_once_its_last_bot_has_ended(
 ) -> None:
     """A Docker play container holds one bot at a time: the next waits until the zygote has
     reaped the last (its memory given back, so the container's OOM count is the next one's)."""
-    from runner.sandbox.zygote import BotLimits
+    from runner.sandbox.zygote_client import BotLimits
 
     host, far = fake_zygote
     box = Zygote(host, untrusted=True)

@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from runner.build import Build, build_entry
-from runner.entries import load_entry
 from runner.games import find_game
 from runner.games.base import Termination
-from runner.referee import GameResult, Player, play_game
-from runner.sandbox.zygote import BotLimits, BotProcess
+from runner.play.referee import GameResult, Player, play_game
+from runner.sandbox.zygote_client import BotLimits, BotProcess
+from runner.season.build import Build, build_entry
+from runner.season.entries import load_entry
 
 HERE = Path(__file__).parent
 PROGRAMS = HERE / "programs"
@@ -285,8 +285,8 @@ def test_the_record_counts_every_cpu_second_a_bot_used(
 def test_a_bot_that_reads_nothing_cannot_hold_a_write(sandbox: Any, tmp_path: Path) -> None:
     """A message far larger than a pipe holds, to a bot that never reads: the host gives up at
     the move's wall-clock limit instead of blocking in write()."""
-    from runner.bots.faults import BotTimeout
-    from runner.bots.stdio import StdioBot
+    from runner.play.faults import BotTimeout
+    from runner.play.stdio import StdioBot
 
     deaf = build(sandbox, tmp_path, "python", "deaf")
     limits = replace(LIMITS["python"], first_move_wall_s=None, move_wall_s=0.5)

@@ -18,13 +18,7 @@ from typing import Final
 
 from runner.games.base import Setup
 from runner.games.multisnake.codec import MultisnakeStdio
-from runner.games.multisnake.maps import (
-    START_LETTERS,
-    GameMap,
-    load_map,
-    parse_map,
-    seat_letter,
-)
+from runner.games.multisnake.maps import START_LETTERS, GameMap, load_map, parse_map, seat_letter
 from runner.games.multisnake.rules import (
     FREE,
     MAX_TURNS,

@@ -1,6 +1,6 @@
 """Snakes' quick loop: the usual moves of a game between two C-function bots asked, judged and
-applied in C (runner/bots/quick.c, which asks the bots, with step.c, Snakes' rules in C),
-compiled once per machine (runner/native.py) and called through ctypes. Where it cannot be
+applied in C (runner/play/quick.c, which asks the bots, with step.c, Snakes' rules in C),
+compiled once per machine (runner/common/native.py) and called through ctypes. Where it cannot be
 compiled, the referee plays every move in Python as before; the records are the same either way
 (tests/test_snakes_quick.py plays both).
 """
@@ -15,17 +15,17 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from runner import native
+from runner.common import native
 from runner.games.base import Setup
 from runner.games.snakes.rules import CELLS, MAX_MOVES, Snakes, SnakesState
 from runner.games.spec import Edit, LazyEdits, ReplaySteps
 
 if TYPE_CHECKING:
-    from runner.bots.quick import Played
+    from runner.play.quick import Played
 
 HERE = Path(__file__).parent
 RUNNER = HERE.parent.parent
-SOURCES = (RUNNER / "bots" / "quick.c", HERE / "step.c", RUNNER / "changes.c")
+SOURCES = (RUNNER / "play" / "quick.c", HERE / "step.c", RUNNER / "site" / "changes.c")
 FLAGS = ("-std=gnu11", "-O2", "-Wall", "-Wextra", "-shared", "-fPIC")
 _BITS_BYTES = 66  # a side's bitboard (rules.py: bit y * 33 + x), little-endian
 _MOVES_CAP = 4096  # quick.c's MOVES_CAP
@@ -156,7 +156,7 @@ def apply_moves(state: SnakesState, moves: str) -> tuple[SnakesState, int]:
 def play(state: SnakesState, bots: Sequence[Any]) -> Played | None:
     """The usual moves from ``state`` on, played in C; None where these bots cannot be asked
     that way, or the quick loop cannot be had."""
-    from runner.bots.quick import Handed, Played, ready  # the bots' package needs the games'
+    from runner.play.quick import Handed, Played, ready  # the bots' package needs the games'
 
     seated = ready(bots)
     loaded = library() if seated is not None else None

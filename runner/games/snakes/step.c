@@ -1,5 +1,5 @@
 /* Snakes' rules in C (rules.py's, cell for cell: tests/test_snakes_quick.py plays both side by
- * side), for the quick loop (runner/bots/quick.c), which asks the bots; this file is as pure as
+ * side), for the quick loop (runner/play/quick.c), which asks the bots; this file is as pure as
  * rules.py: a state in, a state out, no I/O. runner/games/snakes/quick.py compiles the two
  * together and loads them.
  *
@@ -217,7 +217,7 @@ int step_apply_moves(struct step_state *s, const char *moves, int count)
     return done;
 }
 
-/* A record's moves replayed for the site (runner/replay.py, Presentation.replay_steps): per
+/* A record's moves replayed for the site (runner/site/frames.py, Presentation.replay_steps): per
  * step, the runs of characters it changed in the text frame (rules.py's render_text: a line end
  * after every row), as ``run_at`` (offset), ``run_length`` and the characters before and after
  * (``was``, ``now``, run after run), ``runs`` of them for the step; per frame, each side's
@@ -295,7 +295,7 @@ static int put_number(char *out, int used, int cap, int value)
     return used;
 }
 
-/* The page's ``numbers`` string of a replay's frames (runner/replay.py's encode_numbers, what
+/* The page's ``numbers`` string of a replay's frames (runner/site/frames.py's encode_numbers, what
  * tests/test_snakes_quick.py compares it with): per frame its turn (0, then 1, 1, 2, 2, ...: the
  * seats move in turn) and each side's cells (``cells``, two a frame, as step_replay gives them),
  * written as the change from the frame before (from zeros for the first), trailing zeros left

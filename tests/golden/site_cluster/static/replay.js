@@ -1,7 +1,7 @@
 // The replay player of a game page. It knows no rules and no game: the page shows the final
 // text frame and embeds, per move, the edits that turn the frame after it back into the one
 // before, plus each frame's turn and scores, all computed by the Python engine
-// (runner/replay.py describes the format).
+// (runner/site/frames.py describes the format).
 (function () {
   "use strict";
   var source = document.getElementById("replay-data");
@@ -49,7 +49,7 @@
     return out;
   }
 
-  // The board's frames, backwards from the final one the page shows (runner/replay.py).
+  // The board's frames, backwards from the final one the page shows (runner/site/frames.py).
   var board = document.getElementById("board");
   var final = board.textContent;
   while (final.length < data.finalLength) final = "\n" + final;  // the parser drops one
@@ -119,7 +119,7 @@
     return Math.max(0, Math.min(count, value < 0 ? count + value : value));
   }
 
-  function boardHtml(frame, layer) {  // the same markup as board_html() in runner/replay.py
+  function boardHtml(frame, layer) {  // the same markup as board_html() in runner/site/frames.py
     var lines = frame.split("\n");
     var over = layer ? layer.split("\n") : [];
     var from = bound(data.lines[0], lines.length, 0);

@@ -1,1 +1,0 @@
-"""How the referee talks to bots."""

@@ -1,0 +1,1 @@
+"""The `koth` command: its arguments and subcommands."""

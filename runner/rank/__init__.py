@@ -1,0 +1,1 @@
+"""Ranking a season: standings, ratings, a knockout's bracket, the history of seasons."""
