@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from runner.games.domineering import SPEC
-from runner.play.referee import Player, play_game
+from runner.play.referee import play_game
 from runner.sandbox.zygote_client import BotLimits
 from runner.season.build import build_entry
 from runner.season.entries import load_entry
@@ -42,7 +42,7 @@ def main() -> None:
                     load_entry(EXAMPLES / entry), Path(tmp), sandbox, LIMITS, 120, SPEC
                 )
                 assert build.ok, build.message
-                player = Player.of(build)
+                player = build.player()
                 rows = []
                 for seed in range(args.games):
                     result = play_game(SPEC, [player, player], sandbox, LIMITS, seed)

@@ -63,7 +63,7 @@ def players(root: Path, sandbox: LocalSandbox) -> list[Player]:
     for folder in baseline.write_entries(root / "entries", 2):
         build = build_entry(load_entry(folder), root / "build", sandbox, LIMITS, 60, game)
         assert build.ok, build.message
-        found.append(Player.of(build))
+        found.append(build.player())
     return found
 
 

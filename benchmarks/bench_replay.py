@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.games import find_game
-from runner.play.referee import Player, play_game
+from runner.play.referee import play_game
 from runner.play.seats import Entrant
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote_client import BotLimits
@@ -82,7 +82,7 @@ def feed_cost(
                 assert verdict.reproduced, verdict.difference
         played, moves = 0.0, 0
         for record in found:
-            players = [Player.of(builds[h["entry"]]) for h in record["seats"]]
+            players = [builds[h["entry"]].player() for h in record["seats"]]
             result = play_game(spec, players, box, LIMITS, record["seed"])
             played += result.wall_s
             moves += len(result.moves)

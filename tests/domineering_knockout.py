@@ -20,8 +20,9 @@ from typing import Any
 from runner.games.domineering import RULES
 from runner.games.domineering.rules import Bomb, DomineeringState, Move, Place
 from runner.rank.bracket import KNOCKOUT_ORDER, bracket_document, knockout_order
-from runner.rank.standings import Entrant, Row, document, rank
+from runner.rank.standings import Row, document, rank
 from runner.season import results
+from runner.season.entries import Entrant
 from runner.season.formats import Done, Fixture, Knockout, Play, Seeds
 from runner.season.playloop import RecordedResults
 from runner.site.render import EntryInfo, SiteReport, render_site

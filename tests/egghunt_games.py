@@ -21,9 +21,10 @@ from runner.games.egghunt.rules import ACTIONS, DELTAS, MEMORY_LIMIT, EggHuntSta
 from runner.games.spec import GameSpec
 from runner.play.referee import Player, play_game
 from runner.play.seats import Seat, SeatOpener
-from runner.rank.standings import Entrant, document, rank
+from runner.rank.standings import document, rank
 from runner.sandbox.zygote_client import BotLimits
 from runner.season import results
+from runner.season.entries import Entrant
 from runner.site.render import SiteReport, render_site
 
 NAMES = ("ann", "bob", "cy", "dee", "eli", "fay", "gus")

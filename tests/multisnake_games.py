@@ -24,10 +24,11 @@ from runner.games.spec import GameSpec
 from runner.play.faults import BotFault
 from runner.play.referee import Player, play_game
 from runner.play.seats import Seat, SeatOpener
-from runner.rank.standings import Entrant, document, rank
+from runner.rank.standings import document, rank
 from runner.sandbox.zygote_client import BotLimits
 from runner.season import results
 from runner.season.config import Config, SetupSpec, load_config
+from runner.season.entries import Entrant
 from runner.site.render import SiteReport, render_site
 
 REPO = Path(__file__).resolve().parents[1]

@@ -30,9 +30,10 @@ import pytest
 from runner.games import GAMES
 from runner.games.base import GameInfo, InvalidMoveError
 from runner.games.spec import GameSpec, Presentation, placement_from_order, points_for
-from runner.rank.standings import Entrant, document, rank
+from runner.rank.standings import document, rank
 from runner.season import results
-from runner.season.config import LINEAR_POINTS
+from runner.season.entries import Entrant
+from runner.season.points import LINEAR_POINTS
 from runner.site.render import SiteReport, render_site
 
 TURNS = 3

@@ -34,7 +34,7 @@ from runner.games.cluster import Cluster, ClusterState, Place, Rotate, valid_col
 from runner.games.snakes import MOVES, Snakes, SnakesState  # noqa: E402
 from runner.rank import standings  # noqa: E402
 from runner.season import results  # noqa: E402
-from runner.season.entries import content_hash  # noqa: E402
+from runner.season.entries import Entrant, content_hash  # noqa: E402
 from runner.season.formats import Seeds  # noqa: E402
 from runner.season.schedule import make_schedule  # noqa: E402
 from runner.site.pages import KEYS  # noqa: E402
@@ -169,12 +169,9 @@ def make_fixture() -> tuple[list[dict[str, Any]], dict[str, Any]]:
                 when=f"2025-01-18T12:{number:02d}:00.000000Z",
             )
         )
-    entrants = [
-        standings.Entrant(e, BOTS[e][0], content_hash(FIXTURE / "entries" / e))
-        for e in sorted(BOTS)
-    ]
+    entrants = [Entrant(e, BOTS[e][0], content_hash(FIXTURE / "entries" / e)) for e in sorted(BOTS)]
     entrants.append(
-        standings.Entrant(
+        Entrant(
             "broken",
             "broken",
             content_hash(FIXTURE / "entries" / "broken"),
@@ -294,7 +291,7 @@ def make_cluster_fixture() -> tuple[list[dict[str, Any]], dict[str, Any]]:
             results.make_record(played, key=key, season_seed=seed, round_=fx.round, when=when)
         )
     entrants = [
-        standings.Entrant(e, CLUSTER_BOTS[e][0], content_hash(CLUSTER_FIXTURE / "entries" / e))
+        Entrant(e, CLUSTER_BOTS[e][0], content_hash(CLUSTER_FIXTURE / "entries" / e))
         for e in sorted(CLUSTER_BOTS)
     ]
     meta = {

@@ -17,7 +17,7 @@ from typing import Any
 from runner.games.base import EMPTY, Setup
 from runner.games.spec import GameSpec
 from runner.play.playback import playback
-from runner.play.referee import Player, play_game
+from runner.play.referee import play_game
 from runner.play.seats import Entrant, Spawner
 from runner.sandbox.zygote_client import BotLimits
 from runner.season import results
@@ -179,7 +179,7 @@ class Table:
         known = self.played.get((tuple(folders), seed))
         if known is not None:
             return known
-        players = [Player.of(self.build(f)) for f in folders]
+        players = [self.build(f).player() for f in folders]
         game = play_game(self.spec, players, self.sandbox, LIMITS, seed, setup=setup)
         named = {"name": "sample", "hash": "0" * 64} if setup else None
         seats = [(p.entry, p.content_hash) for p in players]

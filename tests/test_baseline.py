@@ -38,7 +38,7 @@ def both(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Player], baseli
         for folder in entries:
             build = build_entry(load_entry(folder), root / "build", sandbox, LIMITS, 60, game)
             assert build.ok, f"the greedy entry {folder.name} did not build: {build.message}"
-            players.append(Player.of(build))
+            players.append(build.player())
     finally:
         sandbox.close()
     return players, run

@@ -21,15 +21,16 @@ import pytest
 from runner.rank.bracket import (
     KNOCKOUT_ORDER,
     bracket_document,
-    bracket_problem,
     bracket_text,
     knockout_order,
     round_name,
     rounds_of,
 )
-from runner.rank.standings import TIE_BREAK, Entrant, Row, check_document, document, rank
+from runner.rank.standings import TIE_BREAK, Row, document, rank
+from runner.season.entries import Entrant
 from runner.season.formats import Knockout, Seeds
 from runner.season.playloop import RecordedResults
+from runner.season.standings_file import bracket_problem, check_document
 
 
 @pytest.fixture(scope="module")

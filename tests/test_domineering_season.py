@@ -302,11 +302,11 @@ def built_pair(sandbox: Any, root: Path, name: str, body: str) -> list[Any]:
 def play_both_sides(sandbox: Any, builds: list[Any]) -> list[Any]:
     """A game with the first build as Left, then one with it as Right: each's outcome, by seat."""
     from runner.games.domineering import SPEC
-    from runner.play.referee import Player, play_game
+    from runner.play.referee import play_game
 
     played = []
     for seat in (0, 1):
-        players = [Player.of(b) for b in (builds if seat == 0 else builds[::-1])]
+        players = [b.player() for b in (builds if seat == 0 else builds[::-1])]
         played.append(play_game(SPEC, players, sandbox, LIMITS, seed=1))
     return played
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.cli import ci
+from runner.cli import workflows
 from runner.common import safefiles
 from runner.common.safefiles import (
     UnsafeFileError,
@@ -279,7 +279,7 @@ def test_a_pull_request_adding_a_link_as_an_entry_has_it_checked(tmp_path: Path)
     (repo / "entries" / "README.md").write_text("not an entry\n")
     git(repo, "add", "-A")
     git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "change")
-    changes = ci.changed_entries(repo / "entries", "main")
+    changes = workflows.changed_entries(repo / "entries", "main")
     assert changes.present == ["root"] and changes.removed == []
     assert changes.outside == ["README.md"]
 
@@ -339,7 +339,7 @@ def test_a_preview_prints_a_failed_entrys_message_escaped_under_its_name(
         "games_played": 0,
         "games_scheduled": 0,
     }
-    ci.print_preview(ci.PreviewResult(doc))
+    workflows.print_preview(workflows.PreviewResult(doc))
     out = capsys.readouterr().out
     assert "\n        bot.c:1: error\n          \\x1b]0;T\\x07 here\n" in out, out
     assert "\x1b" not in out and "\x07" not in out

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from runner.cli import ci, stages
+from runner.cli import stages, workflows
 from runner.cli.main import main
 from runner.season import check, results, workers
 from runner.season.config import Config, load_config
@@ -258,12 +258,14 @@ def test_a_knockout_preview_plays_the_whole_bracket(
     sandbox = workers.make_sandbox(config)
     try:
         with workers.open_pool(config, sandbox, 2) as pool:
-            result = ci.preview(config, ["e"], folder / "preview", sandbox, pool, lambda _: None)
+            result = workflows.preview(
+                config, ["e"], folder / "preview", sandbox, pool, lambda _: None
+            )
     finally:
         sandbox.close()
     assert not result.failed
     assert result.doc["games_played"] == result.doc["games_scheduled"] == len(reference)
-    found = results.read_records(folder / "preview" / ci.RESULTS_FILE)[0]
+    found = results.read_records(folder / "preview" / workflows.RESULTS_FILE)[0]
     assert stable(found) == reference
 
 

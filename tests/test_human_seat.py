@@ -161,7 +161,7 @@ def test_a_person_taking_their_time_never_holds_up_a_bots_watchdog(
     pace = 4.0  # the person's move is in flight for 4 s; the hanger's limit is 0.3 s
     seats = [
         person(read, pace),
-        Player.of(hanger),
+        hanger.player(),
         *players(NAMES[2:4], [3, 4], seed=2),
     ]
 
@@ -201,7 +201,7 @@ def test_a_bot_that_writes_after_its_reply_does_not_keep_the_host_busy(
     chatter = built(tmp_path, local_sandbox, "chatter", CHATTER)
     seats = [
         person(read, 1.0),
-        Player.of(chatter),
+        chatter.player(),
     ]
 
     def seen(state: Any) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from test_workflows import FIXTURES, git, koth, make_repo
 
-from runner.cli import ci
+from runner.cli import workflows
 
 
 def branch(tmp_path: Path, entries: list[str]) -> Path:
@@ -121,9 +121,9 @@ def preview_doc(changed: list[str]) -> dict[str, Any]:
 
 
 THE_ISSUE = [  # deleted two existing bots, sabotaged a third
-    ci.Existing("greedy", "Ada", "removes"),
-    ci.Existing("random", "Bo", "removes"),
-    ci.Existing("turtle", "Cy", "edits"),
+    workflows.Existing("greedy", "Ada", "removes"),
+    workflows.Existing("random", "Bo", "removes"),
+    workflows.Existing("turtle", "Cy", "edits"),
 ]
 
 
@@ -131,7 +131,9 @@ THE_ISSUE = [  # deleted two existing bots, sabotaged a third
 def test_the_summary_names_the_changes_first_and_passes_only_when_approved(
     approved: bool,
 ) -> None:
-    text = ci.report_markdown(preview_doc(["turtle", "mine"]), None, "a", None, THE_ISSUE, approved)
+    text = workflows.report_markdown(
+        preview_doc(["turtle", "mine"]), None, "a", None, THE_ISSUE, approved
+    )
     head, _, rest = text.partition("| entry | bot | verdict |")
     assert head.startswith("## koth: entry check " + ("✅ passed" if approved else "❌ needs"))
     for row in ("| greedy | Ada | removes it |", "| random | Bo | removes it |"):
@@ -154,4 +156,4 @@ def test_a_changes_file_that_cannot_be_read_fails_the_check(
     assert main([*argv, "--approved", "true"]) == 1
     out = capsys.readouterr().out
     assert "could not be read" in out and "entry check ❌ needs an organiser" in out
-    assert ci.read_changes(tmp_path / "missing.json") is None
+    assert workflows.read_changes(tmp_path / "missing.json") is None

@@ -17,9 +17,10 @@ import pytest
 
 from runner.cli import main
 from runner.games.snakes import Snakes
-from runner.rank.standings import Entrant, rank
+from runner.rank.standings import rank
 from runner.season import results
 from runner.season.config import ConfigError
+from runner.season.entries import Entrant
 from runner.season.results import check_record, merge, read_all, read_records, record_key
 
 FIXTURE = Path(__file__).parent / "fixtures" / "site"

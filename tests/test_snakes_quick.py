@@ -24,8 +24,7 @@ from runner.games.base import EMPTY, Termination
 from runner.games.snakes import SPEC as SNAKES
 from runner.games.snakes import quick
 from runner.games.snakes.rules import CELLS, MAX_MOVES, SnakesState
-from runner.games.spec import LazyEdits
-from runner.play.quick import Played
+from runner.games.spec import LazyEdits, Played
 from runner.play.referee import GameResult, Player, play_game
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote_client import BotLimits

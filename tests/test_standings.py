@@ -15,8 +15,6 @@ from runner.rank.standings import (
     TIE_BREAK,
     TIE_BREAK_PLACES,
     TIE_BREAK_SCORE,
-    Entrant,
-    check_document,
     document,
     mean_interval,
     rank,
@@ -26,8 +24,10 @@ from runner.rank.standings import (
     table_points,
     write,
 )
-from runner.season.config import LINEAR_POINTS
+from runner.season.entries import Entrant
+from runner.season.points import LINEAR_POINTS
 from runner.season.results import places
+from runner.season.standings_file import check_document
 
 
 def game(

@@ -14,7 +14,7 @@ from toy import SPEC
 from runner.games import GAMES
 from runner.games.base import Termination
 from runner.play.playback import final_state
-from runner.play.referee import Player, play_game
+from runner.play.referee import play_game
 from runner.sandbox.zygote_client import BotLimits
 from runner.season import results
 from runner.season.build import Build, build_entry
@@ -61,7 +61,7 @@ def test_four_seats_move_at_once_and_a_fault_puts_one_out(
     registered: None, local_sandbox: Any, tmp_path: Path
 ) -> None:
     names = ["steady", "crasher", "greedy", "careful"]
-    players = [Player.of(build(local_sandbox, tmp_path, n)) for n in names]
+    players = [build(local_sandbox, tmp_path, n).player() for n in names]
     result = play_game(SPEC, players, local_sandbox, LIMITS, seed=1)
     outcome = result.outcome
     assert outcome.termination is Termination.NORMAL, "the others played the game to its end"
@@ -99,7 +99,7 @@ def test_every_seat_is_asked_at_once(registered: None, local_sandbox: Any, tmp_p
         "    sys.stderr.write(f'{turn} {got} {time.monotonic()}\\n')"
     )
     try:
-        players = [Player.of(build(local_sandbox, tmp_path, "noting")) for _ in range(4)]
+        players = [build(local_sandbox, tmp_path, "noting").player() for _ in range(4)]
     finally:
         del BOTS["noting"]
     result = play_game(SPEC, players, local_sandbox, LIMITS, seed=1)

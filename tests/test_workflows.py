@@ -48,7 +48,7 @@ from as_user import RunnerUser, user_folder
 from project_copy import copy_project
 from serving import serve
 
-from runner.cli import ci
+from runner.cli import workflows
 from runner.season import results
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -286,7 +286,7 @@ def test_every_job_runs_on_a_named_image_and_the_tests_python() -> None:
             assert versions == wanted, f"{path.name} {name}: {versions}"
 
 
-# -- the commands the workflows add (runner/cli/ci.py) ---------------------------------------------
+# -- the commands the workflows add (runner/cli/workflows.py) --------------------------------------
 
 
 def koth(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -313,7 +313,7 @@ def test_changed_lists_added_and_edited_entries(tmp_path: Path) -> None:
     assert "removed (nothing to check): random" in done.stderr
     done = koth("changed", "--base", "main", "--as-output", "entries", cwd=repo)
     assert done.stdout == "entries=a%2Cb%20c,greedy,rookie\n"
-    assert ci.decode_names("a%2Cb%20c,greedy,rookie") == ["a,b c", "greedy", "rookie"]
+    assert workflows.decode_names("a%2Cb%20c,greedy,rookie") == ["a,b c", "greedy", "rookie"]
     done = koth("changed", "--base", "no-such-branch", cwd=repo)
     assert done.returncode == 2 and "fetch-depth: 0" in done.stderr
 
@@ -1453,7 +1453,7 @@ def test_pr_rehearsal_with_a_broken_entry(rehearsal_path: Path, docker_engine: N
 def test_pr_rehearsal_removing_an_entry_waits_for_an_organiser(
     tmp_path: Path, docker_engine: None, approved: bool
 ) -> None:
-    labels = (ci.APPROVAL_LABEL,) if approved else ()
+    labels = (workflows.APPROVAL_LABEL,) if approved else ()
     runs, _ = pr_rehearsal(tmp_path, {"rookie": FIXTURES / "rookie"}, ("random",), labels)
     no_commands(runs)
     job = runs["check"][0]

@@ -82,7 +82,7 @@ def _players(
         )
         if not build.ok:
             raise UsageError(f"{name} does not build: {build.message}")
-        players.append(Player.of(build))
+        players.append(build.player())
     return players
 
 
@@ -799,12 +799,12 @@ def add_replay_command(commands: Any) -> None:
     replay.set_defaults(func=cmd_replay)
 
 
-# -- the workflows' stages (runner/cli/ci.py) ------------------------------------------------------
+# -- the workflows' stages (runner/cli/workflows.py) -----------------------------------------------
 
 
 @contextmanager
 def _ci_errors() -> Iterator[None]:
-    from runner.cli.ci import CiError
+    from runner.cli.workflows import CiError
 
     try:
         yield
@@ -813,23 +813,23 @@ def _ci_errors() -> Iterator[None]:
 
 
 def cmd_changed(args: argparse.Namespace) -> int:
-    from runner.cli import ci
+    from runner.cli import workflows
 
     config = _config(args)
     with _ci_errors():
-        changes = ci.changed_entries(config.entries, args.base, args.head)
-    _say(f"changed entries: {ci.encode_names(changes.present) or 'none'}")
+        changes = workflows.changed_entries(config.entries, args.base, args.head)
+    _say(f"changed entries: {workflows.encode_names(changes.present) or 'none'}")
     for name in changes.removed:
-        _say(f"removed (nothing to check): {ci.encode_names([name])}")
+        _say(f"removed (nothing to check): {workflows.encode_names([name])}")
     for change in changes.existing:
-        _say(f"an entry this change did not add: it {ci.existing_words(change)}")
+        _say(f"an entry this change did not add: it {workflows.existing_words(change)}")
     if args.changes is not None:
-        ci.write_changes(args.changes, changes)
+        workflows.write_changes(args.changes, changes)
     if args.as_output:
-        print(f"{args.as_output}={ci.encode_names(changes.present)}")
+        print(f"{args.as_output}={workflows.encode_names(changes.present)}")
     else:
         for name in changes.present:
-            print(ci.encode_names([name]))
+            print(workflows.encode_names([name]))
     if changes.outside:
         listed = ", ".join(f"{config.entries.name}/{path}" for path in changes.outside)
         _say(
@@ -843,28 +843,28 @@ def cmd_changed(args: argparse.Namespace) -> int:
 
 
 def cmd_preview(args: argparse.Namespace) -> int:
-    from runner.cli import ci
+    from runner.cli import workflows
 
     with _ci_errors():
-        names = ci.decode_names(args.entries)
+        names = workflows.decode_names(args.entries)
     if not names:
         _say("preview: no entry to check")
     with _stage(args) as (config, sandbox, pool), _ci_errors():
-        result = ci.preview(config, names, args.out, sandbox, pool, say=_say)
-    ci.print_preview(result)
+        result = workflows.preview(config, names, args.out, sandbox, pool, say=_say)
+    workflows.print_preview(result)
     return 1 if result.failed else 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:
     import os
 
-    from runner.cli import ci
+    from runner.cli import workflows
 
-    doc, standings = ci.read_preview(args.preview)
-    existing = ci.read_changes(args.changes) if args.changes is not None else []
+    doc, standings = workflows.read_preview(args.preview)
+    existing = workflows.read_changes(args.changes) if args.changes is not None else []
     approved = (args.approved or "").strip().lower() == "true"
-    text = ci.report_markdown(
-        doc, standings, args.artifact, ci.run_url(os.environ), existing, approved
+    text = workflows.report_markdown(
+        doc, standings, args.artifact, workflows.run_url(os.environ), existing, approved
     )
     if args.summary is None:
         print(text)
@@ -873,41 +873,45 @@ def cmd_report(args: argparse.Namespace) -> int:
             handle.write(text + "\n")
         print(f"report written to {args.summary}")
     for change in existing or ():
-        print(f"an entry this pull request did not add: it {ci.existing_words(change)}")
+        print(f"an entry this pull request did not add: it {workflows.existing_words(change)}")
     waiting = existing is None or (bool(existing) and not approved)
     if existing is None:
         _say(f"{args.changes} is not what `koth changed --changes` writes: the check fails")
     elif waiting:
-        _say(f"the pull request needs an organiser's approval (the label {ci.APPROVAL_LABEL})")
+        _say(
+            f"the pull request needs an organiser's approval (the label {workflows.APPROVAL_LABEL})"
+        )
     if doc is None:
         _say(f"no preview in {args.preview}/ (run `koth preview` first)")
         return 1
     for change in doc["changed"]:
-        verdict = "ok" if change["ok"] else "FAILED: " + ci.STAGE_WORDS.get(change["stage"], "")
+        verdict = (
+            "ok" if change["ok"] else "FAILED: " + workflows.STAGE_WORDS.get(change["stage"], "")
+        )
         print(f"{change['entry']}: {verdict}")
-    return 1 if ci.failed(doc) or waiting else 0
+    return 1 if workflows.failed(doc) or waiting else 0
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    from runner.cli import ci, stages
+    from runner.cli import stages, workflows
 
     with _ci_errors():
-        shards = ci.shard_count(args.shards)
-        args.seed = ci.optional_int("--seed", args.seed)
-        args.rounds = ci.optional_int("--rounds", args.rounds)
+        shards = workflows.shard_count(args.shards)
+        args.seed = workflows.optional_int("--seed", args.seed)
+        args.rounds = workflows.optional_int("--rounds", args.rounds)
     config = _config(args)
     stages.say_randomness(config, _say)
     # One line each (tournament.yaml's paths hold no line break: runner/season/config.py).
-    for name, value in ci.plan_outputs(config, shards, args.host or "").items():
+    for name, value in workflows.plan_outputs(config, shards, args.host or "").items():
         print(f"{name}={value}")
     return 0
 
 
 def cmd_image(args: argparse.Namespace) -> int:
-    from runner.cli import ci
+    from runner.cli import workflows
 
     with _ci_errors():
-        print(ci.sandbox_image(_say, save=args.save, load=args.load))
+        print(workflows.sandbox_image(_say, save=args.save, load=args.load))
     return 0
 
 
@@ -926,12 +930,12 @@ def cmd_restore_history(args: argparse.Namespace) -> int:
 
 
 def cmd_ci(args: argparse.Namespace) -> int:
-    from runner.cli import ci
+    from runner.cli import workflows
 
     if not args.argv or args.argv[0] == "ci":
         raise UsageError("koth ci: name the koth command to run, e.g. `koth ci standings`.")
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
-    with ci.stopped_commands():
+    with workflows.stopped_commands():
         return main(args.argv)
 
 

@@ -27,13 +27,13 @@ from runner.common.progress import Progress, Say, to_stderr
 from runner.games import find_game
 from runner.play.referee import Player
 from runner.rank.bracket import KNOCKOUT_ORDER, bracket_document, knockout_order
-from runner.rank.standings import Entrant, Row, document, rank, ranks_by_score
+from runner.rank.standings import Row, document, rank, ranks_by_score
 from runner.rank.standings import write as write_standings
 from runner.season import results
 from runner.season.build import Sandbox
 from runner.season.check import Lineup, SeasonError, builtin_player, lineup
 from runner.season.config import Config
-from runner.season.entries import content_hash
+from runner.season.entries import Entrant, content_hash
 from runner.season.formats import (
     Fixture,
     Format,

@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
 from typing import (
-    TYPE_CHECKING,
     Any,
     ClassVar,
     Final,
@@ -48,9 +47,6 @@ from typing import (
 )
 
 from runner.games.base import EMPTY, GameInfo, Outcome, Setup, Termination
-
-if TYPE_CHECKING:
-    from runner.play.quick import QuickPlay
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -380,6 +376,31 @@ LANGUAGES: dict[str, tuple[str, ...]] = {
     "stdio": ("c", "cpp", "python"),
     "stdio-fresh": ("c", "cpp", "python"),
 }
+
+
+# -- a game's quick loop: its usual moves played in C (runner/games/snakes/quick.py), for two
+# C-function bots taking turns; the referee's side is runner/play/quick.py.
+
+
+class Handed(NamedTuple):
+    """A move the quick loop began and did not see to its usual end."""
+
+    seat: int
+    progress: tuple[float, float, float, int, bytes]  # as the watchdogs' quick way keeps it
+    events: tuple[tuple[int, int], ...]  # (fd, poll events) its last poll woke to, not handled
+
+
+class Played(NamedTuple):
+    """What one run of a quick loop did: the state it left, the moves it applied (their texts,
+    in order) and the move it handed over, if it stopped within one."""
+
+    state: Any
+    moves: tuple[str, ...]
+    handed: Handed | None
+
+
+# (the state, each seat's bot) → what it played; None where it cannot play these bots
+QuickPlay = Callable[[Any, Sequence[Any]], Played | None]
 
 
 @dataclass(frozen=True)

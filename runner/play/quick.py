@@ -1,4 +1,5 @@
-"""What a game's quick loop (runner/games/snakes/quick.py) and the referee say to each other.
+"""The referee's side of a game's quick loop (runner/games/snakes/quick.py; what the two say to
+each other, ``Handed`` and ``Played``, is in runner/games/spec.py).
 
 A quick loop plays the usual moves of a game of two C-function bots taking turns in C: it asks,
 judges and applies each move only while nothing about it is unusual, and stops at anything else,
@@ -9,32 +10,12 @@ an Exchange (runner/play/watchdog.py), which judges it as it judges every move.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import Any
 
+from runner.games.spec import Handed
 from runner.play.cabi import CFunctionBot
-from runner.play.watchdog import Exchange, Progress
-
-
-class Handed(NamedTuple):
-    """A move the quick loop began and did not see to its usual end."""
-
-    seat: int
-    progress: Progress  # as watch.py's quick way keeps it
-    events: tuple[tuple[int, int], ...]  # (fd, poll events) its last poll woke to, not handled
-
-
-class Played(NamedTuple):
-    """What one run of a quick loop did: the state it left, the moves it applied (their texts,
-    in order) and the move it handed over, if it stopped within one."""
-
-    state: Any
-    moves: tuple[str, ...]
-    handed: Handed | None
-
-
-# (the state, each seat's bot) → what it played; None where it cannot play these bots
-QuickPlay = Callable[[Any, Sequence[Any]], Played | None]
+from runner.play.watchdog import Exchange
 
 
 def ready(bots: Sequence[Any]) -> list[CFunctionBot] | None:

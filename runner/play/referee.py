@@ -34,13 +34,12 @@ from runner.games.base import (
     Termination,
     fault_outcome,
 )
-from runner.games.spec import GameSpec
+from runner.games.spec import GameSpec, QuickPlay
 from runner.play.faults import BotFault
-from runner.play.quick import QuickPlay, resume
+from runner.play.quick import resume
 from runner.play.seats import Entrant, Seat, SeatOpener, Spawner, open_seat
 from runner.play.watchdog import Pending, gather
 from runner.sandbox.zygote_client import BotLimits
-from runner.season.build import Build
 
 TurnMoves = tuple[str | None, ...]  # one turn of a game recorded by turns: each seat's move
 
@@ -54,12 +53,6 @@ class Player:
     jail: Path
     program: tuple[str, ...] | None = None  # a program bot's command (run in its jail)
     opens: SeatOpener | None = field(default=None, compare=False)  # a seat of another kind
-
-    @classmethod
-    def of(cls, build: Build) -> Player:
-        """The player an entry's successful build makes."""
-        program = tuple(build.program) if build.program else None
-        return cls(build.entry, build.content_hash, build.jail_path, program)
 
 
 @dataclass(frozen=True)

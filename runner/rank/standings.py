@@ -54,12 +54,13 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-from runner.common.documents import finite_number
 from runner.common.safefiles import shown, shown_text
-from runner.season.config import LINEAR_POINTS as LINEAR
-from runner.season.config import Points, points_problem
+from runner.season.entries import Entrant
+from runner.season.points import LINEAR_POINTS as LINEAR
+from runner.season.points import Points
 from runner.season.results import RecordView
 from runner.season.results import places as record_places
+from runner.season.standings_file import SCORE_FIELDS
 
 TIE_BREAK = (
     "points, then head-to-head points among the entries tied on points, then wins, then entry name"
@@ -74,17 +75,6 @@ TIE_BREAK_PLACES = (
     "games where they met), then wins, then the countback of places in games of more than two "
     "seats (more first places, then more second places, ...), then entry name"
 )
-
-
-@dataclass(frozen=True)
-class Entrant:
-    """An entry of the season: it plays, or ``excluded`` says why it does not."""
-
-    entry: str
-    name: str  # display name (the bot's bot_name once it loaded)
-    content_hash: str
-    excluded: str | None = None  # one line: the stage and the reason
-    detail: str = ""  # the full message (compiler output, ...) for an excluded entry
 
 
 @dataclass
@@ -118,7 +108,6 @@ class Row:
         return self.score_low <= other.score_high and other.score_low <= self.score_high
 
 
-SCORE_FIELDS = ("score", "score_low", "score_high")
 # Student's t, 97.5% quantile, for 1 to 30 degrees of freedom; beyond, Cornish–Fisher below.
 _T975 = (
     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
@@ -349,80 +338,6 @@ def document(rows: Sequence[Row], meta: Mapping[str, Any]) -> dict[str, Any]:
         found = [{k: v for k, v in row.items() if k not in SCORE_FIELDS} for row in found]
     extra = {"ranking": "score"} if by_score else {}
     return {**meta, **extra, "tie_break": tie_break, "entries": found}
-
-
-def _count(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def check_document(doc: Any) -> str | None:
-    """Why ``doc`` is not a standings.json this host could have written, or None (it is read
-    back by the site and a PR's report, and may have travelled as an artefact)."""
-    if not isinstance(doc, dict) or not isinstance(doc.get("entries"), list):
-        return "it is not a standings document (no `entries` list)"
-    for key in ("game", "format", "host_version", "tie_break"):
-        if key in doc and not isinstance(doc[key], str):
-            return f"its `{key}` is not text"
-    for key in ("season_seed", "rounds", "games_scheduled", "games_played"):
-        if key in doc and not (isinstance(doc[key], int) and not isinstance(doc[key], bool)):
-            return f"its `{key}` is not a whole number"
-    table = points_problem(doc["points"]) if "points" in doc else None
-    if table:
-        return f"its `points` table is malformed: {table}"
-    bracket = _bracket_problem(doc)
-    if bracket:
-        return f"its `bracket` is malformed: {bracket}"
-    for number, row in enumerate(doc["entries"], 1):
-        problem = _row_problem(row)
-        if problem:
-            return f"row {number} of `entries`{problem}"
-    return None
-
-
-def _bracket_problem(doc: dict[str, Any]) -> str | None:
-    """What is wrong with a knockout's bracket (runner/rank/bracket.py), if the document has one."""
-    if "bracket" not in doc:
-        return None
-    from runner.rank.bracket import bracket_problem
-
-    return bracket_problem(doc["bracket"])
-
-
-def _row_problem(row: Any) -> str | None:
-    """What is wrong with one row of standings.json, after a colon; None if nothing."""
-    if not isinstance(row, dict):
-        return " is not an object"
-    for key in ("entry", "name", "content_hash", "detail"):
-        if not isinstance(row.get(key, ""), str) or key == "entry" and key not in row:
-            return f": `{key}` is not text"
-    if not isinstance(row.get("excluded"), str | None):
-        return ": `excluded` is neither text nor null"
-    rank_ = row.get("rank")
-    if rank_ is not None and not (_count(rank_) and rank_ > 0):
-        return ": `rank` is not a place"
-    points = row.get("points", 0.0)
-    if not finite_number(points) or points < 0:
-        return ": `points` is not a finite number of points"
-    if not all(_count(row.get(key, 0)) for key in ("games", "wins", "draws", "losses")):
-        return ": `games`, `wins`, `draws` and `losses` must be counts"
-    return _places_problem(row)
-
-
-def _places_problem(row: dict[str, Any]) -> str | None:
-    faults = row.get("faults", {})
-    if not isinstance(faults, dict) or not all(
-        isinstance(k, str) and _count(v) for k, v in faults.items()
-    ):
-        return ": `faults` is not a count per kind"
-    places = row.get("places", [])
-    if not isinstance(places, list) or not all(_count(n) for n in places):
-        return ": `places` is not a count per place"
-    average = row.get("average_place")
-    if average is not None and not (finite_number(average) and average >= 1):
-        return ": `average_place` is neither a place nor null"
-    if not all(row.get(key) is None or finite_number(row[key]) for key in SCORE_FIELDS):
-        return ": `score`, `score_low` and `score_high` must be numbers or null"
-    return None
 
 
 def write(path: Path, doc: Mapping[str, Any]) -> None:

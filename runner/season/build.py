@@ -24,6 +24,7 @@ from runner.games.spec import CFunctionCodec, GameSpec
 from runner.jail import zygote as zygote_program
 from runner.play.cabi import CFunctionBot
 from runner.play.faults import BotFault
+from runner.play.referee import Player
 from runner.sandbox.local import ARTIFACT_CAP, Compiled
 from runner.sandbox.zygote_client import BotLimits, BotProcess
 from runner.season.entries import Entry
@@ -77,6 +78,11 @@ class Build:
     def jail_path(self) -> Path:
         assert self.jail is not None, f"entry {self.entry} did not build"
         return Path(self.jail)
+
+    def player(self) -> Player:
+        """The player this build makes (it built)."""
+        program = tuple(self.program) if self.program else None
+        return Player(self.entry, self.content_hash, self.jail_path, program)
 
 
 def _cached(entry: Entry, folder: Path, sandbox: str) -> Build | None:

@@ -39,7 +39,6 @@ from runner.common.safefiles import UnsafeFileError, read_capped, shown_text
 from runner.games import find_game
 from runner.games.base import Termination
 from runner.play.referee import Player
-from runner.rank.standings import Entrant
 from runner.sandbox.zygote_client import SandboxError
 from runner.season.build import (
     Build,
@@ -51,7 +50,7 @@ from runner.season.build import (
     write_file_atomic,
 )
 from runner.season.config import Config, ConfigError
-from runner.season.entries import Entry, Manifest, content_hash, discover
+from runner.season.entries import Entrant, Entry, Manifest, content_hash, discover
 from runner.season.formats import Seeds
 from runner.season.formats.base import BUILTIN_PREFIX
 from runner.season.workers import Done, GamePool, Task, bot_limits, job_count, start_helpers
@@ -196,7 +195,7 @@ def builtin_player(config: Config, sandbox: Sandbox, load: Loader | None = None)
             f"{build.message} Fix: make sure the compilers work on this machine "
             "(`gcc --version`, `/usr/bin/python3 --version`)."
         )
-    return Player.of(build)
+    return build.player()
 
 
 def _check_key(config: Config, build: Build, builtin: Player) -> str:
@@ -358,7 +357,7 @@ def _smoke(
     tasks: list[Task] = []
     owners: list[tuple[str, int]] = []  # by task index: the entry checked and its seat
     for build in builds:
-        for seat, seating in smoke.seatings(Player.of(build), builtin):
+        for seat, seating in smoke.seatings(build.player(), builtin):
             seed = SMOKE_SEEDS.game_seed(smoke.game, 0, [p.entry for p in seating])
             tasks.append(Task(len(tasks), seating, seed, setup=smoke.setup))
             owners.append((build.entry, seat))

@@ -24,12 +24,10 @@ import yaml
 
 from runner.common.documents import ShapeError, finite_number, load_json, load_yaml
 from runner.common.safefiles import read_regular
+from runner.season.points import LINEAR_POINTS, MAX_PLACES, Points, points_problem
 
 DEFAULT_FILE = "tournament.yaml"
 DOCS_PAGE = Path(__file__).resolve().parents[2] / "docs" / "configuration.md"
-LINEAR_POINTS = "linear"
-MAX_PLACES = 1000
-Points = str | tuple[float, ...]  # points by place in games of 3+ seats: LINEAR_POINTS or a list
 
 
 @dataclass(frozen=True)
@@ -458,22 +456,6 @@ def _retired_game(game_id: str) -> tuple[str, str] | None:
     return retired.get(game_id)
 
 
-def points_problem(value: object) -> str | None:
-    """Why ``value`` is not a points table (``linear``, or points by place: at least one, each
-    a finite number of at least 0, none more than the place before it's), or None."""
-    if value == LINEAR_POINTS:
-        return None
-    if not isinstance(value, list | tuple) or not value:
-        return "expected `linear` or a list of points by place"
-    if len(value) > MAX_PLACES:
-        return f"expected points for at most {MAX_PLACES} places"
-    if not all(finite_number(p) and p >= 0 for p in value):
-        return "expected points that are finite numbers of at least 0"
-    if any(worse > better for better, worse in zip(value, value[1:], strict=False)):
-        return "a place may not score more than the place before it"
-    return None
-
-
 def _check_points(s: Setting, value: object, src: _Source) -> Points:
     problem = points_problem(value)
     if problem:
@@ -762,7 +744,7 @@ def _check_playable(values: Mapping[str, Any], src: _Source) -> None:
 
 def _standings_seeds(base: Path, name: str, src: _Source) -> tuple[str, ...]:
     """The ranked entries of a standings.json, best first."""
-    from runner.rank.standings import check_document
+    from runner.season.standings_file import check_document
 
     key = "knockout.seeding"
     text = _read_text(base, name, key, src)

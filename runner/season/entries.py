@@ -191,3 +191,14 @@ def find(entries_dir: Path, name: str) -> Entry:
         known = ", ".join(e.name for e in discover(entries_dir)) or "none"
         raise LookupError(f"no entry {name!r} in {entries_dir}/ (entries: {known})")
     return load_entry(folder)
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """An entry of the season: it plays, or ``excluded`` says why it does not."""
+
+    entry: str
+    name: str  # display name (the bot's bot_name once it loaded)
+    content_hash: str
+    excluded: str | None = None  # one line: the stage and the reason
+    detail: str = ""  # the full message (compiler output, ...) for an excluded entry

@@ -66,11 +66,13 @@ from runner.games.base import EMPTY, ENDINGS, Setup
 from runner.rank import history as seasons_file
 from runner.rank import ratings
 from runner.rank import standings as ranking
-from runner.rank.bracket import bracket_problem, bracket_view
+from runner.rank.bracket import bracket_view
 from runner.rank.standings import Row
 from runner.season import results
-from runner.season.config import LINEAR_POINTS, Config, ConfigError, Points
-from runner.season.entries import LANGUAGES, SOURCES, discover, read_source
+from runner.season.config import Config, ConfigError
+from runner.season.entries import LANGUAGES, SOURCES, Entrant, discover, read_source
+from runner.season.points import LINEAR_POINTS, Points
+from runner.season.standings_file import bracket_problem, check_document
 from runner.site import pages
 from runner.site.frames import (
     ReplayError,
@@ -136,7 +138,7 @@ def read_standings(
     if standings is None:
         seen = {s["entry"]: s for r in records for s in r["seats"]}
         entrants = [
-            ranking.Entrant(e, str(s.get("name", e)), str(s.get("hash", "")))
+            Entrant(e, str(s.get("name", e)), str(s.get("hash", "")))
             for e, s in sorted(seen.items())
         ]
         table = {} if points == LINEAR_POINTS else {"points": list(points)}
@@ -993,7 +995,7 @@ def render_from_config(
             f"cannot be read ({exc})." if unreadable else f"is not valid JSON ({exc}).",
             "run `koth standings` again to rewrite it.",
         ) from None
-    wrong = ranking.check_document(standings) if standings is not None else None
+    wrong = check_document(standings) if standings is not None else None
     if wrong:
         warn(
             f"{standings_path}: {wrong}; it is ignored and the records are ranked directly "

@@ -19,7 +19,7 @@ import pytest
 
 from runner.games import find_game
 from runner.games.base import Termination
-from runner.play.referee import GameResult, Player, play_game
+from runner.play.referee import GameResult, play_game
 from runner.sandbox.zygote_client import BotLimits, BotProcess
 from runner.season.build import Build, build_entry
 from runner.season.entries import load_entry
@@ -75,7 +75,7 @@ def play(
     sandbox: Any, kind: str, builds: list[Build], limits: BotLimits | None = None, seed: int = 1
 ) -> GameResult:
     """One game, under a guard: a host that hangs fails the test instead of the suite."""
-    players = [Player.of(b) for b in builds]
+    players = [b.player() for b in builds]
     done: list[GameResult | BaseException] = []
 
     def game() -> None:

@@ -13,15 +13,13 @@ import itertools
 import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from runner.common import native
 from runner.games.base import Setup
 from runner.games.snakes.rules import CELLS, MAX_MOVES, Snakes, SnakesState
-from runner.games.spec import Edit, LazyEdits, ReplaySteps
-
-if TYPE_CHECKING:
-    from runner.play.quick import Played
+from runner.games.spec import Edit, Handed, LazyEdits, Played, ReplaySteps
+from runner.play.quick import ready
 
 HERE = Path(__file__).parent
 RUNNER = HERE.parent.parent
@@ -156,8 +154,6 @@ def apply_moves(state: SnakesState, moves: str) -> tuple[SnakesState, int]:
 def play(state: SnakesState, bots: Sequence[Any]) -> Played | None:
     """The usual moves from ``state`` on, played in C; None where these bots cannot be asked
     that way, or the quick loop cannot be had."""
-    from runner.play.quick import Handed, Played, ready  # the bots' package needs the games'
-
     seated = ready(bots)
     loaded = library() if seated is not None else None
     if seated is None or loaded is None or state.over:

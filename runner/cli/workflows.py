@@ -53,13 +53,14 @@ from runner.cli import stages
 from runner.common import progress
 from runner.common.documents import load_json, load_yaml
 from runner.common.safefiles import read_regular, shown_indented
-from runner.rank.standings import Row, check_document, document
+from runner.rank.standings import Row, document
 from runner.rank.standings import write as write_standings
 from runner.season import check, results, workers
 from runner.season.build import Sandbox
 from runner.season.config import Config
 from runner.season.entries import MANIFEST, entry_name
 from runner.season.formats import Fixture
+from runner.season.standings_file import check_document
 from runner.site.render import entries_info_from, render_site
 
 PREVIEW_FILE = "preview.json"
