@@ -1,4 +1,4 @@
-"""Regenerate the golden texts in tests/golden/ (run by hand after a deliberate change).
+"""Regenerate the games' golden texts in runner/games/<game>/golden/ (run by hand after a change).
 
     python tests/regen_golden.py
 
@@ -11,7 +11,8 @@ a bot, verbatim) and a replay of text frames.
 from __future__ import annotations
 
 import random
-from pathlib import Path
+
+from golden_texts import golden
 
 from runner.games.cluster import (
     Cluster,
@@ -24,7 +25,6 @@ from runner.games.cluster import (
 )
 from runner.games.snakes import MOVES, Snakes
 
-GOLDEN = Path(__file__).parent / "golden"
 EVERY = 64  # moves between recorded frames
 PLAYOUT_SEEDS = (7, 6)  # seed 7 plays all 2048 moves; seed 6 ends by suffocation
 CLUSTER_SEED = 146  # 19 moves, three rotations; the last gives both seats a line of 4
@@ -146,10 +146,10 @@ def golden_files() -> dict[str, str]:
 
 
 def main() -> None:
-    GOLDEN.mkdir(exist_ok=True)
     for name, text in golden_files().items():
-        (GOLDEN / name).write_text(text, encoding="ascii")
-        print(f"wrote {GOLDEN / name}")
+        golden(name).parent.mkdir(exist_ok=True)
+        golden(name).write_text(text, encoding="ascii")
+        print(f"wrote {golden(name)}")
 
 
 if __name__ == "__main__":

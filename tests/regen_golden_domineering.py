@@ -1,4 +1,4 @@
-"""Regenerate Domineering's golden texts in tests/golden/ (run by hand after a deliberate change).
+"""Regenerate Domineering's golden texts in its folder's golden/ (run by hand after a change).
 
     python tests/regen_golden_domineering.py
 
@@ -17,12 +17,12 @@ included, until a seat has none.
 from __future__ import annotations
 
 import random
-from pathlib import Path
+
+from golden_texts import golden
 
 from runner.games.domineering.codec import DomineeringStdio
 from runner.games.domineering.rules import Domineering, DomineeringState, Move, placements
 
-GOLDEN = Path(__file__).parent / "golden"
 SEED = 92
 OPENING = 60  # placements before the recorded part: a short game that still shows both bombs
 EXAMPLE_MOVE = 63  # the docs' worked example: the request for move 63 (1-based), a bomb
@@ -99,10 +99,10 @@ def golden_files() -> dict[str, str]:
 
 
 def main() -> None:
-    GOLDEN.mkdir(exist_ok=True)
     for name, text in golden_files().items():
-        (GOLDEN / name).write_text(text, encoding="ascii")
-        print(f"wrote {GOLDEN / name}")
+        golden(name).parent.mkdir(exist_ok=True)
+        golden(name).write_text(text, encoding="ascii")
+        print(f"wrote {golden(name)}")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from golden_texts import golden
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -42,7 +43,6 @@ from runner.games.cluster.rules import (
 
 GAME = Cluster()
 WIRE = ClusterStdio()
-GOLDEN = Path(__file__).parent / "golden"
 DIRECTIONS = [(0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0)]  # S SW NW N NE SE, as the rules
 WIDTH, HEIGHT = 67, 48  # render_text's frame
 
@@ -730,7 +730,7 @@ def test_the_same_seed_plays_the_same_game() -> None:
 
 def test_protocol_and_replay_match_the_golden_files() -> None:
     for name, text in load_regen().cluster_golden_files().items():
-        path = GOLDEN / name
+        path = golden(name)
         assert path.is_file(), f"{path} is missing: run python tests/regen_golden.py"
         assert path.read_text(encoding="ascii") == text, (
             f"{name} no longer matches the engine; if the change is deliberate, "
@@ -739,7 +739,7 @@ def test_protocol_and_replay_match_the_golden_files() -> None:
 
 
 def test_the_golden_game_ends_on_the_tie_break() -> None:
-    text = (GOLDEN / "cluster_protocol_seed146.txt").read_text(encoding="ascii")
+    text = golden("cluster_protocol_seed146.txt").read_text(encoding="ascii")
     assert text.count("=== init message to ") == 2 and "ROTATE" in text
     assert text.endswith(
         "=== Blue replies ===\nROTATE 2\nResult: normal, both made lines of 4 at turn 10; on the "

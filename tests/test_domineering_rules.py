@@ -19,6 +19,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from golden_texts import golden
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -48,7 +49,6 @@ from runner.games.spec import UNTIL_EXIT
 from runner.play.stdio import reply_lines
 
 REPO = Path(__file__).resolve().parents[1]
-GOLDEN = Path(__file__).parent / "golden"
 DOC = REPO / "runner" / "games" / "domineering" / "rules.md"
 BUILTIN = REPO / "runner" / "games" / "domineering" / "builtin" / "first-legal" / "bot.py"
 EMPTY_ROWS = "\n".join(["." * SIZE] * SIZE)
@@ -669,7 +669,7 @@ def test_the_final_frame_says_who_won() -> None:
 
 def test_replay_and_protocol_match_the_golden_files() -> None:
     for name, text in load_regen().golden_files().items():
-        path = GOLDEN / name
+        path = golden(name)
         assert path.is_file(), f"{path} is missing: run python tests/regen_golden_domineering.py"
         assert path.read_text(encoding="ascii") == text, (
             f"{name} differs from the engine's: run python tests/regen_golden_domineering.py "

@@ -55,7 +55,9 @@ def _shipped(folder: str) -> set[str]:
     return {
         path.relative_to(ROOT / folder).as_posix()
         for path in (ROOT / folder).rglob("*")
-        if path.is_file() and "__pycache__" not in path.parts and not path.name.endswith(".pyc")
+        if path.is_file()
+        and not {"__pycache__", "golden"} & set(path.parts)  # golden: the tests' texts
+        and not path.name.endswith(".pyc")
     }
 
 

@@ -1003,3 +1003,19 @@ def test_the_move_list_shows_a_long_move_clipped_and_a_short_one_whole() -> None
 def test_the_move_list_escapes_its_lines_as_one_by_one(items: list[str]) -> None:
     one_by_one = "".join(f"<li>{escape(item)}</li>\n" for item in items)
     assert str(move_list_html(items)) == one_by_one
+
+
+@pytest.mark.parametrize(
+    ("fixture", "game", "other"),
+    [("site", "snakes", "cluster"), ("cluster_site", "cluster", "snakes")],
+)
+def test_the_stylesheet_carries_the_seasons_game_own_look_and_no_other(
+    fixture: str, game: str, other: str, request: pytest.FixtureRequest
+) -> None:
+    folder: Path = request.getfixturevalue(fixture)
+    sheet = (folder / "static" / "site.css").read_text()
+    games = HERE.parent / "runner" / "games"
+    shared = (HERE.parent / "site_templates" / "static" / "site.css").read_text()
+    assert sheet.startswith(shared), "the shared look first"
+    assert (games / game / "site.css").read_text() in sheet, f"then {game}'s own"
+    assert (games / other / "site.css").read_text() not in sheet, f"and not {other}'s"

@@ -16,6 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from golden_texts import golden
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,7 +34,6 @@ from runner.games.snakes import (
 GAME = Snakes()
 CALL = SnakesCall()
 SEED_FRAMES = Path(__file__).parent / "data" / "snakes_seed_frames.txt"
-GOLDEN = Path(__file__).parent / "golden"
 
 # (X's moves, O's moves) leading to the challenge's frames 2..10: X's read off the frames, O's
 # reconstructed to fit every visible row (runner/games/snakes/rules.md, "The challenge's frames").
@@ -505,7 +505,7 @@ def load_regen() -> ModuleType:
 def test_text_frames_match_the_golden_files() -> None:
     files: dict[str, str] = load_regen().golden_files()
     for name, text in files.items():
-        path = GOLDEN / name
+        path = golden(name)
         assert path.is_file(), f"{path} is missing: run python tests/regen_golden.py"
         assert path.read_text(encoding="ascii") == text, (
             f"{name} no longer matches the engine; if the change is deliberate, "
@@ -514,7 +514,7 @@ def test_text_frames_match_the_golden_files() -> None:
 
 
 def test_frames_have_the_seed_format() -> None:
-    text = (GOLDEN / "snakes_initial.txt").read_text(encoding="ascii")
+    text = golden("snakes_initial.txt").read_text(encoding="ascii")
     rows = text.removesuffix("\n").split("\n")
     assert len(rows) == 16 and all(FRAME_ROW.fullmatch(r) for r in rows), "16 rows of 32 symbols"
     assert rows[0] == "*" + "." * 31 and rows[15] == "." * 31 + "@", "the seed's first frame"

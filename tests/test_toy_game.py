@@ -123,7 +123,9 @@ def test_a_free_for_all_season_of_four_seats_from_play_to_the_site(
 ) -> None:
     """The toy through the whole pipeline: a free-for-all of 5 entries at tables of 4 (the
     built-in bot fills the empty seat), two setups taken in turn, a seat that crashes mid-game
-    while the others play on, standings by place, ratings from every game, and the site."""
+    while the others play on, standings by place, ratings from every game, and the site. The
+    game is one folder (tests/toy: its rules, codec, rules page, look and built-in bot) and one
+    registry line (``registered``): nothing else is edited."""
     from runner.cli import stages
     from runner.rank import ratings
     from runner.season.config import load_config
@@ -179,6 +181,9 @@ def test_a_free_for_all_season_of_four_seats_from_play_to_the_site(
     report_site = render_from_config(config)
     pages = list((config.output.site / "games").glob("*.html"))
     assert len(pages) == len(found), report_site.summary()
+    site = config.output.site
+    assert "Race to Twenty" in (site / "rules.html").read_text(), "its rules page, from its folder"
+    assert ".race-runner" in (site / "static" / "site.css").read_text(), "its look, from its folder"
     crossed = (config.output.site / "crosstable.html").read_text()
     assert "finished ahead" in crossed.lower() or "ahead of" in crossed.lower(), (
         "a cross-table of N-seat games says how often each finished ahead of each other"

@@ -414,7 +414,8 @@ class GameSpec:
     ``time_allowance``: per language, the multiple of the season's time limits its bots get (a
     move's CPU and wall-clock time, a first move's, a game's CPU); a language not listed gets 1.
     ``rules_doc``: the page for bot authors, shipped in the game's package (its ``rules.md``);
-    None for a game without one (the site then has no rules page).
+    None for a game without one (the site then has no rules page). ``site_css``: its look on
+    the site, its classes' colours (``Presentation.classes``), beside the shared stylesheet.
     """
 
     rules: Rules[Any, Any]
@@ -423,6 +424,9 @@ class GameSpec:
     presentation: Presentation
     builtins: tuple[Builtin, ...]
     rules_doc: Path | None
+    # Its look on the site beside the shared one (runner/games/<game>/site.css): appended to the
+    # site's site.css for a season of this game.
+    site_css: Path | None = None
     limits: Mapping[str, float | int | None] = field(default_factory=dict)
     time_allowance: Mapping[str, float] = field(default_factory=dict)
     formats: tuple[str, ...] = ("round-robin",)

@@ -175,6 +175,17 @@ def rules_path(game_id: str) -> Path | None:
     return document if document is not None and document.is_file() else None
 
 
+def _add_game_look(stylesheet: Path, game_id: str) -> None:
+    """The season's game's own look (its package's site.css) after the shared one."""
+    try:
+        own = find_game(game_id).site_css
+    except UnknownGameError:
+        return
+    if own is not None:
+        with stylesheet.open("a", encoding="utf-8") as out:
+            out.write("\n" + own.read_text(encoding="utf-8"))
+
+
 def game_title(game_id: str, rules: Path | None) -> str:
     """The game's name for the header: its rules document's title up to the colon, dash or
     parenthesised id (``# Cluster: the rules …`` → ``Cluster``), else the game id."""
@@ -737,6 +748,7 @@ def render_site(
         (tmp / "entries").mkdir(parents=True)
         (tmp / "games").mkdir()
         shutil.copytree(resources.templates() / "static", tmp / "static")
+        _add_game_look(tmp / "static" / "site.css", str(season["facts"]["game"]))
         (tmp / MARKER).write_text("made by `koth site`; it replaces this folder on every run\n")
         _game_pages(
             season,

@@ -148,6 +148,7 @@ SPEC = GameSpec(
     codec=RaceStdio(),
     presentation=Presentation(score_header="Steps", score_suffix=" steps"),
     builtins=(Builtin("plodder", Path(__file__).parent / "builtin" / "plodder", "python"),),
-    rules_doc=None,
+    rules_doc=Path(__file__).parent / "rules.md",  # a game is one folder: its rules page,
+    site_css=Path(__file__).parent / "site.css",  # its look, its built-in bot
     formats=("free-for-all",),
 )

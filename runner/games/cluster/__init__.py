@@ -95,6 +95,7 @@ SPEC = GameSpec(
     ),
     builtins=(Builtin("first", HERE / "builtin" / "first", "python"),),
     rules_doc=HERE / "rules.md",
+    site_css=HERE / "site.css",
     # The original referee's limits: wall-clock per move, the first move longer.
     limits={"move_wall_s": 0.1, "first_move_wall_s": 1.0},
 )

@@ -88,6 +88,7 @@ SPEC = GameSpec(
     ),
     builtins=(Builtin("first-legal", HERE / "builtin" / "first-legal", "python"),),
     rules_doc=HERE / "rules.md",
+    site_css=HERE / "site.css",
     # The event's arena: a second a move for C and C++, from the process's start to its exit, and
     # two for Java (the statement's rule 5); a season's limits are C's, Java's twice them.
     limits={"move_cpu_ms": 1000, "move_wall_s": 1.0, "first_move_wall_s": None, "game_cpu_s": 60},

@@ -39,6 +39,7 @@ SPEC = GameSpec(
     presentation=PRESENTATION,
     builtins=(Builtin("wanderer", BUILTIN / "wanderer", "python"),),
     rules_doc=Path(__file__).parent / "rules.md",
+    site_css=Path(__file__).parent / "site.css",
     limits={"move_cpu_ms": 500, "move_wall_s": 1.0, "first_move_wall_s": None, "game_cpu_s": 60},
     formats=("free-for-all",),
     ranking="score",  # mean eggs per run, with a 95% interval

@@ -159,6 +159,7 @@ SPEC = GameSpec(
     ),
     builtins=(Builtin("first-free", HERE / "builtin" / "first-free", "python"),),
     rules_doc=HERE / "rules.md",
+    site_css=HERE / "site.css",
     limits={"move_cpu_ms": 100, "move_wall_s": 1.0, "first_move_wall_s": 2.0, "game_cpu_s": 60},
     formats=("free-for-all", "round-robin"),
     samples=_open_field,

@@ -42,6 +42,7 @@ SPEC = GameSpec(
     ),
     builtins=(Builtin("steady", HERE / "builtin" / "steady", "c"),),
     rules_doc=HERE / "rules.md",
+    site_css=HERE / "site.css",
     quick=quick.play,
 )
 
