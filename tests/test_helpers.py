@@ -33,7 +33,9 @@ def test_helpers_run_the_hosts_koth_not_one_in_its_working_folder(tmp_path: Path
     impostor = tmp_path / "runner"
     impostor.mkdir()
     (impostor / "__init__.py").write_text("")
-    (impostor / "site.py").write_text("")
+    (impostor / "site").mkdir()
+    (impostor / "site" / "__init__.py").write_text("")
+    (impostor / "site" / "render.py").write_text("")
     script = tmp_path / "elsewhere" / "probe.py"  # as a console script: its folder on the path
     script.parent.mkdir()
     script.write_text(PROBE.format(repo=str(REPO)))
@@ -48,7 +50,7 @@ def test_helpers_run_the_hosts_koth_not_one_in_its_working_folder(tmp_path: Path
     assert done.returncode == 0, done.stderr
     package, site = done.stdout.split()
     assert Path(package).parent == REPO / "runner", package
-    assert Path(site) == REPO / "runner" / "site.py", "the server preloaded another package"
+    assert Path(site) == REPO / "runner" / "site" / "render.py", "the server preloaded another koth"
 
 
 FORKED = """
@@ -152,7 +154,7 @@ RENDERING = """
 import os, sys, time
 sys.path.insert(0, {repo!r})
 from multiprocessing import forkserver
-from runner.site.render import pages
+from runner.site import pages
 
 def render(item):
     with open({mark!r} + str(os.getpid()), "w"):
@@ -167,7 +169,7 @@ def meanwhile():
     time.sleep(600)
 
 if __name__ == "__main__":
-    site_pages.render_pages(render, list(range(400)), 2, meanwhile)
+    pages.render_pages(render, list(range(400)), 2, meanwhile)
 """
 
 

@@ -247,7 +247,7 @@ def test_plan_refuses_points_of_401_digits_naming_the_field(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     config = tmp_path / "tournament.yaml"
-    config.write_text(f"game: multisnake-v1\nformat: free-for-all\npoints: [{HUGE}, 0]\n")
+    config.write_text(f"game: multisnake-v2\nformat: free-for-all\npoints: [{HUGE}, 0]\n")
     assert main(["plan", "--config", str(config)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"koth: {config}: field `points`:") and "401 digits" in err, err
@@ -314,7 +314,7 @@ def test_a_map_file_that_is_a_fifo_is_a_configuration_error(tmp_path: Path) -> N
     os.mkfifo(tmp_path / "maze.map")
     config = tmp_path / "tournament.yaml"
     config.write_text(
-        "game: multisnake-v1\nformat: free-for-all\nfree_for_all:\n  seats: 4\n"
+        "game: multisnake-v2\nformat: free-for-all\nfree_for_all:\n  seats: 4\n"
         "  setups: [{name: maze, map_file: maze.map}]\n"
     )
 

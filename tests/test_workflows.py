@@ -1243,7 +1243,7 @@ def test_season_rehearsal(rehearsal_path: Path, sandbox_base: SandboxBase) -> No
         check_history(store, third, [3, 4])  # the same season again: its line is replaced
 
         # A change to the host code re-keys: neither the cache nor the site is reused.
-        referee = repo / "runner" / "referee.py"
+        referee = repo / "runner" / "play" / "referee.py"
         referee.write_text(referee.read_text() + "# a change that could change outcomes\n")
         fourth = season_run(repo, store, sandbox_base, url, 4)
         plan = fourth["plan"][0]
@@ -1451,10 +1451,10 @@ def test_pr_rehearsal_with_a_broken_entry(rehearsal_path: Path, docker_engine: N
 @pytest.mark.slow
 @pytest.mark.parametrize("approved", [False, True])
 def test_pr_rehearsal_removing_an_entry_waits_for_an_organiser(
-    tmp_path: Path, docker_engine: None, approved: bool
+    rehearsal_path: Path, docker_engine: None, approved: bool
 ) -> None:
     labels = (workflows.APPROVAL_LABEL,) if approved else ()
-    runs, _ = pr_rehearsal(tmp_path, {"rookie": FIXTURES / "rookie"}, ("random",), labels)
+    runs, _ = pr_rehearsal(rehearsal_path, {"rookie": FIXTURES / "rookie"}, ("random",), labels)
     no_commands(runs)
     job = runs["check"][0]
     assert job.step("Build, check and play the changed entries").outcome == "success"

@@ -57,7 +57,7 @@ M_out = TypeVar("M_out", covariant=True)
 class Rules(Protocol, Generic[S, M]):
     """The rules of one game. Stateless: every state lives in ``S`` values."""
 
-    id: ClassVar[str]  # versioned: "domineering-v1"
+    id: ClassVar[str]  # versioned: "domineering-v2"
     info: ClassVar[GameInfo]
 
     def initial_state(self, rng: random.Random, seats: int, setup: Setup) -> S:
