@@ -12,17 +12,19 @@
  * or "-".
  * Then it waits on the channel for its request, NUL-separated fields in this order:
  *
- *     jail, shared object, RLIMIT_AS, RLIMIT_CPU, function, name symbol, arguments
+ *     jail, shared object, RLIMIT_AS, RLIMIT_CPU, function, name symbol, arguments, size
  *
  * (arguments: "w512,b1": each the way of reading it, w widen, b byte, i int32, and its size in
- * request bytes), then the compiled seccomp filter (may be empty). The bot's three channels
- * (request, reply, output) come with the request, or alone in a second message when the
- * request only primed the blank. It walls itself in exactly as the Python blank does: own
- * session, not dumpable, the parent-death signal, namespaces, memory group, chroot, uid,
- * rlimits, the filter, its channels on fds 0, 3, 4, 1 and 2, nothing else open. A wall that
- * cannot be built is reported on the channel, and it exits with EXIT_SETUP_FAILED. Then it
- * closes the channel (from there on nothing the bot does can pass for a set-up report), loads
- * the bot, says hello (its name) and answers each request with one little-endian int32.
+ * request bytes), then two compiled seccomp filters (both empty, or the first ``size`` bytes long:
+ * runner/bots/walls.py's filter of a C function, and the one added once the bot is loaded, after
+ * which no call may name a file). The bot's three channels (request, reply, output) come with the
+ * request, or alone in a second message when the request only primed the blank. It walls itself in
+ * exactly as the Python blank does: own session, not dumpable, the parent-death signal, namespaces,
+ * memory group, chroot, uid, rlimits, the first filter, its channels on fds 0, 3, 4, 1 and 2,
+ * nothing else open. A wall that cannot be built is reported on the channel, and it exits with
+ * EXIT_SETUP_FAILED. Then it closes the channel (from there on nothing the bot does can pass for a
+ * set-up report), loads the bot, adds the second filter, says hello (its name) and answers each
+ * request with one little-endian int32.
  *
  * The function is called through a pointer taking six longs: every argument is a pointer or an
  * integer, passed in a register of its own by the x86-64 and AArch64 calling conventions (the
@@ -128,8 +130,8 @@ struct request {
     int argc;
     char kinds[MAX_ARGS];
     size_t sizes[MAX_ARGS], size;
-    const unsigned char *filter;
-    size_t filter_size;
+    const unsigned char *filter, *loaded; /* walls.py's two filters */
+    size_t filter_size, loaded_size;
 };
 
 static rlim_t number(const char *text, const char *field) {
@@ -142,11 +144,11 @@ static rlim_t number(const char *text, const char *field) {
 }
 
 static void parse(char *buffer, size_t length, struct request *r) {
-    char *fields[7], *at = buffer, *end = buffer + length;
-    for (int i = 0; i < 7; i++) {
+    char *fields[8], *at = buffer, *end = buffer + length;
+    for (int i = 0; i < 8; i++) {
         char *nul = memchr(at, '\0', (size_t)(end - at));
         if (!nul)
-            fail("ValueError: the request has %d fields, not 7", i);
+            fail("ValueError: the request has %d fields, not 8", i);
         fields[i] = at;
         at = nul + 1;
     }
@@ -171,18 +173,24 @@ static void parse(char *buffer, size_t length, struct request *r) {
     }
     if (r->size == 0 || r->size > MAX_REQUEST)
         fail("ValueError: the request's arguments take %zu bytes", r->size);
+    size_t filters = (size_t)(end - at);
     r->filter = (const unsigned char *)at;
-    r->filter_size = (size_t)(end - at);
-    if (r->filter_size % sizeof(struct sock_filter))
-        fail("ValueError: the seccomp filter is %zu bytes", r->filter_size);
+    r->filter_size = (size_t)number(fields[7], "filter size");
+    if (r->filter_size > filters || r->filter_size % sizeof(struct sock_filter) ||
+        (filters - r->filter_size) % sizeof(struct sock_filter) ||
+        (r->filter_size == 0) != (filters == 0))
+        fail("ValueError: the seccomp filters are %zu bytes, the first %zu", filters,
+             r->filter_size);
+    r->loaded = r->filter + r->filter_size;
+    r->loaded_size = filters - r->filter_size;
 }
 
-static void install_filter(const struct request *r) {
-    if (!r->filter_size)
+static void install_filter(const unsigned char *filter, size_t size) {
+    if (!size)
         return;
     struct sock_fprog program = {
-        .len = (unsigned short)(r->filter_size / sizeof(struct sock_filter)),
-        .filter = (struct sock_filter *)(uintptr_t)r->filter,
+        .len = (unsigned short)(size / sizeof(struct sock_filter)),
+        .filter = (struct sock_filter *)(uintptr_t)filter,
     };
     check(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)");
     if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0) != 0)
@@ -233,7 +241,8 @@ static void load_failed(const char *what) {
 
 typedef long (*six_longs)(long, long, long, long, long, long);
 
-/* Load the bot, say hello, answer requests until the request channel ends. Never returns. */
+/* Load the bot, name no file from then on (the second filter), say hello, answer requests until
+ * the request channel ends. Never returns. */
 static void serve(const char *so, const struct request *r) {
     void *library = dlopen(so, RTLD_NOW | RTLD_LOCAL);
     if (!library)
@@ -244,6 +253,7 @@ static void serve(const char *so, const struct request *r) {
     void *function = dlsym(library, r->function);
     if (!function)
         load_failed(dlerror());
+    install_filter(r->loaded, r->loaded_size);
     const char *name = *name_at;
     size_t name_length = name ? strnlen(name, NAME_CAP) : 0;
     struct rlimit files = {REPLY_FD + 1, REPLY_FD + 1};
@@ -355,7 +365,7 @@ static void blank(pid_t zygote, int private, int own_uid, const char *group) {
     set_limit(RLIMIT_NPROC, 0, 0, "setrlimit(NPROC)");
     set_limit(RLIMIT_AS, r.memory, r.memory, "setrlimit(AS)");
     set_limit(RLIMIT_CPU, r.cpu, r.cpu + 1, "setrlimit(CPU)");
-    install_filter(&r);
+    install_filter(r.filter, r.filter_size);
     if (count == 0) { /* primed: the walls are up; now the channels */
         static char go[64];
         receive(go, sizeof go, fds, &count);

@@ -11,17 +11,19 @@ SOCK_SEQPACKET control socket, to ``spawn`` a bot: the request carries the bot's
 kernel tells it (wait4). When the control socket closes, every bot is killed.
 
 **Bot process** (a blank, then the bot): walls itself in before any bot code runs — own session,
-fds 0-2 on /dev/null and the output pipe; as root on the host a network and IPC namespace that
-is not the host's (the zygote's own, made once, when the seccomp filter denies making anything in
-it; else a new one per bot) and a chroot into the entry's jail (a folder holding only ``bot.so``,
-or a private read-only view of /usr, /dev/null and the jail for a program); whenever it can
-change uid (root, on the host or in a container) a uid no other live process has (so NPROC=0
-blocks fork and it can signal nothing); the parent-death signal, set again after that
-credential change and checked; rlimits (AS, CPU, NPROC, FSIZE, NOFILE, CORE); and the seccomp
-filter of walls.py — then ``dlopen`` or ``exec``. Until the moment before bot code runs, it
-holds a channel to the zygote on which it reports a failure of these walls (the host's fault); it
-closes that channel first, so nothing bot code does can pass for a set-up failure — its exit
-codes, signals and words are its own.
+fds 0-2 on /dev/null and the output pipe; as root on the host a network and IPC namespace that is
+not the host's (the zygote's own, made once, when the seccomp filter denies making anything in it;
+else a new one per bot) and a chroot: into the entry's jail (a folder holding only ``bot.so``), or,
+for a program its language runs (``python3 bot.py``), a private read-only view of /usr, /dev/null
+and the jail. A program of the entry's own build (``./bot``) needs no view: it names no file, and
+starts from its binary's descriptor. Whenever it can change uid (root, on the host or in a
+container) a uid no other live process has (so NPROC=0 blocks fork and it can signal nothing); the
+parent-death signal, set again after that credential change and checked; rlimits (AS, CPU, NPROC,
+FSIZE, NOFILE, CORE); and the seccomp filter of walls.py for its kind — then ``dlopen`` or
+``exec``. A C function's blank then adds the filter that denies every call naming a file. Until the
+moment before bot code runs, it holds a channel to the zygote on which it reports a failure of
+these walls (the host's fault); it closes that channel first, so nothing bot code does can pass for
+a set-up failure — its exit codes, signals and words are its own.
 A C bot says hello (its name string) and then answers requests on fd 3 → fd 4: the request's
 bytes in, laid out as the game's signature says (its ``abi``: the cffi declarations, the function,
 the name symbol and how each argument is read from the request), one little-endian int32 out. The
@@ -362,25 +364,48 @@ def _runs_here(program: list[str] | None) -> bool:
     )
 
 
-def _wall_in(request: dict[str, Any], rules: bytes | None) -> str:
-    """Everything that must hold before bot code runs. Returns the path to load or run."""
-    so_path: str = request.get("so", "")
-    jail: str = request["jail"]
+def _kind(request: dict[str, Any]) -> str:
+    """What the bot is (walls.py's kinds): a C function, a program of its entry's own build
+    (``./bot``: a static binary that needs no file), or a program its language's runtime runs
+    (``python3 bot.py``: it reads the runtime's files)."""
     program = request.get("exec")
-    if _Abilities.private:
-        if program:
-            _program_root(request["root"], jail)
-            os.chroot(request["root"])
-            os.chdir("/bot")
-        else:
-            os.chroot(jail)
-            os.chdir("/")
-            so_path = "/" + os.path.basename(so_path)
+    if not program:
+        return walls.FUNCTION
+    first = str(program[0])
+    own = first.startswith("./") and "/" not in first[2:]
+    return walls.OWN if own else walls.RUNTIME
+
+
+def _enter_jail(request: dict[str, Any], kind: str) -> tuple[str, int | None]:
+    """Into the bot's world: its root and working folder. Returns the path of the library to
+    load (a C function), and the descriptor of the binary to start (a program of its own build,
+    which names no file: it needs no view of any folder, and starts from that)."""
+    jail: str = request["jail"]
+    so_path: str = request.get("so", "")
+    if kind == walls.OWN and _Abilities.seccomp:
+        flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW
+        binary = os.open(os.path.join(jail, os.path.basename(request["exec"][0])), flags)
+        os.chdir(jail)
+        return "", binary
+    if kind != walls.FUNCTION and _Abilities.private:
+        _program_root(request["root"], jail)
+        os.chroot(request["root"])
+        os.chdir("/bot")
+    elif _Abilities.private:
+        os.chroot(jail)
+        os.chdir("/")
+        return "/" + os.path.basename(so_path), None
     else:
         # The bot then names its files from the jail: the folders above it may be closed to it
         # (a Docker sandbox's), and it passes them here, before it is the bot.
         os.chdir(jail)
-        so_path = so_path and "./" + os.path.basename(so_path)
+    return so_path and "./" + os.path.basename(so_path), None
+
+
+def _wall_in(request: dict[str, Any]) -> tuple[str, int | None]:
+    """Everything that must hold before bot code runs. Returns what ``_enter_jail`` does."""
+    kind = _kind(request)
+    path, binary = _enter_jail(request, kind)
     if _Abilities.setuid:
         uid = UID_BASE + os.getpid()
         os.setgroups([])
@@ -398,9 +423,9 @@ def _wall_in(request: dict[str, Any], rules: bytes | None) -> str:
     _limit(resource.RLIMIT_AS, int(limits["memory_bytes"]) + (4 << 30 if in_group else 0))
     cpu = int(limits["cpu_seconds"])
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    if rules is not None:
-        walls.install(rules)
-    return so_path
+    if _Abilities.seccomp:
+        walls.install(walls.filter_for(os.getpid(), kind))
+    return path, binary
 
 
 def _limit_files(program: bool) -> None:
@@ -412,13 +437,13 @@ def _limit_files(program: bool) -> None:
         _limit(resource.RLIMIT_NOFILE, REPLY_FD + 2)
 
 
-def _exec(path: str, request: dict[str, Any]) -> None:
+def _exec(request: dict[str, Any], binary: int | None) -> None:
     """Runs in the walled-in child for a program bot. Never returns. (The report channel is
-    close-on-exec: it closes as the program starts.)"""
+    close-on-exec: it closes as the program starts.) ``binary``: the program is the file open
+    on walls.EXEC_FD (execveat: it names nothing)."""
     argv = [str(arg) for arg in request["exec"]]
-    del path
     try:
-        os.execve(argv[0], argv, PROGRAM_ENV)
+        os.execve(argv[0] if binary is None else walls.EXEC_FD, argv, PROGRAM_ENV)
     except OSError as exc:
         os.write(2, f"cannot start the bot {argv[0]}: {exc.strerror}\n".encode())
         os._exit(EXIT_LOAD_FAILED)
@@ -461,7 +486,9 @@ def _argument(ffi: Any, offset: int, ctype: str, size: int, read: str) -> Any:
 
 
 def _serve(so_path: str, abi: dict[str, Any]) -> None:
-    """Runs in the walled-in child for a C-function bot: load it, then answer. Never returns."""
+    """Runs in the walled-in child for a C-function bot: load it, then answer. Never returns.
+
+    Once loaded it names no file (walls.loaded_filter)."""
     try:
         ffi = _ffi_for(abi["cdef"])
         lib = ffi.dlopen(so_path)
@@ -471,6 +498,8 @@ def _serve(so_path: str, abi: dict[str, Any]) -> None:
     except Exception as exc:
         os.write(2, f"cannot load the bot: {exc}\n".encode())
         os._exit(EXIT_LOAD_FAILED)
+    if _Abilities.seccomp:
+        walls.install(walls.loaded_filter())
     _limit(resource.RLIMIT_NOFILE, REPLY_FD + 1)
     os.write(REPLY_FD, HELLO_MAGIC + struct.pack("<H", len(name)) + name)
     arguments, size = [], 0
@@ -491,11 +520,9 @@ def _serve(so_path: str, abi: dict[str, Any]) -> None:
         os.write(REPLY_FD, pack(move))
 
 
-def _wait_for_bot(
-    channel: socket.socket, group: str | None
-) -> tuple[dict[str, Any], list[int], bytes | None]:
-    """A blank's walls that need no request, then its request: the bot to become, its channels
-    (none yet when the blank is to be primed) and the seccomp filter for its pid."""
+def _wait_for_bot(channel: socket.socket, group: str | None) -> tuple[dict[str, Any], list[int]]:
+    """A blank's walls that need no request, then its request: the bot to become and its
+    channels (none yet when the blank is to be primed)."""
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     os.setsid()
@@ -504,10 +531,8 @@ def _wait_for_bot(
         _check(_libc.unshare(CLONE_NEWNET | CLONE_NEWIPC), "unshare(NEWNET|NEWIPC)")
     if group:  # joined while waiting (~0.4 ms on cgroup v1); the limit comes with the bot
         _write_text(group + "/cgroup.procs", str(os.getpid()))
-    # Compiled while the blank waits, so a game does not wait for it.
-    rules = walls.filter_for(os.getpid()) if _Abilities.seccomp else None
     message, fds = _receive(channel)
-    return json.loads(message), fds, rules
+    return json.loads(message), fds
 
 
 def _receive(channel: socket.socket) -> tuple[bytes, list[int]]:
@@ -518,27 +543,34 @@ def _receive(channel: socket.socket) -> tuple[bytes, list[int]]:
     return message, fds
 
 
-def _take_channels(program: bool, fds: list[int], report: int, devnull: int) -> int:
+def _take_channels(
+    program: bool, fds: list[int], report: int, devnull: int, binary: int | None
+) -> int:
     """The bot's channels on their descriptors, every other descriptor closed but the report
-    channel (returned, moved); then the identity byte."""
+    channel (returned, moved) and an own program's ``binary`` (on walls.EXEC_FD); then the
+    identity byte."""
     # A program (stdio bot) talks on its stdin/stdout; a C function's host uses 3/4 and
     # sends the bot's own prints to the output pipe.
     targets = (-1, 0, 1, 2) if program else (0, REQUEST_FD, REPLY_FD, 1)
     # Lift every source above the targets first, so no dup2 clobbers a source.
-    sources = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64) for fd in (devnull, *fds, report)]
+    kept = [devnull, *fds, report] + ([binary] if binary is not None else [])
+    sources = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64) for fd in kept]
     for target, source in zip(targets, sources, strict=False):
         if target >= 0:
             os.dup2(source, target)
     if not program:
         os.dup2(1, 2)
-    report = max(targets) + 1
-    os.dup2(sources[-1], report, inheritable=False)
-    os.closerange(report + 1, 1 << 16)
+    moved = max(targets) + 1
+    os.dup2(sources[len(fds) + 1], moved, inheritable=False)
+    if binary is not None:
+        assert moved < walls.EXEC_FD
+        os.dup2(sources[-1], walls.EXEC_FD, inheritable=False)
+    os.closerange(max(moved, walls.EXEC_FD if binary is not None else 0) + 1, 1 << 16)
     # One byte on the output channel (a socket) before any bot code runs: the kernel stamps it
     # with this process's pid as the host sees it (SCM_CREDENTIALS), which no later write can
     # forge.
     os.write(targets[3], IDENTIFY)
-    return report
+    return moved
 
 
 def _become_bot(channel: socket.socket, group: str | None) -> None:
@@ -551,12 +583,12 @@ def _become_bot(channel: socket.socket, group: str | None) -> None:
     report = channel.fileno()
     try:
         devnull = os.open(os.devnull, os.O_RDONLY)  # before any chroot: the jail may lack it
-        request, fds, rules = _wait_for_bot(channel, group)
+        request, fds = _wait_for_bot(channel, group)
         program = bool(request.get("exec"))
-        path = _wall_in(request, rules)
+        path, binary = _wall_in(request)
         if not fds:  # primed: the walls are up; now the channels
             _, fds = _receive(channel)
-        report = _take_channels(program, fds, report, devnull)
+        report = _take_channels(program, fds, report, devnull, binary)
         _limit_files(program)
         here = _runs_here(request.get("exec"))
         if here:
@@ -570,7 +602,7 @@ def _become_bot(channel: socket.socket, group: str | None) -> None:
     if here:
         raise _Become([str(arg) for arg in request["exec"]], report)
     if program:
-        _exec(path, request)  # the report channel closes on exec
+        _exec(request, binary)  # the report channel closes on exec
     os.close(report)  # from here on bot code may run: nothing it says is a set-up report
     _serve(path, request["abi"])
 
@@ -804,7 +836,8 @@ def _native_args(request: dict[str, Any]) -> str | None:
 
 
 def _native_request(request: dict[str, Any], args: str, pid: int) -> bytes:
-    """``request`` as the C blank ``pid`` reads it (cblank.c): its fields, then its filter."""
+    """``request`` as the C blank ``pid`` reads it (cblank.c): its fields, then its two filters
+    (walls.py: the first, then the one it adds once the bot is loaded)."""
     limits = request["limits"]
     in_group = bool(request.get("cgroup")) or bool(limits.get("memory_enforced_outside"))
     memory = int(limits["memory_bytes"]) + (4 << 30 if in_group else 0)  # as ``_wall_in``
@@ -818,8 +851,10 @@ def _native_request(request: dict[str, Any], args: str, pid: int) -> bytes:
         abi["name_symbol"],
         args,
     ]
-    rules = walls.filter_for(pid) if _Abilities.seccomp else b""
-    return b"".join(field.encode() + b"\0" for field in fields) + rules
+    first = walls.filter_for(pid, walls.FUNCTION) if _Abilities.seccomp else b""
+    loaded = walls.loaded_filter() if _Abilities.seccomp else b""
+    fields.append(str(len(first)))
+    return b"".join(field.encode() + b"\0" for field in fields) + first + loaded
 
 
 def _can_unshare() -> bool:
@@ -836,7 +871,7 @@ def _can_filter() -> bool:
     pid = os.fork()
     if pid == 0:
         try:
-            walls.install(walls.deny_list_filter(os.getpid()).compiled())
+            walls.install(walls.bot_filter(os.getpid(), walls.FUNCTION).compiled())
         except OSError:
             os._exit(1)
         os._exit(0)
@@ -1158,14 +1193,17 @@ def _find_abilities(groups: _MemoryGroups, native: str | None) -> dict[str, Any]
     _Abilities.setuid = os.geteuid() == 0
     _Abilities.private = _Abilities.setuid and _can_unshare()
     _Abilities.seccomp = _can_filter()
-    if _Abilities.seccomp:
-        walls.filter_for(os.getpid())  # compiled here once: every blank inherits it
+    if _Abilities.seccomp:  # compiled here once: every blank inherits them
+        for kind in walls.KINDS:
+            walls.filter_for(os.getpid(), kind)
+        walls.loaded_filter()
     if _Abilities.private and _Abilities.seccomp:
         # One network and IPC namespace for every bot of this zygote, made here once instead of
         # once per bot (~0.4 ms of CPU each, half of it in a kernel worker after the bot ends).
         # It holds only a loopback device that is down, and nothing else ever: the filter
-        # denies socket() and System V IPC and message queues, so a bot can make nothing in
-        # either that another bot could see. Without the filter, each bot makes its own.
+        # denies every socket call but the blank's recvmsg, System V IPC and message queues, so
+        # a bot can make nothing in either that another bot could see. Without the filter, each
+        # bot makes its own.
         _check(_libc.unshare(CLONE_NEWNET | CLONE_NEWIPC), "unshare(NEWNET|NEWIPC)")
         _Abilities.shared_namespaces = True
     started_as = sys.orig_argv[: len(sys.orig_argv) - len(sys.argv)]

@@ -26,9 +26,13 @@ from runner.sandbox.zygote import BotLimits, BotProcess
 
 HERE = Path(__file__).parent
 PROGRAMS = HERE / "programs"
-GAMES = {"c": "snakes-v2", "python": "cluster-v2"}
+# The kinds of bot: a C function (Snakes), a C program and a Python program (Cluster).
+GAMES = {"c": "snakes-v2", "cprog": "cluster-v2", "python": "cluster-v2"}
+LANGUAGES = {"c": "c", "cprog": "c", "python": "python"}
+C_LIMITS = BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20)
 LIMITS = {
-    "c": BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20),
+    "c": C_LIMITS,
+    "cprog": C_LIMITS,
     # Wall-clock limits wide enough for a loaded machine.
     "python": BotLimits(
         move_cpu_s=0.1,
@@ -58,12 +62,16 @@ def source_of(kind: str, name: str) -> str:
     return (PROGRAMS / "cluster_io.py").read_text() + "\n" + (PROGRAMS / f"{name}.py").read_text()
 
 
-def build(sandbox: Any, root: Path, kind: str, name: str) -> Build:
+def build(sandbox: Any, root: Path, kind: str, name: str, source: str | None = None) -> Build:
+    """The entry ``name`` of ``kind`` built, from ``source`` (else tests/hostile's file)."""
     folder = root / "entries" / f"{name}-{kind}"
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / ("bot.c" if kind == "c" else "bot.py")).write_text(source_of(kind, name))
+    language = LANGUAGES[kind]
+    (folder / ("bot.py" if language == "python" else "bot.c")).write_text(
+        source if source is not None else source_of(kind, name)
+    )
     (folder / "entry.yaml").write_text(
-        f"name: {folder.name}\nauthor: tests\ndescription: an attack\nlanguage: {kind}\n"
+        f"name: {folder.name}\nauthor: tests\ndescription: an attack\nlanguage: {language}\n"
     )
     game = find_game(GAMES[kind])
     built = build_entry(load_entry(folder), root / "build", sandbox, LIMITS[kind], 60, game)
