@@ -6,8 +6,9 @@
  *
  *     cblank ZYGOTE_PID PRIVATE SETUID CGROUP
  *
- * PRIVATE: 0 none of these; 1 make a network and IPC namespace now and chroot into the jail
- * later; 2 only the chroot (the zygote made a network and IPC namespace for all its bots once).
+ * PRIVATE: 0 none of these; 1 make a network, IPC and UTS namespace now (its host name koth's)
+ * and chroot into the jail later; 2 only the chroot (the zygote made those namespaces for all its
+ * bots once).
  * SETUID (0/1): take a uid of its own (UID_BASE + pid); CGROUP: the memory group to join now,
  * or "-".
  * Then it waits on the channel for its request, NUL-separated fields in this order:
@@ -17,14 +18,14 @@
  * (arguments: "w512,b1": each the way of reading it, w widen, b byte, i int32, and its size in
  * request bytes), then two compiled seccomp filters (both empty, or the first ``size`` bytes long:
  * runner/bots/walls.py's filter of a C function, and the one added once the bot is loaded, after
- * which no call may name a file). The bot's three channels (request, reply, output) come with the
- * request, or alone in a second message when the request only primed the blank. It walls itself in
- * exactly as the Python blank does: own session, not dumpable, the parent-death signal, namespaces,
- * memory group, chroot, uid, rlimits, the first filter, its channels on fds 0, 3, 4, 1 and 2,
- * nothing else open. A wall that cannot be built is reported on the channel, and it exits with
- * EXIT_SETUP_FAILED. Then it closes the channel (from there on nothing the bot does can pass for a
- * set-up report), loads the bot, adds the second filter, says hello (its name) and answers each
- * request with one little-endian int32.
+ * which no call may name a file). The bot's four channels (request, reply, identity, output) come
+ * with the request, or alone in a second message when the request only primed the blank. It walls
+ * itself in exactly as the Python blank does: own session, not dumpable, the parent-death signal,
+ * namespaces, memory group, chroot, uid, rlimits, the first filter, its channels on fds 0, 3, 4, 1
+ * and 2 (the identity byte sent and that socket closed), nothing else open. A wall that cannot be
+ * built is reported on the channel, and it exits with EXIT_SETUP_FAILED. Then it closes the channel
+ * (from there on nothing the bot does can pass for a set-up report), loads the bot, adds the second
+ * filter, says hello (its name) and answers each request with one little-endian int32.
  *
  * The function is called through a pointer taking six longs: every argument is a pointer or an
  * integer, passed in a register of its own by the x86-64 and AArch64 calling conventions (the
@@ -198,12 +199,13 @@ static void install_filter(const unsigned char *filter, size_t size) {
 }
 
 /* The bot's channels on their fds (null on 0, request 3, reply 4, output 1 and 2), the report
- * channel on REPORT_FD, everything else closed; then the identity byte on the output channel (a
- * socket): the kernel stamps it with this pid (SCM_CREDENTIALS), which no later write can forge. */
+ * channel on REPORT_FD, everything else closed; first the identity byte on the identity channel
+ * (a socket): the kernel stamps it with this pid (SCM_CREDENTIALS), which no later write can
+ * forge. That socket is then closed with the rest: the bot holds no socket, only pipes. */
 static void take_channels(int devnull, const int *fds) {
-    int sources[5], targets[4] = {0, REQUEST_FD, REPLY_FD, 1};
-    int from[5] = {devnull, fds[0], fds[1], fds[2], report_fd};
-    for (int i = 0; i < 5; i++) {
+    int sources[6], targets[4] = {0, REQUEST_FD, REPLY_FD, 1};
+    int from[6] = {devnull, fds[0], fds[1], fds[3], report_fd, fds[2]};
+    for (int i = 0; i < 6; i++) {
         sources[i] = fcntl(from[i], F_DUPFD_CLOEXEC, 64);
         if (sources[i] < 0)
             fail("OSError: fcntl(F_DUPFD_CLOEXEC): %s", strerror(errno));
@@ -216,9 +218,9 @@ static void take_channels(int devnull, const int *fds) {
     if (dup3(sources[4], REPORT_FD, O_CLOEXEC) < 0)
         fail("OSError: dup3: %s", strerror(errno));
     report_fd = REPORT_FD;
-    check(close_range(REPORT_FD + 1, ~0U, 0), "close_range");
-    if (write(1, "!", 1) != 1)
+    if (write(sources[5], "!", 1) != 1)
         fail("OSError: writing the identity byte: %s", strerror(errno));
+    check(close_range(REPORT_FD + 1, ~0U, 0), "close_range");
 }
 
 static void write_all(int fd, const void *data, size_t size) {
@@ -324,8 +326,11 @@ static void blank(pid_t zygote, int private, int own_uid, const char *group) {
     signal(SIGXFSZ, SIG_IGN);
     if (setsid() < 0)
         fail("OSError: setsid: %s", strerror(errno));
-    if (private == 1)
-        check(unshare(CLONE_NEWNET | CLONE_NEWIPC), "unshare(NEWNET|NEWIPC)");
+    if (private == 1) {
+        check(unshare(CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS),
+              "unshare(NEWNET|NEWIPC|NEWUTS)");
+        check(sethostname("koth", 4), "sethostname");
+    }
     if (strcmp(group, "-") != 0) { /* joined while waiting; the limit comes with the bot */
         char path[PATH_MAX], pid[32];
         int length = snprintf(pid, sizeof pid, "%d", (int)getpid());
@@ -370,8 +375,8 @@ static void blank(pid_t zygote, int private, int own_uid, const char *group) {
         static char go[64];
         receive(go, sizeof go, fds, &count);
     }
-    if (count != 3)
-        fail("ValueError: %d channels came with the bot, not 3", count);
+    if (count != 4)
+        fail("ValueError: %d channels came with the bot, not 4", count);
     take_channels(devnull, fds);
     set_limit(RLIMIT_NOFILE, REPLY_FD + 2, REPLY_FD + 2, "setrlimit(NOFILE)");
     close(REPORT_FD); /* from here on bot code may run: nothing it says is a set-up report */

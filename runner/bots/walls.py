@@ -18,7 +18,7 @@ so the zygote can use it inside a container as well as on the host.
   - ``RUNTIME``: a program its language runs (``python3 bot.py``), which reads its runtime's files
     by name, read-only, in its private view (runner/bots/worker.py).
 
-  Nothing else: no socket calls (but the blank's recvmsg), no System V IPC or message
+  Nothing else: no socket (a bot holds none: its channels are pipes), no System V IPC or message
   queues, no tracing, no signal but to itself, no namespaces or mounts, nothing written to the
   file system, no locks or watches on files, no AIO or io_uring, no page-cache probes (mincore,
   cachestat, RWF_NOWAIT) or evictions (fadvise, readahead, MADV_COLD/PAGEOUT), no readings of the
@@ -116,7 +116,7 @@ ALLOWED: tuple[tuple[str, frozenset[str]], ...] = (
         EVERY,
     ),
     # The blank's last step with the filter up: a primed blank's channels come on a socket
-    # (closed before bot code runs)
+    # (closed before bot code runs: no bot holds a socket, so no bot can use it)
     ("recvmsg", EVERY),
     # Files by name, read-only (NONE_OF): a runtime's files in its view; the C library loading
     # a C function's library (then LOADED denies them)

@@ -11,19 +11,21 @@ SOCK_SEQPACKET control socket, to ``spawn`` a bot: the request carries the bot's
 kernel tells it (wait4). When the control socket closes, every bot is killed.
 
 **Bot process** (a blank, then the bot): walls itself in before any bot code runs — own session,
-fds 0-2 on /dev/null and the output pipe; as root on the host a network and IPC namespace that is
-not the host's (the zygote's own, made once, when the seccomp filter denies making anything in it;
-else a new one per bot) and a chroot: into the entry's jail (a folder holding only ``bot.so``), or,
-for a program its language runs (``python3 bot.py``), a private read-only view of /usr, /dev/null
-and the jail. A program of the entry's own build (``./bot``) needs no view: it names no file, and
-starts from its binary's descriptor. Whenever it can change uid (root, on the host or in a
-container) a uid no other live process has (so NPROC=0 blocks fork and it can signal nothing); the
-parent-death signal, set again after that credential change and checked; rlimits (AS, CPU, NPROC,
-FSIZE, NOFILE, CORE); and the seccomp filter of walls.py for its kind — then ``dlopen`` or
-``exec``. A C function's blank then adds the filter that denies every call naming a file. Until the
-moment before bot code runs, it holds a channel to the zygote on which it reports a failure of
-these walls (the host's fault); it closes that channel first, so nothing bot code does can pass for
-a set-up failure — its exit codes, signals and words are its own.
+its channels (pipes: request, reply, output; and a socket it writes its identity byte on and
+closes, so that it holds no socket) on their descriptors, nothing else open; as root on the host a
+network, IPC and UTS namespace that is not the host's (the zygote's own, made once, when the
+seccomp filter denies making anything in it; else a new one per bot; its host name koth's) and a
+chroot: into the entry's jail (a folder holding only ``bot.so``), or, for a program its language
+runs (``python3 bot.py``), a private read-only view of /usr, /dev/null and the jail. A program of
+the entry's own build (``./bot``) needs no view: it names no file, and starts from its binary's
+descriptor. Whenever it can change uid (root, on the host or in a container) a uid no other live
+process has (so NPROC=0 blocks fork and it can signal nothing); the parent-death signal, set again
+after that credential change and checked; rlimits (AS, CPU, NPROC, FSIZE, NOFILE, CORE); and the
+seccomp filter of walls.py for its kind — then ``dlopen`` or ``exec``. A C function's blank then
+adds the filter that denies every call naming a file. Until the moment before bot code runs, it
+holds a channel to the zygote on which it reports a failure of these walls (the host's fault); it
+closes that channel first, so nothing bot code does can pass for a set-up failure — its exit codes,
+signals and words are its own.
 A C bot says hello (its name string) and then answers requests on fd 3 → fd 4: the request's
 bytes in, laid out as the game's signature says (its ``abi``: the cffi declarations, the function,
 the name symbol and how each argument is read from the request), one little-endian int32 out. The
@@ -75,7 +77,12 @@ NAME_CAP = 200
 UID_BASE = 1_000_000  # unique per bot: UID_BASE + its pid (pids are unique among live processes)
 CLONE_NEWNET = 0x40000000
 CLONE_NEWIPC = 0x08000000
+CLONE_NEWUTS = 0x04000000
 CLONE_NEWNS = 0x00020000
+# The namespaces a bot is given that are not the host's: no network, no System V IPC, and a
+# host name of koth's (``uname`` tells a bot nothing of the machine's name).
+BOT_NAMESPACES = CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS
+HOST_NAME = "koth"
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC = 1, 2, 4, 32, 4096, 16384
 MS_PRIVATE = 1 << 18
 PROGRAM_FILES = 64  # descriptors a program bot may hold (stdin/out/err included)
@@ -528,7 +535,7 @@ def _wait_for_bot(channel: socket.socket, group: str | None) -> tuple[dict[str, 
     os.setsid()
     walls.set_parent_death_signal(_Abilities.zygote)
     if _Abilities.private and not _Abilities.shared_namespaces:
-        _check(_libc.unshare(CLONE_NEWNET | CLONE_NEWIPC), "unshare(NEWNET|NEWIPC)")
+        _own_namespaces()
     if group:  # joined while waiting (~0.4 ms on cgroup v1); the limit comes with the bot
         _write_text(group + "/cgroup.procs", str(os.getpid()))
     message, fds = _receive(channel)
@@ -546,30 +553,34 @@ def _receive(channel: socket.socket) -> tuple[bytes, list[int]]:
 def _take_channels(
     program: bool, fds: list[int], report: int, devnull: int, binary: int | None
 ) -> int:
-    """The bot's channels on their descriptors, every other descriptor closed but the report
-    channel (returned, moved) and an own program's ``binary`` (on walls.EXEC_FD); then the
-    identity byte."""
-    # A program (stdio bot) talks on its stdin/stdout; a C function's host uses 3/4 and
-    # sends the bot's own prints to the output pipe.
-    targets = (-1, 0, 1, 2) if program else (0, REQUEST_FD, REPLY_FD, 1)
+    """The bot's channels (``fds``: request, reply, identity, output) on their descriptors, every
+    other descriptor closed but the report channel (returned, moved) and an own program's
+    ``binary`` (on walls.EXEC_FD); the identity byte sent first."""
+    if len(fds) != 4:
+        raise ValueError(f"{len(fds)} channels came with the bot, not 4")
+    request, reply, identity, output = fds
+    # A program (stdio bot) talks on its stdin/stdout; a C function's host uses 3/4 and sends
+    # the bot's own prints to the output pipe.
+    places = (
+        {0: request, 1: reply, 2: output}
+        if program
+        else {0: devnull, REQUEST_FD: request, REPLY_FD: reply, 1: output, 2: output}
+    )
     # Lift every source above the targets first, so no dup2 clobbers a source.
     kept = [devnull, *fds, report] + ([binary] if binary is not None else [])
-    sources = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64) for fd in kept]
-    for target, source in zip(targets, sources, strict=False):
-        if target >= 0:
-            os.dup2(source, target)
-    if not program:
-        os.dup2(1, 2)
-    moved = max(targets) + 1
-    os.dup2(sources[len(fds) + 1], moved, inheritable=False)
+    lifted = {fd: fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64) for fd in kept}
+    for target, source in places.items():
+        os.dup2(lifted[source], target)
+    moved = max(places) + 1
+    os.dup2(lifted[report], moved, inheritable=False)
     if binary is not None:
         assert moved < walls.EXEC_FD
-        os.dup2(sources[-1], walls.EXEC_FD, inheritable=False)
+        os.dup2(lifted[binary], walls.EXEC_FD, inheritable=False)
+    # One byte on the identity channel (a socket) before any bot code runs: the kernel stamps
+    # it with this process's pid as the host sees it (SCM_CREDENTIALS), which no later write can
+    # forge. The socket is then closed with the rest: a bot holds no socket, only pipes.
+    os.write(lifted[identity], IDENTIFY)
     os.closerange(max(moved, walls.EXEC_FD if binary is not None else 0) + 1, 1 << 16)
-    # One byte on the output channel (a socket) before any bot code runs: the kernel stamps it
-    # with this process's pid as the host sees it (SCM_CREDENTIALS), which no later write can
-    # forge.
-    os.write(targets[3], IDENTIFY)
     return moved
 
 
@@ -857,11 +868,17 @@ def _native_request(request: dict[str, Any], args: str, pid: int) -> bytes:
     return b"".join(field.encode() + b"\0" for field in fields) + first + loaded
 
 
+def _own_namespaces() -> None:
+    """This process into namespaces of its own (BOT_NAMESPACES), its host name koth's."""
+    _check(_libc.unshare(BOT_NAMESPACES), "unshare(NEWNET|NEWIPC|NEWUTS)")
+    socket.sethostname(HOST_NAME)
+
+
 def _can_unshare() -> bool:
     """Root in an unprivileged container may not make namespaces: find out once, at start."""
     pid = os.fork()
     if pid == 0:
-        os._exit(0 if _libc.unshare(CLONE_NEWNET | CLONE_NEWIPC) == 0 else 1)
+        os._exit(0 if _libc.unshare(BOT_NAMESPACES) == 0 else 1)
     _, status = os.waitpid(pid, 0)
     return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
 
@@ -1140,7 +1157,7 @@ class _Zygote:
         if not message:
             return False
         request = json.loads(message)
-        if request["op"] == "spawn" and len(fds) == 3:
+        if request["op"] == "spawn" and len(fds) == 4:
             self.spawn(request, fds)
             return True
         for fd in fds:
@@ -1198,13 +1215,13 @@ def _find_abilities(groups: _MemoryGroups, native: str | None) -> dict[str, Any]
             walls.filter_for(os.getpid(), kind)
         walls.loaded_filter()
     if _Abilities.private and _Abilities.seccomp:
-        # One network and IPC namespace for every bot of this zygote, made here once instead of
-        # once per bot (~0.4 ms of CPU each, half of it in a kernel worker after the bot ends).
-        # It holds only a loopback device that is down, and nothing else ever: the filter
-        # denies every socket call but the blank's recvmsg, System V IPC and message queues, so
-        # a bot can make nothing in either that another bot could see. Without the filter, each
-        # bot makes its own.
-        _check(_libc.unshare(CLONE_NEWNET | CLONE_NEWIPC), "unshare(NEWNET|NEWIPC)")
+        # One network, IPC and UTS namespace for every bot of this zygote, made here once
+        # instead of once per bot (~0.4 ms of CPU each, half of it in a kernel worker after the
+        # bot ends). It holds only a loopback device that is down, and nothing else ever: the
+        # filter denies every socket call but the blank's recvmsg, System V IPC and message
+        # queues, so a bot can make nothing in either that another bot could see. Without the
+        # filter, each bot makes its own.
+        _own_namespaces()
         _Abilities.shared_namespaces = True
     started_as = sys.orig_argv[: len(sys.orig_argv) - len(sys.argv)]
     if started_as[-2:] == ["-c", LAUNCH]:  # the interpreter and its flags ran this file

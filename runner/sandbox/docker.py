@@ -26,13 +26,13 @@
   it, so a move costs what it costs locally.
 - **Walls**: no network, every capability dropped but the three the zygote needs to give each
   bot a uid of its own and to kill it (SETUID, SETGID, KILL; a bot leaves them all behind when it
-  leaves uid 0), no-new-privileges, read-only root, memory with swap equal to memory (the kernel's
-  OOM killer, read from the container's cgroup, makes the loss "memory"), a pids limit, a CPU
-  limit, ``--init``, ``--ipc none``, the ``none`` logging driver, no environment from the host;
-  never the Docker socket or the repository: only the entries' builds, read-only. The zygote is
-  not dumpable and its bots run under other uids, behind the seccomp filter: no bot can trace,
-  signal or read it. Still, the host believes nothing the container says without checking it,
-  and counts anything that goes wrong with it as its entry's doing.
+  leaves uid 0), the host name koth, no-new-privileges, read-only root, memory with swap equal to
+  memory (the kernel's OOM killer, read from the container's cgroup, makes the loss "memory"), a
+  pids limit, a CPU limit, ``--init``, ``--ipc none``, the ``none`` logging driver, no environment
+  from the host; never the Docker socket or the repository: only the entries' builds, read-only.
+  The zygote is not dumpable and its bots run under other uids, behind the seccomp filter: no bot
+  can trace, signal or read it. Still, the host believes nothing the container says without
+  checking it, and counts anything that goes wrong with it as its entry's doing.
 - **Clean-up**: every container is labelled; all are removed (``docker kill`` semantics, never a
   graceful stop) when the sandbox closes, and leftovers of dead sessions when one opens.
 """
@@ -132,6 +132,7 @@ def hardening(memory_bytes: int, pids: int, user: str, capabilities: list[str]) 
         "init": True,
         "ipc_mode": "none",
         "log_config": LogConfig(type="none"),
+        "hostname": worker.HOST_NAME,  # nothing of the machine's name (uname)
         "environment": {},
         "mem_limit": memory_bytes,
         "memswap_limit": memory_bytes,
