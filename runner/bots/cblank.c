@@ -24,8 +24,10 @@
  * namespaces, memory group, chroot, uid, rlimits, the first filter, its channels on fds 0, 3, 4, 1
  * and 2 (the identity byte sent and that socket closed), nothing else open. A wall that cannot be
  * built is reported on the channel, and it exits with EXIT_SETUP_FAILED. Then it closes the channel
- * (from there on nothing the bot does can pass for a set-up report), loads the bot, adds the second
- * filter, says hello (its name) and answers each request with one little-endian int32.
+ * (from there on nothing the bot does can pass for a set-up report), loads the bot, puts every page
+ * of its library in its page tables (no page fault on a file it maps then tells or changes what the
+ * page cache holds: ``read_through``), adds the second filter, says hello (its name) and answers
+ * each request with one little-endian int32.
  *
  * The function is called through a pointer taking six longs: every argument is a pointer or an
  * integer, passed in a register of its own by the x86-64 and AArch64 calling conventions (the
@@ -33,6 +35,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -46,9 +49,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -243,9 +249,60 @@ static void load_failed(const char *what) {
 
 typedef long (*six_longs)(long, long, long, long, long, long);
 
-/* Load the bot, name no file from then on (the second filter), say hello, answer requests until
- * the request channel ends. Never returns. */
-static void serve(const char *so, const struct request *r) {
+/* A page fault on a file a bot has mapped would tell it, by its time, whether the page was in
+ * the page cache every process shares, or bring it there for another bot to tell. So every page
+ * of the files it maps is in the page cache before it runs: this program's own objects (it, the
+ * C library, libm, the loader) are read through once, as the fork server starts (or a blank, if
+ * there is none); the bot's library, which the blank loads, is put in the blank's page tables
+ * (``populate``, below). */
+struct objects {
+    int from, seen; /* act on the objects from the from-th on; how many were seen */
+};
+
+/* dl_iterate_phdr's callback: the object read through into the page cache (its file is the
+ * program itself for the first, unnamed one). */
+static int read_through(struct dl_phdr_info *object, size_t size, void *data) {
+    (void)size, (void)data;
+    const char *name = object->dlpi_name[0] ? object->dlpi_name : "/proc/self/exe";
+    int fd = open(name, O_RDONLY | O_CLOEXEC), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    struct stat found;
+    if (fd >= 0 && null >= 0 && fstat(fd, &found) == 0)
+        for (off_t at = 0; at < found.st_size;)
+            if (sendfile(null, fd, &at, (size_t)(found.st_size - at)) <= 0)
+                break;
+    if (fd >= 0)
+        close(fd);
+    if (null >= 0)
+        close(null);
+    return 0;
+}
+
+/* dl_iterate_phdr's callback: every page of each loaded object from the ``from``-th on in the
+ * page tables now (MADV_POPULATE_READ, Linux 5.14; before it, a byte of each page read). */
+static int populate(struct dl_phdr_info *object, size_t size, void *data) {
+    struct objects *objects = data;
+    (void)size;
+    if (objects->seen++ < objects->from)
+        return 0;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    for (int i = 0; i < object->dlpi_phnum; i++) {
+        const ElfW(Phdr) *segment = &object->dlpi_phdr[i];
+        if (segment->p_type != PT_LOAD || !(segment->p_flags & PF_R))
+            continue;
+        uintptr_t start = (object->dlpi_addr + segment->p_vaddr) & ~(page - 1);
+        uintptr_t end = (object->dlpi_addr + segment->p_vaddr + segment->p_memsz + page - 1) &
+                        ~(page - 1);
+        if (madvise((void *)start, end - start, 22 /* MADV_POPULATE_READ */) != 0)
+            for (uintptr_t at = start; at < end; at += page)
+                (void)*(volatile const char *)at;
+    }
+    return 0;
+}
+
+/* Load the bot (its objects populated: those from the ``loaded``-th on, the ones before were as
+ * the blank started), name no file from then on (the second filter), say hello, answer requests
+ * until the request channel ends. Never returns. */
+static void serve(const char *so, const struct request *r, int loaded) {
     void *library = dlopen(so, RTLD_NOW | RTLD_LOCAL);
     if (!library)
         load_failed(dlerror());
@@ -255,6 +312,8 @@ static void serve(const char *so, const struct request *r) {
     void *function = dlsym(library, r->function);
     if (!function)
         load_failed(dlerror());
+    struct objects objects = {loaded, 0};
+    dl_iterate_phdr(populate, &objects);
     install_filter(r->loaded, r->loaded_size);
     const char *name = *name_at;
     size_t name_length = name ? strnlen(name, NAME_CAP) : 0;
@@ -321,9 +380,13 @@ static void first_walls(pid_t zygote) {
 }
 
 /* Build the walls (the blank's channel on fd 3), take the request, become the bot. */
-static void blank(pid_t zygote, int private, int own_uid, const char *group) {
+static void blank(pid_t zygote, int private, int own_uid, const char *group, int served) {
     first_walls(zygote);
     signal(SIGXFSZ, SIG_IGN);
+    if (!served) /* started alone: no fork server read this program's objects through */
+        dl_iterate_phdr(read_through, NULL);
+    struct objects objects = {INT_MAX, 0}; /* counted: the bot's library will come after them */
+    dl_iterate_phdr(populate, &objects);
     if (setsid() < 0)
         fail("OSError: setsid: %s", strerror(errno));
     if (private == 1) {
@@ -380,7 +443,7 @@ static void blank(pid_t zygote, int private, int own_uid, const char *group) {
     take_channels(devnull, fds);
     set_limit(RLIMIT_NOFILE, REPLY_FD + 2, REPLY_FD + 2, "setrlimit(NOFILE)");
     close(REPORT_FD); /* from here on bot code may run: nothing it says is a set-up report */
-    serve(so, &r);
+    serve(so, &r, objects.seen);
 }
 
 /* The fork server (--serve): each message on fd 3 is PRIVATE, SETUID and CGROUP (NUL-separated)
@@ -392,6 +455,7 @@ static void blank(pid_t zygote, int private, int own_uid, const char *group) {
  * here. The server never runs bot code and keeps nothing a request said. */
 static void serve_forks(pid_t zygote) {
     first_walls(zygote);
+    dl_iterate_phdr(read_through, NULL);
     static char message[PATH_MAX + 16];
     for (;;) {
         int fds[8], count;
@@ -412,7 +476,7 @@ static void serve_forks(pid_t zygote) {
                 if (dup2(fds[0], CHANNEL_FD) < 0) /* over the server's own channel */
                     _exit(EXIT_SETUP_FAILED);
                 blank(zygote, (int)number(fields[0], "private"), strcmp(fields[1], "1") == 0,
-                      fields[2]);
+                      fields[2], 1);
             }
             if (pid < 0)
                 pid = -errno;
@@ -431,5 +495,5 @@ int main(int argc, char **argv) {
     if (argc != 5)
         fail("usage: cblank ZYGOTE_PID PRIVATE SETUID CGROUP | cblank --serve ZYGOTE_PID");
     blank((pid_t)number(argv[1], "zygote pid"), (int)number(argv[2], "private"),
-          strcmp(argv[3], "1") == 0, argv[4]);
+          strcmp(argv[3], "1") == 0, argv[4], 0);
 }

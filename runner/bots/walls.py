@@ -371,6 +371,91 @@ def filter_for(pid: int, kind: str) -> bytes:
     return bytes(program)
 
 
+class _LoadedObject(ctypes.Structure):  # struct dl_phdr_info, its first fields
+    _fields_ = [
+        ("address", ctypes.c_size_t),
+        ("name", ctypes.c_char_p),
+        ("headers", ctypes.c_void_p),
+        ("count", ctypes.c_uint16),
+    ]
+
+
+class _Segment(ctypes.Structure):  # Elf64_Phdr
+    _fields_ = [
+        ("type", ctypes.c_uint32),
+        ("flags", ctypes.c_uint32),
+        ("offset", ctypes.c_uint64),
+        ("vaddr", ctypes.c_uint64),
+        ("paddr", ctypes.c_uint64),
+        ("filesz", ctypes.c_uint64),
+        ("memsz", ctypes.c_uint64),
+        ("align", ctypes.c_uint64),
+    ]
+
+
+PT_LOAD, PF_R, MADV_POPULATE_READ = 1, 4, 22
+_EACH_OBJECT = ctypes.CFUNCTYPE(
+    ctypes.c_int, ctypes.POINTER(_LoadedObject), ctypes.c_size_t, ctypes.c_void_p
+)
+
+
+def _loaded_objects() -> list[tuple[bytes, list[tuple[int, int]]]]:
+    """This process's loaded objects (its program first, then its libraries, in load order):
+    each one's file name (empty for the program) and the page-aligned ranges it is mapped in."""
+    found: list[tuple[bytes, list[tuple[int, int]]]] = []
+    if ctypes.sizeof(ctypes.c_void_p) != 8:
+        return found  # the fields above are ELF64's
+    page = os.sysconf("SC_PAGE_SIZE")
+
+    def each(loaded: ctypes._Pointer[_LoadedObject], size: int, data: int | None) -> int:
+        info = loaded.contents
+        segments = ctypes.cast(info.headers, ctypes.POINTER(_Segment))
+        ranges = []
+        for i in range(info.count):
+            segment = segments[i]
+            if segment.type == PT_LOAD and segment.flags & PF_R:
+                start = (info.address + segment.vaddr) // page * page
+                end = -(-(info.address + segment.vaddr + segment.memsz) // page) * page
+                ranges.append((start, end))
+        found.append((info.name or b"", ranges))
+        return 0
+
+    _libc.dl_iterate_phdr(_EACH_OBJECT(each), None)
+    return found
+
+
+def read_through_objects() -> None:
+    """Every page of the files this process has loaded read into the page cache (copied
+    nowhere), once: a page fault on one of them, in a bot forked from this process, then neither
+    tells it whether the page was there nor brings it there for another bot to tell (the C
+    blank's ``read_through``, runner/bots/cblank.c)."""
+    with open(os.devnull, "wb") as null:
+        for name, _ in _loaded_objects():
+            try:
+                with open(name or b"/proc/self/exe", "rb") as file:
+                    size, done = os.fstat(file.fileno()).st_size, 0
+                    while done < size:
+                        sent = os.sendfile(null.fileno(), file.fileno(), done, size - done)
+                        if sent <= 0:
+                            break
+                        done += sent
+            except OSError:
+                continue  # the vDSO (no file), or a file gone: nothing to read
+
+
+def populate_mappings(first: int = 0) -> int:
+    """Every page of this process's loaded objects from the ``first``-th on in its page tables
+    now (a bot's library, once loaded: the C blank's ``populate``); returns how many objects it
+    has. (MADV_POPULATE_READ, Linux 5.14; before it, a byte of each page read.)"""
+    objects = _loaded_objects()
+    for _, ranges in objects[first:]:
+        for start, end in ranges:
+            if _libc.madvise(ctypes.c_void_p(start), end - start, MADV_POPULATE_READ) != 0:
+                for at in range(start, end, os.sysconf("SC_PAGE_SIZE")):
+                    ctypes.string_at(at, 1)
+    return len(objects)
+
+
 def _prctl(option: int, value: int) -> None:
     if _libc.prctl(option, value, 0, 0, 0) != 0:
         err = ctypes.get_errno()

@@ -16,16 +16,18 @@ closes, so that it holds no socket) on their descriptors, nothing else open; as 
 network, IPC and UTS namespace that is not the host's (the zygote's own, made once, when the
 seccomp filter denies making anything in it; else a new one per bot; its host name koth's) and a
 chroot: into the entry's jail (a folder holding only ``bot.so``), or, for a program its language
-runs (``python3 bot.py``), a private read-only view of /usr, /dev/null and the jail. A program of
-the entry's own build (``./bot``) needs no view: it names no file, and starts from its binary's
-descriptor. Whenever it can change uid (root, on the host or in a container) a uid no other live
-process has (so NPROC=0 blocks fork and it can signal nothing); the parent-death signal, set again
-after that credential change and checked; rlimits (AS, CPU, NPROC, FSIZE, NOFILE, CORE); and the
-seccomp filter of walls.py for its kind — then ``dlopen`` or ``exec``. A C function's blank then
-adds the filter that denies every call naming a file. Until the moment before bot code runs, it
-holds a channel to the zygote on which it reports a failure of these walls (the host's fault); it
-closes that channel first, so nothing bot code does can pass for a set-up failure — its exit codes,
-signals and words are its own.
+runs (``python3 bot.py``), a private read-only view of /usr, /dev/null and the jail's files, its
+folders its own (where the zygote cannot build one, a container's, a view made ready in the image:
+the request's ``view``). A program of the entry's own build (``./bot``) needs no view: it names no
+file, and starts from its binary's descriptor, read through into the page cache first. Whenever it
+can change uid (root, on the host or in a container) a uid no other live process has (so NPROC=0
+blocks fork and it can signal nothing); the parent-death signal, set again after that credential
+change and checked; rlimits (AS, CPU, NPROC, FSIZE, NOFILE, CORE); and the seccomp filter of
+walls.py for its kind — then ``dlopen`` or ``exec``. A C function's blank then puts its library's
+pages in its page tables and adds the filter that denies every call naming a file. Until the moment
+before bot code runs, it holds a channel to the zygote on which it reports a failure of these walls
+(the host's fault); it closes that channel first, so nothing bot code does can pass for a set-up
+failure — its exit codes, signals and words are its own.
 A C bot says hello (its name string) and then answers requests on fd 3 → fd 4: the request's
 bytes in, laid out as the game's signature says (its ``abi``: the cffi declarations, the function,
 the name symbol and how each argument is read from the request), one little-endian int32 out. The
@@ -309,7 +311,11 @@ def _mount(source: str | None, target: str, fstype: str | None, flags: int, data
 
 def _program_root(root: str, jail: str) -> None:
     """A private, read-only world for a program bot: /usr (and its /bin, /lib symlinks) for the
-    language runtime, /dev/null, and the entry's build at /bot — nothing else of the host."""
+    language runtime, /dev/null, and the files of the entry's build in /bot — nothing else of the
+    host. Its folders are this process's own (a tmpfs, gone with it): a name looked up in them,
+    found or not, leaves nothing another bot or a later game could find (the host's folders
+    would keep it, a negative dentry a later lookup is faster for). Only /usr is shared, read-only
+    (no access times either)."""
     _check(_libc.unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)")
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     _mount("koth", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=0755")
@@ -322,8 +328,12 @@ def _program_root(root: str, jail: str) -> None:
             _mount(source, f"{root}/{name}", None, MS_BIND | MS_REC)
             _mount(None, f"{root}/{name}", None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID)
     os.mkdir(f"{root}/bot")
-    _mount(jail, f"{root}/bot", None, MS_BIND)
-    _mount(None, f"{root}/bot", None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+    for entry in os.scandir(jail):
+        if entry.is_file(follow_symlinks=False):
+            target = f"{root}/bot/{entry.name}"
+            open(target, "w").close()
+            _mount(entry.path, target, None, MS_BIND)
+            _mount(None, target, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
     os.mkdir(f"{root}/dev")
     open(f"{root}/dev/null", "w").close()
     _mount("/dev/null", f"{root}/dev/null", None, MS_BIND)
@@ -392,12 +402,21 @@ def _enter_jail(request: dict[str, Any], kind: str) -> tuple[str, int | None]:
     if kind == walls.OWN and _Abilities.seccomp:
         flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW
         binary = os.open(os.path.join(jail, os.path.basename(request["exec"][0])), flags)
+        # Every page of it in the page cache before it starts: a page fault on its own binary
+        # then neither tells it whether a page was there nor brings one there to be found (by
+        # its process in a later game).
+        _read_through(binary)
         os.chdir(jail)
         return "", binary
+    view = request.get("view")
     if kind != walls.FUNCTION and _Abilities.private:
         _program_root(request["root"], jail)
         os.chroot(request["root"])
         os.chdir("/bot")
+    elif kind != walls.FUNCTION and view:
+        # A view made ready (a play container's, runner/sandbox/Dockerfile), the jail in it.
+        os.chroot(view)
+        os.chdir(jail.removeprefix(view.rstrip("/")) or "/")
     elif _Abilities.private:
         os.chroot(jail)
         os.chdir("/")
@@ -407,6 +426,18 @@ def _enter_jail(request: dict[str, Any], kind: str) -> tuple[str, int | None]:
         # (a Docker sandbox's), and it passes them here, before it is the bot.
         os.chdir(jail)
     return so_path and "./" + os.path.basename(so_path), None
+
+
+def _read_through(fd: int) -> None:
+    """Every page of the file open on ``fd`` read into the page cache (copied nowhere)."""
+    size = os.fstat(fd).st_size
+    with open(os.devnull, "wb") as null:
+        done = 0
+        while done < size:
+            sent = os.sendfile(null.fileno(), fd, done, size - done)
+            if sent <= 0:
+                break
+            done += sent
 
 
 def _wall_in(request: dict[str, Any]) -> tuple[str, int | None]:
@@ -495,9 +526,12 @@ def _argument(ffi: Any, offset: int, ctype: str, size: int, read: str) -> Any:
 def _serve(so_path: str, abi: dict[str, Any]) -> None:
     """Runs in the walled-in child for a C-function bot: load it, then answer. Never returns.
 
-    Once loaded it names no file (walls.loaded_filter)."""
+    Once loaded it names no file (walls.loaded_filter), and takes no page fault on a file it
+    maps (its library's pages are put in its page tables, and the zygote's files were read
+    through as it started: walls.read_through_objects)."""
     try:
         ffi = _ffi_for(abi["cdef"])
+        loaded = walls.populate_mappings(first=1 << 30)  # counted: the bot's library comes after
         lib = ffi.dlopen(so_path)
         name_ptr = getattr(lib, abi["name_symbol"])
         name = ffi.string(name_ptr, NAME_CAP) if name_ptr != ffi.NULL else b""
@@ -505,6 +539,7 @@ def _serve(so_path: str, abi: dict[str, Any]) -> None:
     except Exception as exc:
         os.write(2, f"cannot load the bot: {exc}\n".encode())
         os._exit(EXIT_LOAD_FAILED)
+    walls.populate_mappings(first=loaded)  # its pages all in this process's page tables
     if _Abilities.seccomp:
         walls.install(walls.loaded_filter())
     _limit(resource.RLIMIT_NOFILE, REPLY_FD + 1)
@@ -1119,8 +1154,10 @@ class _Zygote:
         cdef = str(request["abi"]["cdef"]) if request.get("abi") else None
         if cdef is not None and cdef not in _FFIS and self.kinds[key] is None:
             # Parsed here once: blanks forked later inherit it. A blank forked before cffi was
-            # loaded here could not load it in its jail, so those go.
+            # loaded here could not load it in its jail, so those go. The files each C bot
+            # forked from here will map, read through (``_serve``).
             _ffi_for(cdef)
+            walls.read_through_objects()
             self.discard_blanks()
         blank, primed = self.hand_over(key, request, fds)
         for fd in fds:

@@ -15,24 +15,27 @@
   every entry's jail read-only (the build stage's mounts the whole build folder, so one container
   loads every entry as it is built) and runs the same zygote as the local sandbox
   (runner/bots/worker.py), which forks a fresh bot process per game in its own entry's jail (no
-  chroot: the zygote has no capability for it; each entry's build folder is closed to all but its
-  owner and group, the zygote is in the group and the bot is not, and the mounts' folder is the
-  container root's only, so no bot reaches another entry's build) and kills it after. A container
-  holds one bot at a time (the next starts once the last has ended): its memory limit, its OOM count
-  and a supervisor that fails in it are that bot's alone (a game of two seats takes two containers).
+  chroot there: each entry's build folder is closed to all but its owner and group, the zygote is
+  in the group and the bot is not, and the mounts' folder is the container root's only, so no bot
+  reaches another entry's build; a Python bot is chrooted into the image's view, VIEW, which holds
+  that folder and the runtime's files, and no /proc, /sys or /etc) and kills it after. A
+  container holds one bot at a time (the next starts once the last has ended): its memory limit,
+  its OOM count and a supervisor that fails in it are that bot's alone (a game of two seats takes
+  two containers).
   With no writable filesystem, and System V IPC and message queues denied by the bots' seccomp
   filter, nothing survives between games, whoever played them. The host reaches the zygote through a
   Unix socket in a read-only bind mount, and the bot's channels are the host's own pipes passed over
   it, so a move costs what it costs locally.
-- **Walls**: no network, every capability dropped but the three the zygote needs to give each
-  bot a uid of its own and to kill it (SETUID, SETGID, KILL; a bot leaves them all behind when it
-  leaves uid 0), the host name koth, no-new-privileges, read-only root, memory with swap equal to
-  memory (the kernel's OOM killer, read from the container's cgroup, makes the loss "memory"), a
-  pids limit, a CPU limit, ``--init``, ``--ipc none``, the ``none`` logging driver, no environment
-  from the host; never the Docker socket or the repository: only the entries' builds, read-only.
-  The zygote is not dumpable and its bots run under other uids, behind the seccomp filter: no bot
-  can trace, signal or read it. Still, the host believes nothing the container says without
-  checking it, and counts anything that goes wrong with it as its entry's doing.
+- **Walls**: no network, every capability dropped but the four the zygote needs to give each bot a
+  uid of its own, to kill it and to chroot a Python bot (SETUID, SETGID, KILL, SYS_CHROOT; a bot
+  leaves them all behind when it leaves uid 0), the host name koth, no-new-privileges, read-only
+  root, memory with swap equal to memory (the kernel's OOM killer, read from the container's
+  cgroup, makes the loss "memory"), a pids limit, a CPU limit, ``--init``, ``--ipc none``, the
+  ``none`` logging driver, no environment from the host; never the Docker socket or the
+  repository: only the entries' builds, read-only. The zygote is not dumpable and its bots run
+  under other uids, behind the seccomp filter: no bot can trace, signal or read it. Still, the
+  host believes nothing the container says without checking it, and counts anything that goes
+  wrong with it as its entry's doing.
 - **Clean-up**: every container is labelled; all are removed (``docker kill`` semantics, never a
   graceful stop) when the sandbox closes, and leftovers of dead sessions when one opens.
 """
@@ -83,14 +86,18 @@ BASE_VARIABLE = "KOTH_SANDBOX_BASE"
 DEFAULT_BASE = "debian:bookworm-slim"
 LABEL = "koth.sandbox"
 SESSION_LABEL = "koth.session"
-ZYGOTE_CAPABILITIES = ["SETUID", "SETGID", "KILL"]
+# SYS_CHROOT: a Python bot is chrooted into the image's view (VIEW).
+ZYGOTE_CAPABILITIES = ["SETUID", "SETGID", "KILL", "SYS_CHROOT"]
 ZYGOTE_OVERHEAD = 64 << 20  # the zygote and its pre-forked children, inside the memory limit
 # The zygote, its blanks (up to worker.MAX_BLANKS) and its bots: the seats one entry holds in a
 # game (a built-in bot filling six seats of an Easter Egg Hunt runs six at once).
 ZYGOTE_PIDS = 48
-# Where a play container sees the folders it mounts: its root's only (the Dockerfile), so that a
-# bot whose jail is mounted there itself cannot pass from it to the others.
-CONTAINER_BOTS = "/bots"
+# The view a program its language runs is chrooted into (the Dockerfile: the image's /usr, and
+# no /proc, /sys or /etc), and where a play container sees the folders it mounts, in that view:
+# its root's only, so that a bot whose jail is mounted there itself cannot pass from it to the
+# others.
+VIEW = "/opt/koth/view"
+CONTAINER_BOTS = VIEW + "/bots"
 PREPARED_CONTAINERS = 2  # per job slot, started side by side: a two-seat game's (``prepare``)
 # How a container may see a jail: each a folder it mounts (the host's path) and the jail below it.
 Ways = list[tuple[str, PurePosixPath]]
@@ -586,7 +593,7 @@ class DockerSandbox:
             if inside is None:
                 raise SandboxError(f"the bot's folder {jail} is not there to mount")
             try:
-                process = box.zygote.spawn(inside, limits, program, abi=abi)
+                process = box.zygote.spawn(inside, limits, program, abi=abi, view=VIEW)
                 box.zygote.await_pid(process)
                 box.bots, box.jail = [process], jail
                 return process

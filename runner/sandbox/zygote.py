@@ -289,17 +289,20 @@ class Zygote:
         program: list[str] | None = None,
         root: str | None = None,
         abi: dict[str, Any] | None = None,
+        view: str | None = None,
     ) -> BotProcess:
         """Ask for a bot process; returns at once (see BotProcess.ready). Without ``program``
         the bot is ``jail/bot.so``, a C function called as ``abi`` says (CAbi.to_json()); with
         it, that command is run in ``jail`` (``root``: an empty folder to build the program's
-        private filesystem view on)."""
+        private filesystem view on; ``view``: a view ready to be chrooted into, where the
+        zygote cannot build one, that holds the jail)."""
         request: dict[str, Any] = {
             "op": "spawn",
             "jail": jail,
             "so": f"{jail}/bot.so",
             "exec": program,
             "root": root,
+            "view": view,
             "abi": abi,
             "limits": {
                 "memory_bytes": limits.memory_bytes,
