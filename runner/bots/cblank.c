@@ -27,7 +27,8 @@
  * (from there on nothing the bot does can pass for a set-up report), loads the bot, puts every page
  * of its library in its page tables (no page fault on a file it maps then tells or changes what the
  * page cache holds: ``read_through``), adds the second filter, says hello (its name) and answers
- * each request with one little-endian int32.
+ * each request with one little-endian int32, its name pointer set back to its value at load before
+ * every call (the one writable datum a bot may have carries nothing between calls).
  *
  * The function is called through a pointer taking six longs: every argument is a pointer or an
  * integer, passed in a register of its own by the x86-64 and AArch64 calling conventions (the
@@ -306,7 +307,7 @@ static void serve(const char *so, const struct request *r, int loaded) {
     void *library = dlopen(so, RTLD_NOW | RTLD_LOCAL);
     if (!library)
         load_failed(dlerror());
-    char **name_at = dlsym(library, r->name_symbol);
+    char *volatile *name_at = dlsym(library, r->name_symbol);
     if (!name_at)
         load_failed(dlerror());
     void *function = dlsym(library, r->function);
@@ -315,7 +316,7 @@ static void serve(const char *so, const struct request *r, int loaded) {
     struct objects objects = {loaded, 0};
     dl_iterate_phdr(populate, &objects);
     install_filter(r->loaded, r->loaded_size);
-    const char *name = *name_at;
+    char *name = *name_at;
     size_t name_length = name ? strnlen(name, NAME_CAP) : 0;
     struct rlimit files = {REPLY_FD + 1, REPLY_FD + 1};
     if (setrlimit(RLIMIT_NOFILE, &files) != 0)
@@ -364,6 +365,7 @@ static void serve(const char *so, const struct request *r, int loaded) {
             }
             offset += r->sizes[i];
         }
+        *name_at = name; /* what the bot left there is gone: one store a call */
         int32_t move = (int32_t)call(args[0], args[1], args[2], args[3], args[4], args[5]);
         write_all(REPLY_FD, &move, sizeof move);
     }

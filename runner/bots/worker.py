@@ -528,12 +528,15 @@ def _serve(so_path: str, abi: dict[str, Any]) -> None:
 
     Once loaded it names no file (walls.loaded_filter), and takes no page fault on a file it
     maps (its library's pages are put in its page tables, and the zygote's files were read
-    through as it started: walls.read_through_objects)."""
+    through as it started: walls.read_through_objects). Its name pointer, the one writable
+    datum the rules allow it, is set back to its value at load before every call: it carries
+    nothing from one call to the next."""
     try:
         ffi = _ffi_for(abi["cdef"])
         loaded = walls.populate_mappings(first=1 << 30)  # counted: the bot's library comes after
         lib = ffi.dlopen(so_path)
-        name_ptr = getattr(lib, abi["name_symbol"])
+        name_symbol = abi["name_symbol"]
+        name_ptr = getattr(lib, name_symbol)
         name = ffi.string(name_ptr, NAME_CAP) if name_ptr != ffi.NULL else b""
         function = getattr(lib, abi["function"])
     except Exception as exc:
@@ -558,6 +561,7 @@ def _serve(so_path: str, abi: dict[str, Any]) -> None:
             if count == 0:
                 os._exit(0)
             got += count
+        setattr(lib, name_symbol, name_ptr)
         move = function(*[argument(view) for argument in arguments])
         os.write(REPLY_FD, pack(move))
 
