@@ -19,9 +19,10 @@
   in the group and the bot is not, and the mounts' folder is the container root's only, so no bot
   reaches another entry's build; a Python bot is chrooted into the image's view, VIEW, which holds
   that folder and the runtime's files, and no /proc, /sys or /etc) and kills it after. A
-  container holds one bot at a time (the next starts once the last has ended): its memory limit,
-  its OOM count and a supervisor that fails in it are that bot's alone (a game of two seats takes
-  two containers).
+  container holds one bot at a time (the next starts once the last has ended, and what that one
+  left charged to the container's memory is under a bound: ``_PlayContainer.unburdened``): its
+  memory limit, its OOM count and a supervisor that fails in it are that bot's alone (a game of
+  two seats takes two containers).
   With no writable filesystem, and System V IPC and message queues denied by the bots' seccomp
   filter, nothing survives between games, whoever played them. The host reaches the zygote through a
   Unix socket in a read-only bind mount, and the bot's channels are the host's own pipes passed over
@@ -257,10 +258,9 @@ def remove(container: Any) -> None:
         pass  # gone already, or the engine is removing it (auto_remove)
 
 
-def _oom_counter(host_pid: int) -> Callable[[], int] | None:
-    """Reads the OOM-kill count of the memory cgroup ``host_pid`` is in (v1 or v2)."""
-    group = cgroups.find(host_pid, "memory")
-    if group is None or group.oom_kills() is None:
+def _oom_counter(group: cgroups.Group) -> Callable[[], int] | None:
+    """Reads the OOM-kill count of a memory cgroup (v1 or v2)."""
+    if group.oom_kills() is None:
         return None
 
     def count() -> int:
@@ -393,12 +393,15 @@ class _PlayContainer:
             listener.close()
         credentials = connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
         self.zygote_host_pid, _, _ = struct.unpack("3i", credentials)
-        oom_kills = _oom_counter(self.zygote_host_pid)
-        if oom_kills is None:
+        group = cgroups.find(self.zygote_host_pid, "memory")
+        oom_kills = _oom_counter(group) if group is not None else None
+        if group is None or oom_kills is None:
             connection.close()
             remove(self.container)
             raise SandboxError("the sandbox container's memory cgroup could not be found")
         self.zygote = Zygote(connection, oom_kills=oom_kills, untrusted=True)
+        self.memory = group
+        self.baseline = group.memory_in_use()  # charged to it as it starts
 
     @property
     def free(self) -> bool:
@@ -412,6 +415,18 @@ class _PlayContainer:
             return self.zygote.settle(SETTLE_WALL_S)
         except SandboxError:
             return False
+
+    def unburdened(self) -> bool:
+        """Whether the memory charged to it is back under its bound (its charge as it started,
+        plus an eighth of a bot's limit), its last bot ended. A bot can leave kernel objects
+        charged to its container after it ends (the names it looked up, found or not, pages it
+        read): the next bot in it would start that much short of the memory it is owed, and lose
+        its moves' CPU to the kernel reclaiming them (as the local sandbox's memory groups,
+        runner/bots/worker.py ``_still_charged``). False where it cannot be read."""
+        charged = self.memory.memory_in_use()
+        if charged is None or self.baseline is None:
+            return False
+        return charged <= self.baseline + self.memory_bytes // 8
 
     def close(self) -> None:
         self.zygote.close()
@@ -581,8 +596,10 @@ class DockerSandbox:
         self._want(ways)
         for attempt in range(2):
             box = next((b for b in self._boxes if b.free and self._holds(b, [ways], limits)), None)
-            if box is not None and not box.settled():  # a bot of its ended, but not yet
-                box.close()  # reaped: never the next bot's to share its memory with
+            if box is not None and not (box.settled() and box.unburdened()):
+                # A bot of its ended but not yet reaped, or one left memory charged to it:
+                # never the next bot's to share its memory with.
+                box.close()
                 self._boxes.remove(box)
                 box = None
             if box is None or attempt > 0:  # after a broken one, a fresh one

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import threading
+import uuid
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from runner.entries import load_entry
 from runner.games import find_game
 from runner.games.base import Termination
 from runner.referee import GameResult, Player, play_game
+from runner.sandbox import cgroups
 from runner.sandbox.zygote import BotLimits, BotProcess
 
 HERE = Path(__file__).parent
@@ -305,3 +307,38 @@ def test_a_bot_that_reads_nothing_cannot_hold_a_write(sandbox: Any, tmp_path: Pa
             bot.ask(b"x" * (4 << 20), 1)
     finally:
         bot.close()
+
+
+def test_what_a_bot_leaves_charged_to_its_memory_group_is_not_the_next_bots(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    """A bot that leaves ~100 MB of kernel objects charged to its memory group as it ends (the
+    dentries of names it looked up): the next bot starts in a group (locally, runner/bots/
+    worker.py) or container (Docker) charged with no more than an eighth of its limit above
+    what a fresh one holds, never with what the last bot left."""
+    roomy = replace(LIMITS["python"], move_cpu_s=10.0, move_wall_s=20.0, first_move_wall_s=20.0)
+    source = source_of("python", "kernelhog").replace("@NONCE@", uuid.uuid4().hex)
+    hog = build(sandbox, tmp_path, "python", "kernelhog", source.replace("@NAMES@", "250000"))
+    steady = build(sandbox, tmp_path, "python", "steady")
+
+    def charged_as_a_bot_starts() -> int:
+        process = sandbox.spawn(steady.jail_path, roomy, list(steady.program or ()))
+        try:
+            process.ready()
+            assert process.host_pid is not None, "the bot should have started"
+            group = cgroups.find(process.host_pid, "memory")
+            assert group is not None, "a bot runs in a memory group (root, or a container)"
+            charged = group.memory_in_use()
+            assert charged is not None
+            return charged
+        finally:
+            process.close()
+
+    fresh = charged_as_a_bot_starts()
+    result = play(sandbox, "python", [hog, steady], limits=roomy)
+    assert "looked up 250000 names" in result.output[0], result.output[0][-300:]
+    after = charged_as_a_bot_starts()
+    assert after <= fresh + roomy.memory_bytes // 8, (
+        f"the next bot started with {after >> 20} MiB charged to its group, "
+        f"{(after - fresh) >> 20} MiB more than a fresh one"
+    )
