@@ -239,8 +239,9 @@ def test_a_season_records_the_same_games_with_the_c_blank_and_without(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Hostile bots among them: one that writes over its board, one that crashes, one that
-    keeps state in a static; the records (moves, faults, names) are the same both ways."""
-    names = ["steady", "boardwriter", "segfault", "staticlocal", "badmove"]
+    keeps state in a static, one that counts its calls in bot_name (set back before every call
+    both ways); the records (moves, faults, names) are the same both ways."""
+    names = ["steady", "boardwriter", "segfault", "staticlocal", "badmove", "namecounter"]
     jails = {n: shared_object(tmp_path / n, (HOSTILE / f"{n}.c").read_text()) for n in names}
     players = {n: Player(n, n * 4, jails[n]) for n in names}
 

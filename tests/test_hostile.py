@@ -59,6 +59,7 @@ CASES = [
     Case("network", None, ""),
     Case("readsource", None, ""),
     Case("boardwriter", None, ""),
+    Case("namecounter", None, ""),
 ]
 if ROOT:  # the memory cgroup needs root; without it the address-space limit makes malloc fail
     # Faulting in 256 MiB of pages takes more than 100 ms of CPU: give it time, so that what

@@ -176,7 +176,7 @@ def test_a_python_bot_that_raises_fails_as_python_does(any_sandbox: Any, tmp_pat
     assert move is None and text == "fault: exited with code 1 at turn 1", text
     printed = held.bot.output_text()
     assert "ValueError: no move today" in printed and "line 3, in deeper" in printed, printed
-    assert "worker.py" not in printed, f"the traceback shows the bot's frames only: {printed}"
+    assert "zygote.py" not in printed, f"the traceback shows the bot's frames only: {printed}"
 
 
 @pytest.mark.parametrize("code", [0, 3])

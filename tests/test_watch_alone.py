@@ -258,15 +258,15 @@ def test_what_woke_the_quick_way_is_handled_by_the_exchange_that_takes_over(
     host, far = fake_zygote
     zygote = Zygote(host)
     process = zygote.spawn("/jail", LIMITS, ["./bot"])
-    _, fds, _, _ = socket.recv_fds(far, 1 << 16, 3)
-    request, reply, output = fds[0], fds[1], socket.socket(fileno=fds[2])
+    _, fds, _, _ = socket.recv_fds(far, 1 << 16, 4)
+    request, reply, identity, output = fds[0], fds[1], socket.socket(fileno=fds[2]), fds[3]
     try:
         far.send(json.dumps({"event": "spawned", "pid": 100}).encode())
-        output.send(zygote_program.IDENTIFY)  # the kernel stamps it with this process's pid
+        identity.send(zygote_program.IDENTIFY)  # the kernel stamps it with this process's pid
         bot = StdioBot(process, LIMITS, "printer")
         bot.start()
         bot.mark = process.cpu_time()  # as after its first move
-        output.send(b"left from the last move\n")
+        os.write(output, b"left from the last move\n")
         monkeypatch.setattr(bot, "poll", _ThenReplies(bot.poll, lambda: os.write(reply, b"A\n")))
         move = bot.exchange_alone(b"go\n", WANT, 2)
         assert move.fault is None and move.reply == b"A"
@@ -275,7 +275,8 @@ def test_what_woke_the_quick_way_is_handled_by_the_exchange_that_takes_over(
     finally:
         os.close(reply)
         os.close(request)
-        output.close()
+        os.close(output)
+        identity.close()
 
 
 def test_the_quick_way_charges_the_cpu_of_every_move(

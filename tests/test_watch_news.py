@@ -31,12 +31,13 @@ class Bot:
         self.far = far
         self.zygote = Zygote(host)
         self.process = self.zygote.spawn("/jail", LIMITS, ["./bot"])
-        _, fds, _, _ = socket.recv_fds(far, 1 << 16, 3)
+        _, fds, _, _ = socket.recv_fds(far, 1 << 16, 4)
         self.request = fds[0]
         self.reply = fds[1]
-        self.output = socket.socket(fileno=fds[2])
+        self.identity = socket.socket(fileno=fds[2])
+        self.output = fds[3]
         far.send(json.dumps({"event": "spawned", "pid": PID}).encode())
-        self.output.send(zygote_program.IDENTIFY)  # the kernel stamps it with this process's pid
+        self.identity.send(zygote_program.IDENTIFY)  # the kernel stamps it with this process's pid
 
     def news(self, **event: Any) -> None:
         self.far.send(json.dumps(event).encode())
@@ -52,7 +53,8 @@ def bot(fake_zygote: tuple[socket.socket, socket.socket]) -> Iterator[Bot]:
     yield made
     if made.reply >= 0:
         os.close(made.reply)
-    made.output.close()
+    os.close(made.output)
+    made.identity.close()
 
 
 def play_a_move(bot: Bot) -> watchdog.Exchange:

@@ -6,23 +6,29 @@
  *
  *     cblank ZYGOTE_PID PRIVATE SETUID CGROUP
  *
- * PRIVATE: 0 none of these; 1 make a network and IPC namespace now and chroot into the jail
- * later; 2 only the chroot (the zygote made a network and IPC namespace for all its bots once).
+ * PRIVATE: 0 none of these; 1 make a network, IPC and UTS namespace now (its host name koth's)
+ * and chroot into the jail later; 2 only the chroot (the zygote made those namespaces for all its
+ * bots once).
  * SETUID (0/1): take a uid of its own (UID_BASE + pid); CGROUP: the memory group to join now,
  * or "-".
  * Then it waits on the channel for its request, NUL-separated fields in this order:
  *
- *     jail, shared object, RLIMIT_AS, RLIMIT_CPU, function, name symbol, arguments
+ *     jail, shared object, RLIMIT_AS, RLIMIT_CPU, function, name symbol, arguments, size
  *
  * (arguments: "w512,b1": each the way of reading it, w widen, b byte, i int32, and its size in
- * request bytes), then the compiled seccomp filter (may be empty). The bot's three channels
- * (request, reply, output) come with the request, or alone in a second message when the
- * request only primed the blank. It walls itself in exactly as the Python blank does: own
- * session, not dumpable, the parent-death signal, namespaces, memory group, chroot, uid,
- * rlimits, the filter, its channels on fds 0, 3, 4, 1 and 2, nothing else open. A wall that
- * cannot be built is reported on the channel, and it exits with EXIT_SETUP_FAILED. Then it
- * closes the channel (from there on nothing the bot does can pass for a set-up report), loads
- * the bot, says hello (its name) and answers each request with one little-endian int32.
+ * request bytes), then two compiled seccomp filters (both empty, or the first ``size`` bytes long:
+ * runner/jail/walls.py's filter of a C function, and the one added once the bot is loaded, after
+ * which no call may name a file). The bot's four channels (request, reply, identity, output) come
+ * with the request, or alone in a second message when the request only primed the blank. It walls
+ * itself in exactly as the Python blank does: own session, not dumpable, the parent-death signal,
+ * namespaces, memory group, chroot, uid, rlimits, the first filter, its channels on fds 0, 3, 4, 1
+ * and 2 (the identity byte sent and that socket closed), nothing else open. A wall that cannot be
+ * built is reported on the channel, and it exits with EXIT_SETUP_FAILED. Then it closes the channel
+ * (from there on nothing the bot does can pass for a set-up report), loads the bot, puts every page
+ * of its library in its page tables (no page fault on a file it maps then tells or changes what the
+ * page cache holds: ``read_through``), adds the second filter, says hello (its name) and answers
+ * each request with one little-endian int32, its name pointer set back to its value at load before
+ * every call (the one writable datum a bot may have carries nothing between calls).
  *
  * The function is called through a pointer taking six longs: every argument is a pointer or an
  * integer, passed in a register of its own by the x86-64 and AArch64 calling conventions (the
@@ -30,6 +36,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -43,9 +50,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -128,8 +138,8 @@ struct request {
     int argc;
     char kinds[MAX_ARGS];
     size_t sizes[MAX_ARGS], size;
-    const unsigned char *filter;
-    size_t filter_size;
+    const unsigned char *filter, *loaded; /* walls.py's two filters */
+    size_t filter_size, loaded_size;
 };
 
 static rlim_t number(const char *text, const char *field) {
@@ -142,11 +152,11 @@ static rlim_t number(const char *text, const char *field) {
 }
 
 static void parse(char *buffer, size_t length, struct request *r) {
-    char *fields[7], *at = buffer, *end = buffer + length;
-    for (int i = 0; i < 7; i++) {
+    char *fields[8], *at = buffer, *end = buffer + length;
+    for (int i = 0; i < 8; i++) {
         char *nul = memchr(at, '\0', (size_t)(end - at));
         if (!nul)
-            fail("ValueError: the request has %d fields, not 7", i);
+            fail("ValueError: the request has %d fields, not 8", i);
         fields[i] = at;
         at = nul + 1;
     }
@@ -171,18 +181,24 @@ static void parse(char *buffer, size_t length, struct request *r) {
     }
     if (r->size == 0 || r->size > MAX_REQUEST)
         fail("ValueError: the request's arguments take %zu bytes", r->size);
+    size_t filters = (size_t)(end - at);
     r->filter = (const unsigned char *)at;
-    r->filter_size = (size_t)(end - at);
-    if (r->filter_size % sizeof(struct sock_filter))
-        fail("ValueError: the seccomp filter is %zu bytes", r->filter_size);
+    r->filter_size = (size_t)number(fields[7], "filter size");
+    if (r->filter_size > filters || r->filter_size % sizeof(struct sock_filter) ||
+        (filters - r->filter_size) % sizeof(struct sock_filter) ||
+        (r->filter_size == 0) != (filters == 0))
+        fail("ValueError: the seccomp filters are %zu bytes, the first %zu", filters,
+             r->filter_size);
+    r->loaded = r->filter + r->filter_size;
+    r->loaded_size = filters - r->filter_size;
 }
 
-static void install_filter(const struct request *r) {
-    if (!r->filter_size)
+static void install_filter(const unsigned char *filter, size_t size) {
+    if (!size)
         return;
     struct sock_fprog program = {
-        .len = (unsigned short)(r->filter_size / sizeof(struct sock_filter)),
-        .filter = (struct sock_filter *)(uintptr_t)r->filter,
+        .len = (unsigned short)(size / sizeof(struct sock_filter)),
+        .filter = (struct sock_filter *)(uintptr_t)filter,
     };
     check(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)");
     if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0) != 0)
@@ -190,12 +206,13 @@ static void install_filter(const struct request *r) {
 }
 
 /* The bot's channels on their fds (null on 0, request 3, reply 4, output 1 and 2), the report
- * channel on REPORT_FD, everything else closed; then the identity byte on the output channel (a
- * socket): the kernel stamps it with this pid (SCM_CREDENTIALS), which no later write can forge. */
+ * channel on REPORT_FD, everything else closed; first the identity byte on the identity channel
+ * (a socket): the kernel stamps it with this pid (SCM_CREDENTIALS), which no later write can
+ * forge. That socket is then closed with the rest: the bot holds no socket, only pipes. */
 static void take_channels(int devnull, const int *fds) {
-    int sources[5], targets[4] = {0, REQUEST_FD, REPLY_FD, 1};
-    int from[5] = {devnull, fds[0], fds[1], fds[2], report_fd};
-    for (int i = 0; i < 5; i++) {
+    int sources[6], targets[4] = {0, REQUEST_FD, REPLY_FD, 1};
+    int from[6] = {devnull, fds[0], fds[1], fds[3], report_fd, fds[2]};
+    for (int i = 0; i < 6; i++) {
         sources[i] = fcntl(from[i], F_DUPFD_CLOEXEC, 64);
         if (sources[i] < 0)
             fail("OSError: fcntl(F_DUPFD_CLOEXEC): %s", strerror(errno));
@@ -208,9 +225,9 @@ static void take_channels(int devnull, const int *fds) {
     if (dup3(sources[4], REPORT_FD, O_CLOEXEC) < 0)
         fail("OSError: dup3: %s", strerror(errno));
     report_fd = REPORT_FD;
-    check(close_range(REPORT_FD + 1, ~0U, 0), "close_range");
-    if (write(1, "!", 1) != 1)
+    if (write(sources[5], "!", 1) != 1)
         fail("OSError: writing the identity byte: %s", strerror(errno));
+    check(close_range(REPORT_FD + 1, ~0U, 0), "close_range");
 }
 
 static void write_all(int fd, const void *data, size_t size) {
@@ -233,18 +250,73 @@ static void load_failed(const char *what) {
 
 typedef long (*six_longs)(long, long, long, long, long, long);
 
-/* Load the bot, say hello, answer requests until the request channel ends. Never returns. */
-static void serve(const char *so, const struct request *r) {
+/* A page fault on a file a bot has mapped would tell it, by its time, whether the page was in
+ * the page cache every process shares, or bring it there for another bot to tell. So every page
+ * of the files it maps is in the page cache before it runs: this program's own objects (it, the
+ * C library, libm, the loader) are read through once, as the fork server starts (or a blank, if
+ * there is none); the bot's library, which the blank loads, is put in the blank's page tables
+ * (``populate``, below). */
+struct objects {
+    int from, seen; /* act on the objects from the from-th on; how many were seen */
+};
+
+/* dl_iterate_phdr's callback: the object read through into the page cache (its file is the
+ * program itself for the first, unnamed one). */
+static int read_through(struct dl_phdr_info *object, size_t size, void *data) {
+    (void)size, (void)data;
+    const char *name = object->dlpi_name[0] ? object->dlpi_name : "/proc/self/exe";
+    int fd = open(name, O_RDONLY | O_CLOEXEC), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    struct stat found;
+    if (fd >= 0 && null >= 0 && fstat(fd, &found) == 0)
+        for (off_t at = 0; at < found.st_size;)
+            if (sendfile(null, fd, &at, (size_t)(found.st_size - at)) <= 0)
+                break;
+    if (fd >= 0)
+        close(fd);
+    if (null >= 0)
+        close(null);
+    return 0;
+}
+
+/* dl_iterate_phdr's callback: every page of each loaded object from the ``from``-th on in the
+ * page tables now (MADV_POPULATE_READ, Linux 5.14; before it, a byte of each page read). */
+static int populate(struct dl_phdr_info *object, size_t size, void *data) {
+    struct objects *objects = data;
+    (void)size;
+    if (objects->seen++ < objects->from)
+        return 0;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    for (int i = 0; i < object->dlpi_phnum; i++) {
+        const ElfW(Phdr) *segment = &object->dlpi_phdr[i];
+        if (segment->p_type != PT_LOAD || !(segment->p_flags & PF_R))
+            continue;
+        uintptr_t start = (object->dlpi_addr + segment->p_vaddr) & ~(page - 1);
+        uintptr_t end = (object->dlpi_addr + segment->p_vaddr + segment->p_memsz + page - 1) &
+                        ~(page - 1);
+        if (madvise((void *)start, end - start, 22 /* MADV_POPULATE_READ */) != 0)
+            for (uintptr_t at = start; at < end; at += page)
+                (void)*(volatile const char *)at;
+    }
+    return 0;
+}
+
+/* Load the bot (its objects populated: those from the ``loaded``-th on, the ones before were as
+ * the blank started), name no file from then on (the second filter), say hello, answer requests
+ * until the request channel ends. Never returns. */
+static void serve(const char *so, const struct request *r, int loaded) {
     void *library = dlopen(so, RTLD_NOW | RTLD_LOCAL);
     if (!library)
         load_failed(dlerror());
-    char **name_at = dlsym(library, r->name_symbol);
+    char *volatile *name_at = dlsym(library, r->name_symbol);
     if (!name_at)
         load_failed(dlerror());
     void *function = dlsym(library, r->function);
     if (!function)
         load_failed(dlerror());
-    const char *name = *name_at;
+    struct objects objects = {loaded, 0};
+    dl_iterate_phdr(populate, &objects);
+    install_filter(r->loaded, r->loaded_size);
+    char *name = *name_at;
     size_t name_length = name ? strnlen(name, NAME_CAP) : 0;
     struct rlimit files = {REPLY_FD + 1, REPLY_FD + 1};
     if (setrlimit(RLIMIT_NOFILE, &files) != 0)
@@ -293,6 +365,7 @@ static void serve(const char *so, const struct request *r) {
             }
             offset += r->sizes[i];
         }
+        *name_at = name; /* what the bot left there is gone: one store a call */
         int32_t move = (int32_t)call(args[0], args[1], args[2], args[3], args[4], args[5]);
         write_all(REPLY_FD, &move, sizeof move);
     }
@@ -309,13 +382,20 @@ static void first_walls(pid_t zygote) {
 }
 
 /* Build the walls (the blank's channel on fd 3), take the request, become the bot. */
-static void blank(pid_t zygote, int private, int own_uid, const char *group) {
+static void blank(pid_t zygote, int private, int own_uid, const char *group, int served) {
     first_walls(zygote);
     signal(SIGXFSZ, SIG_IGN);
+    if (!served) /* started alone: no fork server read this program's objects through */
+        dl_iterate_phdr(read_through, NULL);
+    struct objects objects = {INT_MAX, 0}; /* counted: the bot's library will come after them */
+    dl_iterate_phdr(populate, &objects);
     if (setsid() < 0)
         fail("OSError: setsid: %s", strerror(errno));
-    if (private == 1)
-        check(unshare(CLONE_NEWNET | CLONE_NEWIPC), "unshare(NEWNET|NEWIPC)");
+    if (private == 1) {
+        check(unshare(CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS),
+              "unshare(NEWNET|NEWIPC|NEWUTS)");
+        check(sethostname("koth", 4), "sethostname");
+    }
     if (strcmp(group, "-") != 0) { /* joined while waiting; the limit comes with the bot */
         char path[PATH_MAX], pid[32];
         int length = snprintf(pid, sizeof pid, "%d", (int)getpid());
@@ -355,17 +435,17 @@ static void blank(pid_t zygote, int private, int own_uid, const char *group) {
     set_limit(RLIMIT_NPROC, 0, 0, "setrlimit(NPROC)");
     set_limit(RLIMIT_AS, r.memory, r.memory, "setrlimit(AS)");
     set_limit(RLIMIT_CPU, r.cpu, r.cpu + 1, "setrlimit(CPU)");
-    install_filter(&r);
+    install_filter(r.filter, r.filter_size);
     if (count == 0) { /* primed: the walls are up; now the channels */
         static char go[64];
         receive(go, sizeof go, fds, &count);
     }
-    if (count != 3)
-        fail("ValueError: %d channels came with the bot, not 3", count);
+    if (count != 4)
+        fail("ValueError: %d channels came with the bot, not 4", count);
     take_channels(devnull, fds);
     set_limit(RLIMIT_NOFILE, REPLY_FD + 2, REPLY_FD + 2, "setrlimit(NOFILE)");
     close(REPORT_FD); /* from here on bot code may run: nothing it says is a set-up report */
-    serve(so, &r);
+    serve(so, &r, objects.seen);
 }
 
 /* The fork server (--serve): each message on fd 3 is PRIVATE, SETUID and CGROUP (NUL-separated)
@@ -377,6 +457,7 @@ static void blank(pid_t zygote, int private, int own_uid, const char *group) {
  * here. The server never runs bot code and keeps nothing a request said. */
 static void serve_forks(pid_t zygote) {
     first_walls(zygote);
+    dl_iterate_phdr(read_through, NULL);
     static char message[PATH_MAX + 16];
     for (;;) {
         int fds[8], count;
@@ -397,7 +478,7 @@ static void serve_forks(pid_t zygote) {
                 if (dup2(fds[0], CHANNEL_FD) < 0) /* over the server's own channel */
                     _exit(EXIT_SETUP_FAILED);
                 blank(zygote, (int)number(fields[0], "private"), strcmp(fields[1], "1") == 0,
-                      fields[2]);
+                      fields[2], 1);
             }
             if (pid < 0)
                 pid = -errno;
@@ -416,5 +497,5 @@ int main(int argc, char **argv) {
     if (argc != 5)
         fail("usage: cblank ZYGOTE_PID PRIVATE SETUID CGROUP | cblank --serve ZYGOTE_PID");
     blank((pid_t)number(argv[1], "zygote pid"), (int)number(argv[2], "private"),
-          strcmp(argv[3], "1") == 0, argv[4]);
+          strcmp(argv[3], "1") == 0, argv[4], 0);
 }

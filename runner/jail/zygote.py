@@ -11,17 +11,23 @@ SOCK_SEQPACKET control socket, to ``spawn`` a bot: the request carries the bot's
 kernel tells it (wait4). When the control socket closes, every bot is killed.
 
 **Bot process** (a blank, then the bot): walls itself in before any bot code runs — own session,
-fds 0-2 on /dev/null and the output pipe; as root on the host a network and IPC namespace that
-is not the host's (the zygote's own, made once, when the seccomp filter denies making anything in
-it; else a new one per bot) and a chroot into the entry's jail (a folder holding only ``bot.so``,
-or a private read-only view of /usr, /dev/null and the jail for a program); whenever it can
-change uid (root, on the host or in a container) a uid no other live process has (so NPROC=0
-blocks fork and it can signal nothing); the parent-death signal, set again after that
-credential change and checked; rlimits (AS, CPU, NPROC, FSIZE, NOFILE, CORE); and the seccomp
-filter of walls.py — then ``dlopen`` or ``exec``. Until the moment before bot code runs, it
-holds a channel to the zygote on which it reports a failure of these walls (the host's fault); it
-closes that channel first, so nothing bot code does can pass for a set-up failure — its exit
-codes, signals and words are its own.
+its channels (pipes: request, reply, output; and a socket it writes its identity byte on and
+closes, so that it holds no socket) on their descriptors, nothing else open; as root on the host a
+network, IPC and UTS namespace that is not the host's (the zygote's own, made once, when the
+seccomp filter denies making anything in it; else a new one per bot; its host name koth's) and a
+chroot: into the entry's jail (a folder holding only ``bot.so``), or, for a program its language
+runs (``python3 bot.py``), a private read-only view of /usr, /dev/null and the jail's files, its
+folders its own (where the zygote cannot build one, a container's, a view made ready in the image:
+the request's ``view``). A program of the entry's own build (``./bot``) needs no view: it names no
+file, and starts from its binary's descriptor, read through into the page cache first. Whenever it
+can change uid (root, on the host or in a container) a uid no other live process has (so NPROC=0
+blocks fork and it can signal nothing); the parent-death signal, set again after that credential
+change and checked; rlimits (AS, CPU, NPROC, FSIZE, NOFILE, CORE); and the seccomp filter of
+walls.py for its kind — then ``dlopen`` or ``exec``. A C function's blank then puts its library's
+pages in its page tables and adds the filter that denies every call naming a file. Until the moment
+before bot code runs, it holds a channel to the zygote on which it reports a failure of these walls
+(the host's fault); it closes that channel first, so nothing bot code does can pass for a set-up
+failure — its exit codes, signals and words are its own.
 A C bot says hello (its name string) and then answers requests on fd 3 → fd 4: the request's
 bytes in, laid out as the game's signature says (its ``abi``: the cffi declarations, the function,
 the name symbol and how each argument is read from the request), one little-endian int32 out. The
@@ -73,7 +79,12 @@ NAME_CAP = 200
 UID_BASE = 1_000_000  # unique per bot: UID_BASE + its pid (pids are unique among live processes)
 CLONE_NEWNET = 0x40000000
 CLONE_NEWIPC = 0x08000000
+CLONE_NEWUTS = 0x04000000
 CLONE_NEWNS = 0x00020000
+# The namespaces a bot is given that are not the host's: no network, no System V IPC, and a
+# host name of koth's (``uname`` tells a bot nothing of the machine's name).
+BOT_NAMESPACES = CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS
+HOST_NAME = "koth"
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC = 1, 2, 4, 32, 4096, 16384
 MS_PRIVATE = 1 << 18
 PROGRAM_FILES = 64  # descriptors a program bot may hold (stdin/out/err included)
@@ -300,7 +311,11 @@ def _mount(source: str | None, target: str, fstype: str | None, flags: int, data
 
 def _program_root(root: str, jail: str) -> None:
     """A private, read-only world for a program bot: /usr (and its /bin, /lib symlinks) for the
-    language runtime, /dev/null, and the entry's build at /bot — nothing else of the host."""
+    language runtime, /dev/null, and the files of the entry's build in /bot — nothing else of the
+    host. Its folders are this process's own (a tmpfs, gone with it): a name looked up in them,
+    found or not, leaves nothing another bot or a later game could find (the host's folders
+    would keep it, a negative dentry a later lookup is faster for). Only /usr is shared, read-only
+    (no access times either)."""
     _check(_libc.unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)")
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     _mount("koth", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=0755")
@@ -313,8 +328,12 @@ def _program_root(root: str, jail: str) -> None:
             _mount(source, f"{root}/{name}", None, MS_BIND | MS_REC)
             _mount(None, f"{root}/{name}", None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID)
     os.mkdir(f"{root}/bot")
-    _mount(jail, f"{root}/bot", None, MS_BIND)
-    _mount(None, f"{root}/bot", None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+    for entry in os.scandir(jail):
+        if entry.is_file(follow_symlinks=False):
+            target = f"{root}/bot/{entry.name}"
+            open(target, "w").close()
+            _mount(entry.path, target, None, MS_BIND)
+            _mount(None, target, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
     os.mkdir(f"{root}/dev")
     open(f"{root}/dev/null", "w").close()
     _mount("/dev/null", f"{root}/dev/null", None, MS_BIND)
@@ -362,25 +381,69 @@ def _runs_here(program: list[str] | None) -> bool:
     )
 
 
-def _wall_in(request: dict[str, Any], rules: bytes | None) -> str:
-    """Everything that must hold before bot code runs. Returns the path to load or run."""
-    so_path: str = request.get("so", "")
-    jail: str = request["jail"]
+def _kind(request: dict[str, Any]) -> str:
+    """What the bot is (walls.py's kinds): a C function, a program of its entry's own build
+    (``./bot``: a static binary that needs no file), or a program its language's runtime runs
+    (``python3 bot.py``: it reads the runtime's files)."""
     program = request.get("exec")
-    if _Abilities.private:
-        if program:
-            _program_root(request["root"], jail)
-            os.chroot(request["root"])
-            os.chdir("/bot")
-        else:
-            os.chroot(jail)
-            os.chdir("/")
-            so_path = "/" + os.path.basename(so_path)
+    if not program:
+        return walls.FUNCTION
+    first = str(program[0])
+    own = first.startswith("./") and "/" not in first[2:]
+    return walls.OWN if own else walls.RUNTIME
+
+
+def _enter_jail(request: dict[str, Any], kind: str) -> tuple[str, int | None]:
+    """Into the bot's world: its root and working folder. Returns the path of the library to
+    load (a C function), and the descriptor of the binary to start (a program of its own build,
+    which names no file: it needs no view of any folder, and starts from that)."""
+    jail: str = request["jail"]
+    so_path: str = request.get("so", "")
+    if kind == walls.OWN and _Abilities.seccomp:
+        flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW
+        binary = os.open(os.path.join(jail, os.path.basename(request["exec"][0])), flags)
+        # Every page of it in the page cache before it starts: a page fault on its own binary
+        # then neither tells it whether a page was there nor brings one there to be found (by
+        # its process in a later game).
+        _read_through(binary)
+        os.chdir(jail)
+        return "", binary
+    view = request.get("view")
+    if kind != walls.FUNCTION and _Abilities.private:
+        _program_root(request["root"], jail)
+        os.chroot(request["root"])
+        os.chdir("/bot")
+    elif kind != walls.FUNCTION and view:
+        # A view made ready (a play container's, runner/sandbox/Dockerfile), the jail in it.
+        os.chroot(view)
+        os.chdir(jail.removeprefix(view.rstrip("/")) or "/")
+    elif _Abilities.private:
+        os.chroot(jail)
+        os.chdir("/")
+        return "/" + os.path.basename(so_path), None
     else:
         # The bot then names its files from the jail: the folders above it may be closed to it
         # (a Docker sandbox's), and it passes them here, before it is the bot.
         os.chdir(jail)
-        so_path = so_path and "./" + os.path.basename(so_path)
+    return so_path and "./" + os.path.basename(so_path), None
+
+
+def _read_through(fd: int) -> None:
+    """Every page of the file open on ``fd`` read into the page cache (copied nowhere)."""
+    size = os.fstat(fd).st_size
+    with open(os.devnull, "wb") as null:
+        done = 0
+        while done < size:
+            sent = os.sendfile(null.fileno(), fd, done, size - done)
+            if sent <= 0:
+                break
+            done += sent
+
+
+def _wall_in(request: dict[str, Any]) -> tuple[str, int | None]:
+    """Everything that must hold before bot code runs. Returns what ``_enter_jail`` does."""
+    kind = _kind(request)
+    path, binary = _enter_jail(request, kind)
     if _Abilities.setuid:
         uid = UID_BASE + os.getpid()
         os.setgroups([])
@@ -398,9 +461,9 @@ def _wall_in(request: dict[str, Any], rules: bytes | None) -> str:
     _limit(resource.RLIMIT_AS, int(limits["memory_bytes"]) + (4 << 30 if in_group else 0))
     cpu = int(limits["cpu_seconds"])
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    if rules is not None:
-        walls.install(rules)
-    return so_path
+    if _Abilities.seccomp:
+        walls.install(walls.filter_for(os.getpid(), kind))
+    return path, binary
 
 
 def _limit_files(program: bool) -> None:
@@ -412,13 +475,13 @@ def _limit_files(program: bool) -> None:
         _limit(resource.RLIMIT_NOFILE, REPLY_FD + 2)
 
 
-def _exec(path: str, request: dict[str, Any]) -> None:
+def _exec(request: dict[str, Any], binary: int | None) -> None:
     """Runs in the walled-in child for a program bot. Never returns. (The report channel is
-    close-on-exec: it closes as the program starts.)"""
+    close-on-exec: it closes as the program starts.) ``binary``: the program is the file open
+    on walls.EXEC_FD (execveat: it names nothing)."""
     argv = [str(arg) for arg in request["exec"]]
-    del path
     try:
-        os.execve(argv[0], argv, PROGRAM_ENV)
+        os.execve(argv[0] if binary is None else walls.EXEC_FD, argv, PROGRAM_ENV)
     except OSError as exc:
         os.write(2, f"cannot start the bot {argv[0]}: {exc.strerror}\n".encode())
         os._exit(EXIT_LOAD_FAILED)
@@ -461,16 +524,27 @@ def _argument(ffi: Any, offset: int, ctype: str, size: int, read: str) -> Any:
 
 
 def _serve(so_path: str, abi: dict[str, Any]) -> None:
-    """Runs in the walled-in child for a C-function bot: load it, then answer. Never returns."""
+    """Runs in the walled-in child for a C-function bot: load it, then answer. Never returns.
+
+    Once loaded it names no file (walls.loaded_filter), and takes no page fault on a file it
+    maps (its library's pages are put in its page tables, and the zygote's files were read
+    through as it started: walls.read_through_objects). Its name pointer, the one writable
+    datum the rules allow it, is set back to its value at load before every call: it carries
+    nothing from one call to the next."""
     try:
         ffi = _ffi_for(abi["cdef"])
+        loaded = walls.populate_mappings(first=1 << 30)  # counted: the bot's library comes after
         lib = ffi.dlopen(so_path)
-        name_ptr = getattr(lib, abi["name_symbol"])
+        name_symbol = abi["name_symbol"]
+        name_ptr = getattr(lib, name_symbol)
         name = ffi.string(name_ptr, NAME_CAP) if name_ptr != ffi.NULL else b""
         function = getattr(lib, abi["function"])
     except Exception as exc:
         os.write(2, f"cannot load the bot: {exc}\n".encode())
         os._exit(EXIT_LOAD_FAILED)
+    walls.populate_mappings(first=loaded)  # its pages all in this process's page tables
+    if _Abilities.seccomp:
+        walls.install(walls.loaded_filter())
     _limit(resource.RLIMIT_NOFILE, REPLY_FD + 1)
     os.write(REPLY_FD, HELLO_MAGIC + struct.pack("<H", len(name)) + name)
     arguments, size = [], 0
@@ -487,27 +561,24 @@ def _serve(so_path: str, abi: dict[str, Any]) -> None:
             if count == 0:
                 os._exit(0)
             got += count
+        setattr(lib, name_symbol, name_ptr)
         move = function(*[argument(view) for argument in arguments])
         os.write(REPLY_FD, pack(move))
 
 
-def _wait_for_bot(
-    channel: socket.socket, group: str | None
-) -> tuple[dict[str, Any], list[int], bytes | None]:
-    """A blank's walls that need no request, then its request: the bot to become, its channels
-    (none yet when the blank is to be primed) and the seccomp filter for its pid."""
+def _wait_for_bot(channel: socket.socket, group: str | None) -> tuple[dict[str, Any], list[int]]:
+    """A blank's walls that need no request, then its request: the bot to become and its
+    channels (none yet when the blank is to be primed)."""
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     os.setsid()
     walls.set_parent_death_signal(_Abilities.zygote)
     if _Abilities.private and not _Abilities.shared_namespaces:
-        _check(_libc.unshare(CLONE_NEWNET | CLONE_NEWIPC), "unshare(NEWNET|NEWIPC)")
+        _own_namespaces()
     if group:  # joined while waiting (~0.4 ms on cgroup v1); the limit comes with the bot
         _write_text(group + "/cgroup.procs", str(os.getpid()))
-    # Compiled while the blank waits, so a game does not wait for it.
-    rules = walls.filter_for(os.getpid()) if _Abilities.seccomp else None
     message, fds = _receive(channel)
-    return json.loads(message), fds, rules
+    return json.loads(message), fds
 
 
 def _receive(channel: socket.socket) -> tuple[bytes, list[int]]:
@@ -518,27 +589,38 @@ def _receive(channel: socket.socket) -> tuple[bytes, list[int]]:
     return message, fds
 
 
-def _take_channels(program: bool, fds: list[int], report: int, devnull: int) -> int:
-    """The bot's channels on their descriptors, every other descriptor closed but the report
-    channel (returned, moved); then the identity byte."""
-    # A program (stdio bot) talks on its stdin/stdout; a C function's host uses 3/4 and
-    # sends the bot's own prints to the output pipe.
-    targets = (-1, 0, 1, 2) if program else (0, REQUEST_FD, REPLY_FD, 1)
+def _take_channels(
+    program: bool, fds: list[int], report: int, devnull: int, binary: int | None
+) -> int:
+    """The bot's channels (``fds``: request, reply, identity, output) on their descriptors, every
+    other descriptor closed but the report channel (returned, moved) and an own program's
+    ``binary`` (on walls.EXEC_FD); the identity byte sent first."""
+    if len(fds) != 4:
+        raise ValueError(f"{len(fds)} channels came with the bot, not 4")
+    request, reply, identity, output = fds
+    # A program (stdio bot) talks on its stdin/stdout; a C function's host uses 3/4 and sends
+    # the bot's own prints to the output pipe.
+    places = (
+        {0: request, 1: reply, 2: output}
+        if program
+        else {0: devnull, REQUEST_FD: request, REPLY_FD: reply, 1: output, 2: output}
+    )
     # Lift every source above the targets first, so no dup2 clobbers a source.
-    sources = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64) for fd in (devnull, *fds, report)]
-    for target, source in zip(targets, sources, strict=False):
-        if target >= 0:
-            os.dup2(source, target)
-    if not program:
-        os.dup2(1, 2)
-    report = max(targets) + 1
-    os.dup2(sources[-1], report, inheritable=False)
-    os.closerange(report + 1, 1 << 16)
-    # One byte on the output channel (a socket) before any bot code runs: the kernel stamps it
-    # with this process's pid as the host sees it (SCM_CREDENTIALS), which no later write can
-    # forge.
-    os.write(targets[3], IDENTIFY)
-    return report
+    kept = [devnull, *fds, report] + ([binary] if binary is not None else [])
+    lifted = {fd: fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64) for fd in kept}
+    for target, source in places.items():
+        os.dup2(lifted[source], target)
+    moved = max(places) + 1
+    os.dup2(lifted[report], moved, inheritable=False)
+    if binary is not None:
+        assert moved < walls.EXEC_FD
+        os.dup2(lifted[binary], walls.EXEC_FD, inheritable=False)
+    # One byte on the identity channel (a socket) before any bot code runs: the kernel stamps
+    # it with this process's pid as the host sees it (SCM_CREDENTIALS), which no later write can
+    # forge. The socket is then closed with the rest: a bot holds no socket, only pipes.
+    os.write(lifted[identity], IDENTIFY)
+    os.closerange(max(moved, walls.EXEC_FD if binary is not None else 0) + 1, 1 << 16)
+    return moved
 
 
 def _become_bot(channel: socket.socket, group: str | None) -> None:
@@ -551,12 +633,12 @@ def _become_bot(channel: socket.socket, group: str | None) -> None:
     report = channel.fileno()
     try:
         devnull = os.open(os.devnull, os.O_RDONLY)  # before any chroot: the jail may lack it
-        request, fds, rules = _wait_for_bot(channel, group)
+        request, fds = _wait_for_bot(channel, group)
         program = bool(request.get("exec"))
-        path = _wall_in(request, rules)
+        path, binary = _wall_in(request)
         if not fds:  # primed: the walls are up; now the channels
             _, fds = _receive(channel)
-        report = _take_channels(program, fds, report, devnull)
+        report = _take_channels(program, fds, report, devnull, binary)
         _limit_files(program)
         here = _runs_here(request.get("exec"))
         if here:
@@ -570,7 +652,7 @@ def _become_bot(channel: socket.socket, group: str | None) -> None:
     if here:
         raise _Become([str(arg) for arg in request["exec"]], report)
     if program:
-        _exec(path, request)  # the report channel closes on exec
+        _exec(request, binary)  # the report channel closes on exec
     os.close(report)  # from here on bot code may run: nothing it says is a set-up report
     _serve(path, request["abi"])
 
@@ -804,7 +886,8 @@ def _native_args(request: dict[str, Any]) -> str | None:
 
 
 def _native_request(request: dict[str, Any], args: str, pid: int) -> bytes:
-    """``request`` as the C blank ``pid`` reads it (cblank.c): its fields, then its filter."""
+    """``request`` as the C blank ``pid`` reads it (cblank.c): its fields, then its two filters
+    (walls.py: the first, then the one it adds once the bot is loaded)."""
     limits = request["limits"]
     in_group = bool(request.get("cgroup")) or bool(limits.get("memory_enforced_outside"))
     memory = int(limits["memory_bytes"]) + (4 << 30 if in_group else 0)  # as ``_wall_in``
@@ -818,15 +901,23 @@ def _native_request(request: dict[str, Any], args: str, pid: int) -> bytes:
         abi["name_symbol"],
         args,
     ]
-    rules = walls.filter_for(pid) if _Abilities.seccomp else b""
-    return b"".join(field.encode() + b"\0" for field in fields) + rules
+    first = walls.filter_for(pid, walls.FUNCTION) if _Abilities.seccomp else b""
+    loaded = walls.loaded_filter() if _Abilities.seccomp else b""
+    fields.append(str(len(first)))
+    return b"".join(field.encode() + b"\0" for field in fields) + first + loaded
+
+
+def _own_namespaces() -> None:
+    """This process into namespaces of its own (BOT_NAMESPACES), its host name koth's."""
+    _check(_libc.unshare(BOT_NAMESPACES), "unshare(NEWNET|NEWIPC|NEWUTS)")
+    socket.sethostname(HOST_NAME)
 
 
 def _can_unshare() -> bool:
     """Root in an unprivileged container may not make namespaces: find out once, at start."""
     pid = os.fork()
     if pid == 0:
-        os._exit(0 if _libc.unshare(CLONE_NEWNET | CLONE_NEWIPC) == 0 else 1)
+        os._exit(0 if _libc.unshare(BOT_NAMESPACES) == 0 else 1)
     _, status = os.waitpid(pid, 0)
     return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
 
@@ -836,7 +927,7 @@ def _can_filter() -> bool:
     pid = os.fork()
     if pid == 0:
         try:
-            walls.install(walls.deny_list_filter(os.getpid()).compiled())
+            walls.install(walls.bot_filter(os.getpid(), walls.FUNCTION).compiled())
         except OSError:
             os._exit(1)
         os._exit(0)
@@ -1067,8 +1158,10 @@ class _Zygote:
         cdef = str(request["abi"]["cdef"]) if request.get("abi") else None
         if cdef is not None and cdef not in _FFIS and self.kinds[key] is None:
             # Parsed here once: blanks forked later inherit it. A blank forked before cffi was
-            # loaded here could not load it in its jail, so those go.
+            # loaded here could not load it in its jail, so those go. The files each C bot
+            # forked from here will map, read through (``_serve``).
             _ffi_for(cdef)
+            walls.read_through_objects()
             self.discard_blanks()
         blank, primed = self.hand_over(key, request, fds)
         for fd in fds:
@@ -1105,7 +1198,7 @@ class _Zygote:
         if not message:
             return False
         request = json.loads(message)
-        if request["op"] == "spawn" and len(fds) == 3:
+        if request["op"] == "spawn" and len(fds) == 4:
             self.spawn(request, fds)
             return True
         for fd in fds:
@@ -1159,15 +1252,18 @@ def _find_abilities(groups: _MemoryGroups, native: str | None) -> dict[str, Any]
     _Abilities.setuid = os.geteuid() == 0
     _Abilities.private = _Abilities.setuid and _can_unshare()
     _Abilities.seccomp = _can_filter()
-    if _Abilities.seccomp:
-        walls.filter_for(os.getpid())  # compiled here once: every blank inherits it
+    if _Abilities.seccomp:  # compiled here once: every blank inherits them
+        for kind in walls.KINDS:
+            walls.filter_for(os.getpid(), kind)
+        walls.loaded_filter()
     if _Abilities.private and _Abilities.seccomp:
-        # One network and IPC namespace for every bot of this zygote, made here once instead of
-        # once per bot (~0.4 ms of CPU each, half of it in a kernel worker after the bot ends).
-        # It holds only a loopback device that is down, and nothing else ever: the filter
-        # denies socket() and System V IPC and message queues, so a bot can make nothing in
-        # either that another bot could see. Without the filter, each bot makes its own.
-        _check(_libc.unshare(CLONE_NEWNET | CLONE_NEWIPC), "unshare(NEWNET|NEWIPC)")
+        # One network, IPC and UTS namespace for every bot of this zygote, made here once
+        # instead of once per bot (~0.4 ms of CPU each, half of it in a kernel worker after the
+        # bot ends). It holds only a loopback device that is down, and nothing else ever: the
+        # filter denies every socket call but the blank's recvmsg, System V IPC and message
+        # queues, so a bot can make nothing in either that another bot could see. Without the
+        # filter, each bot makes its own.
+        _own_namespaces()
         _Abilities.shared_namespaces = True
     started_as = sys.orig_argv[: len(sys.orig_argv) - len(sys.argv)]
     if started_as[-2:] == ["-c", LAUNCH]:  # the interpreter and its flags ran this file

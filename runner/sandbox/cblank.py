@@ -17,7 +17,17 @@ SOURCE = Path(zygote_program.__file__).with_name("cblank.c")
 # starts, before any bot code runs, and its table of them is then read-only; a blank forked from
 # the fork server binds none of them again (~0.07 ms of CPU a bot less: the play stage's CPU
 # 1.40-1.43 -> 1.38-1.39 s on the 16-entry season).
-FLAGS = ("-std=gnu11", "-O2", "-Wall", "-Wextra", "-Wl,-z,relro,-z,now")
+# libm is loaded with it (a bot's library may need it, and in a chroot holding only that library
+# the loader could not find it), and its pages are in the blank's page tables before the bot comes.
+FLAGS = (
+    "-std=gnu11",
+    "-O2",
+    "-Wall",
+    "-Wextra",
+    "-Wl,-z,relro,-z,now",
+    "-Wl,--no-as-needed",
+    "-lm",
+)
 
 
 @functools.cache

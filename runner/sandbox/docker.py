@@ -15,24 +15,28 @@
   every entry's jail read-only (the build stage's mounts the whole build folder, so one container
   loads every entry as it is built) and runs the same zygote as the local sandbox
   (runner/jail/zygote.py), which forks a fresh bot process per game in its own entry's jail (no
-  chroot: the zygote has no capability for it; each entry's build folder is closed to all but its
-  owner and group, the zygote is in the group and the bot is not, and the mounts' folder is the
-  container root's only, so no bot reaches another entry's build) and kills it after. A container
-  holds one bot at a time (the next starts once the last has ended): its memory limit, its OOM count
-  and a supervisor that fails in it are that bot's alone (a game of two seats takes two containers).
+  chroot there: each entry's build folder is closed to all but its owner and group, the zygote is
+  in the group and the bot is not, and the mounts' folder is the container root's only, so no bot
+  reaches another entry's build; a Python bot is chrooted into the image's view, VIEW, which holds
+  that folder and the runtime's files, and no /proc, /sys or /etc) and kills it after. A
+  container holds one bot at a time (the next starts once the last has ended, and what that one
+  left charged to the container's memory is under a bound: ``_PlayContainer.unburdened``): its
+  memory limit, its OOM count and a supervisor that fails in it are that bot's alone (a game of
+  two seats takes two containers).
   With no writable filesystem, and System V IPC and message queues denied by the bots' seccomp
   filter, nothing survives between games, whoever played them. The host reaches the zygote through a
   Unix socket in a read-only bind mount, and the bot's channels are the host's own pipes passed over
   it, so a move costs what it costs locally.
-- **Walls**: no network, every capability dropped but the three the zygote needs to give each
-  bot a uid of its own and to kill it (SETUID, SETGID, KILL; a bot leaves them all behind when it
-  leaves uid 0), no-new-privileges, read-only root, memory with swap equal to memory (the kernel's
-  OOM killer, read from the container's cgroup, makes the loss "memory"), a pids limit, a CPU
-  limit, ``--init``, ``--ipc none``, the ``none`` logging driver, no environment from the host;
-  never the Docker socket or the repository: only the entries' builds, read-only. The zygote is
-  not dumpable and its bots run under other uids, behind the seccomp filter: no bot can trace,
-  signal or read it. Still, the host believes nothing the container says without checking it,
-  and counts anything that goes wrong with it as its entry's doing.
+- **Walls**: no network, every capability dropped but the four the zygote needs to give each bot a
+  uid of its own, to kill it and to chroot a Python bot (SETUID, SETGID, KILL, SYS_CHROOT; a bot
+  leaves them all behind when it leaves uid 0), the host name koth, no-new-privileges, read-only
+  root, memory with swap equal to memory (the kernel's OOM killer, read from the container's
+  cgroup, makes the loss "memory"), a pids limit, a CPU limit, ``--init``, ``--ipc none``, the
+  ``none`` logging driver, no environment from the host; never the Docker socket or the
+  repository: only the entries' builds, read-only. The zygote is not dumpable and its bots run
+  under other uids, behind the seccomp filter: no bot can trace, signal or read it. Still, the
+  host believes nothing the container says without checking it, and counts anything that goes
+  wrong with it as its entry's doing.
 - **Clean-up**: every container is labelled; all are removed (``docker kill`` semantics, never a
   graceful stop) when the sandbox closes, and leftovers of dead sessions when one opens.
 """
@@ -85,14 +89,18 @@ BASE_VARIABLE = "KOTH_SANDBOX_BASE"
 DEFAULT_BASE = "debian:bookworm-slim"
 LABEL = "koth.sandbox"
 SESSION_LABEL = "koth.session"
-ZYGOTE_CAPABILITIES = ["SETUID", "SETGID", "KILL"]
+# SYS_CHROOT: a Python bot is chrooted into the image's view (VIEW).
+ZYGOTE_CAPABILITIES = ["SETUID", "SETGID", "KILL", "SYS_CHROOT"]
 ZYGOTE_OVERHEAD = 64 << 20  # the zygote and its pre-forked children, inside the memory limit
 # The zygote, its blanks (up to worker.MAX_BLANKS) and its bots: the seats one entry holds in a
 # game (a built-in bot filling six seats of an Easter Egg Hunt runs six at once).
 ZYGOTE_PIDS = 48
-# Where a play container sees the folders it mounts: its root's only (the Dockerfile), so that a
-# bot whose jail is mounted there itself cannot pass from it to the others.
-CONTAINER_BOTS = "/bots"
+# The view a program its language runs is chrooted into (the Dockerfile: the image's /usr, and
+# no /proc, /sys or /etc), and where a play container sees the folders it mounts, in that view:
+# its root's only, so that a bot whose jail is mounted there itself cannot pass from it to the
+# others.
+VIEW = "/opt/koth/view"
+CONTAINER_BOTS = VIEW + "/bots"
 PREPARED_CONTAINERS = 2  # per job slot, started side by side: a two-seat game's (``prepare``)
 # How a container may see a jail: each a folder it mounts (the host's path) and the jail below it.
 Ways = list[tuple[str, PurePosixPath]]
@@ -134,6 +142,7 @@ def hardening(memory_bytes: int, pids: int, user: str, capabilities: list[str]) 
         "init": True,
         "ipc_mode": "none",
         "log_config": LogConfig(type="none"),
+        "hostname": zygote_program.HOST_NAME,  # nothing of the machine's name (uname)
         "environment": {},
         "mem_limit": memory_bytes,
         "memswap_limit": memory_bytes,
@@ -251,10 +260,9 @@ def remove(container: Any) -> None:
         pass  # gone already, or the engine is removing it (auto_remove)
 
 
-def _oom_counter(host_pid: int) -> Callable[[], int] | None:
-    """Reads the OOM-kill count of the memory cgroup ``host_pid`` is in (v1 or v2)."""
-    group = cgroups.find(host_pid, "memory")
-    if group is None or group.oom_kills() is None:
+def _oom_counter(group: cgroups.Group) -> Callable[[], int] | None:
+    """Reads the OOM-kill count of a memory cgroup (v1 or v2)."""
+    if group.oom_kills() is None:
         return None
 
     def count() -> int:
@@ -387,12 +395,15 @@ class _PlayContainer:
             listener.close()
         credentials = connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
         self.zygote_host_pid, _, _ = struct.unpack("3i", credentials)
-        oom_kills = _oom_counter(self.zygote_host_pid)
-        if oom_kills is None:
+        group = cgroups.find(self.zygote_host_pid, "memory")
+        oom_kills = _oom_counter(group) if group is not None else None
+        if group is None or oom_kills is None:
             connection.close()
             remove(self.container)
             raise SandboxError("the sandbox container's memory cgroup could not be found")
         self.zygote = Zygote(connection, oom_kills=oom_kills, untrusted=True)
+        self.memory = group
+        self.baseline = group.memory_in_use()  # charged to it as it starts
 
     @property
     def free(self) -> bool:
@@ -406,6 +417,18 @@ class _PlayContainer:
             return self.zygote.settle(SETTLE_WALL_S)
         except SandboxError:
             return False
+
+    def unburdened(self) -> bool:
+        """Whether the memory charged to it is back under its bound (its charge as it started,
+        plus an eighth of a bot's limit), its last bot ended. A bot can leave kernel objects
+        charged to its container after it ends (the names it looked up, found or not, pages it
+        read): the next bot in it would start that much short of the memory it is owed, and lose
+        its moves' CPU to the kernel reclaiming them (as the local sandbox's memory groups,
+        runner/jail/zygote.py ``_still_charged``). False where it cannot be read."""
+        charged = self.memory.memory_in_use()
+        if charged is None or self.baseline is None:
+            return False
+        return charged <= self.baseline + self.memory_bytes // 8
 
     def close(self) -> None:
         self.zygote.close()
@@ -575,8 +598,10 @@ class DockerSandbox:
         self._want(ways)
         for attempt in range(2):
             box = next((b for b in self._boxes if b.free and self._holds(b, [ways], limits)), None)
-            if box is not None and not box.settled():  # a bot of its ended, but not yet
-                box.close()  # reaped: never the next bot's to share its memory with
+            if box is not None and not (box.settled() and box.unburdened()):
+                # A bot of its ended but not yet reaped, or one left memory charged to it:
+                # never the next bot's to share its memory with.
+                box.close()
                 self._boxes.remove(box)
                 box = None
             if box is None or attempt > 0:  # after a broken one, a fresh one
@@ -587,7 +612,7 @@ class DockerSandbox:
             if inside is None:
                 raise SandboxError(f"the bot's folder {jail} is not there to mount")
             try:
-                process = box.zygote.spawn(inside, limits, program, abi=abi)
+                process = box.zygote.spawn(inside, limits, program, abi=abi, view=VIEW)
                 box.zygote.await_pid(process)
                 box.bots, box.jail = [process], jail
                 return process

@@ -108,7 +108,7 @@ def start_local_zygote(python: bool = False) -> Zygote:
     else:
         # From its compiled code (worker.LAUNCH: a script is compiled at every start), and -S:
         # no site-packages (an editable install's finder alone costs ~10 ms of the start);
-        # worker.py adds them if it ever needs cffi.
+        # zygote.py adds them if it ever needs cffi.
         command = [
             sys.executable,
             "-I",

@@ -7,9 +7,14 @@ same protocol: ``spawn`` requests carrying the bot's channels (SCM_RIGHTS), then
 ``stopped`` reports from the kernel's wait4, and ``kill`` requests.
 
 What the host trusts comes from the kernel: the bot's pid as the host sees it (SCM_CREDENTIALS
-on the first byte of the output channel, written before bot code runs), its CPU time (the
-kernel's clock of that pid), its exit status and its OOM kills. Nothing the bot process writes is
-trusted.
+on the one byte of an identity channel, written and closed before bot code runs), its CPU time
+(the kernel's clock of that pid), its exit status and its OOM kills. Nothing the bot process
+writes is trusted.
+
+A bot's channels are pipes (request, reply, output): nothing of the host but the bytes. A socket
+of the host's (the identity channel once was its output too) would show the bot the host's
+network namespace (its interfaces through ioctl, koth's pid through SO_PEERCRED) and could be
+named by another bot (an abstract name it is bound to as it sends with SO_PASSCRED).
 
 Every message from a zygote is checked before it is believed, every send to it and every wait on
 it has a deadline. A zygote in a container is ``untrusted``: it shares a container with the
@@ -284,17 +289,20 @@ class Zygote:
         program: list[str] | None = None,
         root: str | None = None,
         abi: dict[str, Any] | None = None,
+        view: str | None = None,
     ) -> BotProcess:
         """Ask for a bot process; returns at once (see BotProcess.ready). Without ``program``
         the bot is ``jail/bot.so``, a C function called as ``abi`` says (CAbi.to_json()); with
         it, that command is run in ``jail`` (``root``: an empty folder to build the program's
-        private filesystem view on)."""
+        private filesystem view on; ``view``: a view ready to be chrooted into, where the
+        zygote cannot build one, that holds the jail)."""
         request: dict[str, Any] = {
             "op": "spawn",
             "jail": jail,
             "so": f"{jail}/bot.so",
             "exec": program,
             "root": root,
+            "view": view,
             "abi": abi,
             "limits": {
                 "memory_bytes": limits.memory_bytes,
@@ -302,28 +310,30 @@ class Zygote:
                 "cpu_seconds": max(1, int(limits.game_cpu_s + 1.999)),
             },
         }
-        # The reply channel is a pipe (a move's round trip through one costs the kernel ~1.4 µs
-        # less than through a socket); the output channel is a socket, so that the kernel can
-        # stamp the bot's first byte there with its pid (SO_PASSCRED).
+        # Pipes (a move's round trip through one costs the kernel ~1.4 µs less than through a
+        # socket), and a socket the blank writes one byte to and closes before bot code runs,
+        # so that the kernel stamps it with the bot's pid (SO_PASSCRED).
         request_r, request_w = os.pipe()
         reply_r, reply_w = os.pipe()
-        output_host, output_bot = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        output_host.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+        output_r, output_w = os.pipe()
+        identity, identity_bot = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        identity.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
         try:
-            self._send(request, [request_r, reply_w, output_bot.fileno()])
+            self._send(request, [request_r, reply_w, identity_bot.fileno(), output_w])
         except ZygoteBroken:
-            for fd in (request_w, reply_r):
+            for fd in (request_w, reply_r, output_r):
                 os.close(fd)
-            output_host.close()
+            identity.close()
             raise
         finally:
             os.close(request_r)
             os.close(reply_w)
-            output_bot.close()
-        os.set_blocking(reply_r, False)
-        output_host.setblocking(False)
-        os.set_blocking(request_w, False)  # every write to a bot is under its move's watchdog
-        process = BotProcess(self, request_w, reply_r, output_host, self.oom_kills())
+            os.close(output_w)
+            identity_bot.close()
+        for fd in (reply_r, output_r, request_w):  # every write to a bot is under a watchdog
+            os.set_blocking(fd, False)
+        identity.setblocking(False)
+        process = BotProcess(self, request_w, reply_r, identity, output_r, self.oom_kills())
         self._pending.append(process)
         return process
 
@@ -372,7 +382,8 @@ class BotProcess:
         zygote: Zygote,
         request_fd: int,
         reply_fd: int,
-        output: socket.socket,
+        identity: socket.socket,
+        output_fd: int,
         oom_baseline: int,
     ) -> None:
         self.zygote = zygote
@@ -381,8 +392,8 @@ class BotProcess:
         self.host_pid: int | None = None  # as the host sees it: for the kernel's CPU clock
         self.request_fd = request_fd
         self.reply_fd = reply_fd
-        self._output = output
-        self.output_fd = output.fileno()
+        self._identity = identity
+        self.output_fd = output_fd
         self.output = bytearray()
         self.output_dropped = 0
         self._oom_baseline = oom_baseline
@@ -397,7 +408,10 @@ class BotProcess:
         pid = self.zygote.await_pid(self)
         if not self._identified:
             self._identified = True
-            self.host_pid = self._identify()
+            try:
+                self.host_pid = self._identify()
+            finally:
+                self._identity.close()
             if self.host_pid is not None:
                 clock = ctypes.c_int()
                 if _libc.clock_getcpuclockid(self.host_pid, ctypes.byref(clock)) == 0:
@@ -405,13 +419,13 @@ class BotProcess:
         return pid
 
     def _identify(self) -> int | None:
-        """The pid the kernel stamped on the first byte of the output channel (None: it died)."""
+        """The pid the kernel stamped on the byte of the identity channel (None: it died)."""
         deadline = time.monotonic() + IDENTIFY_WALL_S
         space = socket.CMSG_SPACE(_UCRED.size)
         while time.monotonic() < deadline:
-            select.select([self._output], [], [], max(0.0, deadline - time.monotonic()))
+            select.select([self._identity], [], [], max(0.0, deadline - time.monotonic()))
             try:
-                data, ancillary, _, _ = self._output.recvmsg(1, space)
+                data, ancillary, _, _ = self._identity.recvmsg(1, space)
             except BlockingIOError:
                 continue
             if not data:
@@ -504,7 +518,8 @@ class BotProcess:
             pid = self.pid
         os.close(self.request_fd)
         os.close(self.reply_fd)
-        self._output.close()
+        os.close(self.output_fd)
+        self._identity.close()
         if pid is not None:
             self.zygote.kill(pid)
             self.zygote.forget(pid)

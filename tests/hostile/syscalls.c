@@ -77,6 +77,27 @@ int bot(int board[16][32], char player) {
     TRY(syscall(SYS_sched_setaffinity, 0, sizeof cpus, &cpus));
     struct timespec now;
     TRY(syscall(SYS_clock_gettime, (~parent << 3) | 2, &now)); /* the parent's CPU clock */
+    /* The filter denies by default: what is not on its list fails with EPERM, a call this kernel
+       does not have (999) and one newer than the list (fchmodat2) included. Sockets of its own;
+       the machine's state (its block reads and faults, load, memory, free space); sync. */
+    TRY(syscall(999, 0, 0, 0));
+    TRY(syscall(452, -100, "koth-state", 0777, 0)); /* fchmodat2 */
+    int pair[2];
+    TRY(syscall(SYS_socketpair, 1, 2, 0, pair)); /* AF_UNIX, SOCK_DGRAM */
+    char space[512];
+    TRY(syscall(SYS_getrusage, 0, space));
+    TRY(syscall(SYS_getrusage, 1, space)); /* RUSAGE_THREAD */
+    TRY(syscall(SYS_sysinfo, space));
+    TRY(syscall(SYS_statfs, "/", space));
+    TRY(syscall(SYS_sync));
+    TRY(syscall(SYS_syncfs, 0));
+    TRY(syscall(SYS_memfd_create, "koth", 0));
+    TRY(syscall(SYS_madvise, (void *)board, 4096, 12)); /* MADV_MERGEABLE: merged with others' */
+    TRY(syscall(SYS_ioctl, 1, 0x8912, space)); /* SIOCGIFCONF */
+    TRY(syscall(SYS_prctl, 22, 2, space, 0, 0)); /* PR_SET_SECCOMP: filters of its own */
+    /* Once loaded, a C function names no file: found or not, a name leaves a trace. */
+    TRY(syscall(SYS_openat, -100, "/", 0));
+    TRY(syscall(SYS_newfstatat, -100, "koth-missing", space, 0));
     return board[0][1] == '.' ? 'R' : 'D';
 }
 char *bot_name = "Forbidden calls";

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import threading
+import uuid
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -20,15 +21,20 @@ import pytest
 from runner.games import find_game
 from runner.games.base import Termination
 from runner.play.referee import GameResult, play_game
+from runner.sandbox import cgroups
 from runner.sandbox.zygote_client import BotLimits, BotProcess
 from runner.season.build import Build, build_entry
 from runner.season.entries import load_entry
 
 HERE = Path(__file__).parent
 PROGRAMS = HERE / "programs"
-GAMES = {"c": "snakes-v2", "python": "cluster-v2"}
+# The kinds of bot: a C function (Snakes), a C program and a Python program (Cluster).
+GAMES = {"c": "snakes-v2", "cprog": "cluster-v2", "python": "cluster-v2"}
+LANGUAGES = {"c": "c", "cprog": "c", "python": "python"}
+C_LIMITS = BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20)
 LIMITS = {
-    "c": BotLimits(move_cpu_s=0.1, game_cpu_s=10.0, move_wall_s=1.0, memory_bytes=256 << 20),
+    "c": C_LIMITS,
+    "cprog": C_LIMITS,
     # Wall-clock limits wide enough for a loaded machine.
     "python": BotLimits(
         move_cpu_s=0.1,
@@ -58,12 +64,16 @@ def source_of(kind: str, name: str) -> str:
     return (PROGRAMS / "cluster_io.py").read_text() + "\n" + (PROGRAMS / f"{name}.py").read_text()
 
 
-def build(sandbox: Any, root: Path, kind: str, name: str) -> Build:
+def build(sandbox: Any, root: Path, kind: str, name: str, source: str | None = None) -> Build:
+    """The entry ``name`` of ``kind`` built, from ``source`` (else tests/hostile's file)."""
     folder = root / "entries" / f"{name}-{kind}"
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / ("bot.c" if kind == "c" else "bot.py")).write_text(source_of(kind, name))
+    language = LANGUAGES[kind]
+    (folder / ("bot.py" if language == "python" else "bot.c")).write_text(
+        source if source is not None else source_of(kind, name)
+    )
     (folder / "entry.yaml").write_text(
-        f"name: {folder.name}\nauthor: tests\ndescription: an attack\nlanguage: {kind}\n"
+        f"name: {folder.name}\nauthor: tests\ndescription: an attack\nlanguage: {language}\n"
     )
     game = find_game(GAMES[kind])
     built = build_entry(load_entry(folder), root / "build", sandbox, LIMITS[kind], 60, game)
@@ -297,3 +307,38 @@ def test_a_bot_that_reads_nothing_cannot_hold_a_write(sandbox: Any, tmp_path: Pa
             bot.ask(b"x" * (4 << 20), 1)
     finally:
         bot.close()
+
+
+def test_what_a_bot_leaves_charged_to_its_memory_group_is_not_the_next_bots(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    """A bot that leaves ~100 MB of kernel objects charged to its memory group as it ends (the
+    dentries of names it looked up): the next bot starts in a group (locally, runner/jail/
+    zygote.py) or container (Docker) charged with no more than an eighth of its limit above
+    what a fresh one holds, never with what the last bot left."""
+    roomy = replace(LIMITS["python"], move_cpu_s=10.0, move_wall_s=20.0, first_move_wall_s=20.0)
+    source = source_of("python", "kernelhog").replace("@NONCE@", uuid.uuid4().hex)
+    hog = build(sandbox, tmp_path, "python", "kernelhog", source.replace("@NAMES@", "250000"))
+    steady = build(sandbox, tmp_path, "python", "steady")
+
+    def charged_as_a_bot_starts() -> int:
+        process = sandbox.spawn(steady.jail_path, roomy, list(steady.program or ()))
+        try:
+            process.ready()
+            assert process.host_pid is not None, "the bot should have started"
+            group = cgroups.find(process.host_pid, "memory")
+            assert group is not None, "a bot runs in a memory group (root, or a container)"
+            charged = group.memory_in_use()
+            assert charged is not None
+            return charged
+        finally:
+            process.close()
+
+    fresh = charged_as_a_bot_starts()
+    result = play(sandbox, "python", [hog, steady], limits=roomy)
+    assert "looked up 250000 names" in result.output[0], result.output[0][-300:]
+    after = charged_as_a_bot_starts()
+    assert after <= fresh + roomy.memory_bytes // 8, (
+        f"the next bot started with {after >> 20} MiB charged to its group, "
+        f"{(after - fresh) >> 20} MiB more than a fresh one"
+    )

@@ -36,3 +36,11 @@ def answer(text: str) -> None:
 
 def a_legal_move(columns: list[list[int]], hand: list[list[int]]) -> str:
     return f"PLACE {columns[0][0]} {hand[0][0]}"
+
+
+def play(escaped: bool) -> None:
+    """A whole game: a legal move every turn, or ESCAPED every turn if the bot's attack worked."""
+    read_init()
+    while True:
+        columns, hand = read_turn()
+        answer("ESCAPED" if escaped else a_legal_move(columns, hand))
