@@ -107,6 +107,14 @@ def season_copy(game: str, target: Path) -> Path:
     return config
 
 
+def games_to_play(user: User, sandbox: str) -> list[str]:
+    """Every game, but for a user who is not root under Docker: the engine builds and plays
+    inside its containers the same for root (as the workflows run koth) and for a user in the
+    docker group, so that user plays the default season alone; what differs for that user
+    (who owns the cache, the note on the walls it lacks) is the same for every game."""
+    return ["snakes"] if sandbox == "docker" and not user.is_root else list(SEASONS)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("sandbox", ["local", pytest.param("docker", marks=pytest.mark.docker)])
 def test_the_installed_koth_plays_and_renders_every_game(
@@ -119,7 +127,7 @@ def test_the_installed_koth_plays_and_renders_every_game(
     env.update(XDG_CACHE_HOME=str(cache))  # empty: the fresh machine
     env.pop("VIRTUAL_ENV", None)
     env["PATH"] = f"{installed.koth.parent}:/usr/local/bin:/usr/bin:/bin"
-    for game in SEASONS:
+    for game in games_to_play(installed.user, sandbox):
         folder = installed.home / f"{game}-{sandbox}"
         config = season_copy(game, folder)
         user.take(folder)
