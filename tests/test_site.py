@@ -203,6 +203,35 @@ def test_untrusted_names_authors_messages_and_sources_are_escaped(site: Path) ->
     assert "&lt;script&gt;alert(&#39;build&#39;)&lt;/script&gt;" in broken
 
 
+def test_every_entry_has_a_badge_with_its_place_of_the_leaderboard(site: Path) -> None:
+    """badges/<entry>.json in the endpoint format of shields-style services: the place the
+    leaderboard gives the entry (and its rating), or "excluded"."""
+    standings = json.loads((site / "standings.json").read_text())
+    rows = standings["entries"]
+    ranked = [r for r in rows if r.get("excluded") is None]
+    assert {p.name for p in (site / "badges").iterdir()} == {f"{r['entry']}.json" for r in rows}
+    for row in rows:
+        badge = json.loads((site / "badges" / f"{row['entry']}.json").read_text())
+        assert badge["schemaVersion"] == 1 and badge["label"].startswith("Snakes")
+        if row.get("excluded") is not None:
+            assert badge["message"] == "excluded"
+            continue
+        place = {1: "1st", 2: "2nd", 3: "3rd"}[row["rank"]]
+        assert badge["message"].startswith(f"{place} of {len(ranked)} · "), badge
+
+
+def test_a_badge_is_named_by_the_entrys_page_name(tmp_path: Path) -> None:
+    from runner.rank.standings import Row
+    from runner.site import badges
+    from runner.site.render import slug
+
+    hostile = Row("../../index", "x", "h", rank=1)
+    badges.write(tmp_path, [hostile], "Snakes", {}, slug)
+    (made,) = (tmp_path / "badges").iterdir()
+    assert made.name == f"{slug(hostile.entry)}.json" and made.name.startswith("entry-")
+    assert json.loads(made.read_text())["message"] == "1st of 1", "no rating: the place alone"
+
+
 def test_the_replay_json_cannot_close_its_script_block(site: Path, cluster_site: Path) -> None:
     for page in pages(site / "games") + pages(cluster_site / "games"):
         text = page.read_text()

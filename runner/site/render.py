@@ -73,7 +73,7 @@ from runner.season.config import Config, ConfigError
 from runner.season.entries import LANGUAGES, SOURCES, Entrant, discover, read_source
 from runner.season.points import LINEAR_POINTS, Points
 from runner.season.standings_file import bracket_problem, check_document
-from runner.site import pages
+from runner.site import badges, pages
 from runner.site.frames import (
     ReplayError,
     board_html,
@@ -734,6 +734,8 @@ def render_site(
     def season_pages() -> None:  # this process's work while the others render game pages
         _season_pages(season, rows, write)
         publish(tmp, records, standings, results_key)  # the data the pages link
+        title = str(season["facts"]["title"])
+        badges.write(tmp, rows, title, season["ratings"] if not season["by_score"] else {}, slug)
 
     def write(name: str, template: str, **context: Any) -> None:
         data = pages.reusable(out_dir, old, name, season_key)
