@@ -26,6 +26,7 @@ engine is a failure under CI, a skip elsewhere).
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import hashlib
 import importlib.util
@@ -47,6 +48,7 @@ import yaml
 from as_user import RunnerUser, user_folder
 from project_copy import copy_project
 from serving import serve
+from webhook import Webhook
 
 from runner.cli import workflows
 from runner.season import results
@@ -170,6 +172,7 @@ def test_season_workflow_permissions() -> None:
         "play": {"contents": "read"},
         "merge": {"contents": "read"},
         "deploy": {"pages": "write", "id-token": "write"},
+        "announce": {"contents": "read"},  # the webhook: a secret, not a token's permission
     }
     assert {name: job["permissions"] for name, job in doc["jobs"].items()} == wanted
     assert doc["jobs"]["deploy"]["environment"]["name"] == "github-pages"
@@ -574,6 +577,7 @@ class JobRun:
     steps: list[StepRun] = field(default_factory=list)
     outputs: dict[str, str] = field(default_factory=dict)
     summary: str = ""
+    env: dict[str, str] = field(default_factory=dict)  # the `env` context: workflow's, job's
 
     def step(self, name: str) -> StepRun:
         return next(s for s in self.steps if s.name == name)
@@ -647,16 +651,19 @@ class Rehearsal:
         env: Mapping[str, str] | None = None,
         between_jobs: Callable[[], None] = lambda: None,
         pages_url: str | None = None,
+        secrets: Mapping[str, str] | None = None,
     ) -> None:
         """``env`` overrides the workflow's own ``env:`` (e.g. a base image this machine has);
         ``between_jobs`` clears what one job's machine would not share with the next;
-        ``pages_url`` is where ``store``/pages is served (the published site), if it is."""
+        ``pages_url`` is where ``store``/pages is served (the published site), if it is;
+        ``secrets``: the repository's secrets (none set: every one is empty)."""
         self.user = RunnerUser.find()
         self.doc = load(workflow)
         self.repo, self.store = repo, store
         self.event_name, self.event, self.inputs = event_name, event or {}, inputs or {}
         self.run_id = run_id
         self.env, self.between_jobs, self.pages_url = dict(env or {}), between_jobs, pages_url
+        self.secrets = dict(secrets or {})
         self.artifacts = store / f"run-{run_id}" / "artifacts"
         self.caches = store / "caches"  # shared between runs, as on GitHub
         self.pages = store / "pages" / "site"  # what deploy-pages published, kept between runs
@@ -682,11 +689,11 @@ class Rehearsal:
                 "workspace": str(job.workspace) if job else "",
             },
             "inputs": dict(self.inputs),
-            "secrets": {},  # as on a repository that has set none (KOTH_SEASON_SECRET: "")
+            "secrets": dict(self.secrets),  # a secret not set is empty (KOTH_SEASON_SECRET: "")
             "needs": needs,
             "matrix": dict(job.matrix) if job else {},
             "steps": dict(steps),
-            "env": {},
+            "env": dict(job.env) if job else {},
             "runner": {"os": "Linux", "temp": str(self.store / "tmp")},
         }
 
@@ -797,11 +804,14 @@ class Rehearsal:
             RUNNER_TEMP=str(files),
         )
         env.update(self.user.environment({}))
-        env.update(
+        job.env.update(
             {k: as_text(v) for k, v in self.resolve(self.doc.get("env", {}), job, {}).items()}
         )
-        env.update(self.env)
-        env.update({k: as_text(v) for k, v in self.resolve(spec.get("env", {}), job, {}).items()})
+        job.env.update(self.env)
+        job.env.update(
+            {k: as_text(v) for k, v in self.resolve(spec.get("env", {}), job, {}).items()}
+        )
+        env.update(job.env)
         post: list[Callable[[], None]] = []
         for number, step in enumerate(spec["steps"]):
             name = step.get("name") or step.get("uses") or step.get("run", "").split("\n")[0]
@@ -1151,7 +1161,13 @@ def sandbox_base(docker_engine: None, monkeypatch: pytest.MonkeyPatch) -> Iterat
 
 
 def season_run(
-    repo: Path, store: Path, base: SandboxBase, url: str, run_id: int, **inputs: str
+    repo: Path,
+    store: Path,
+    base: SandboxBase,
+    url: str,
+    run_id: int,
+    secrets: Mapping[str, str] | None = None,
+    **inputs: str,
 ) -> dict[str, list[JobRun]]:
     runs = Rehearsal(
         SEASON,
@@ -1163,6 +1179,7 @@ def season_run(
         env={"KOTH_SANDBOX_BASE": base.name},
         between_jobs=base.fresh_machine,
         pages_url=url + "site/",
+        secrets=secrets,
     ).run()
     ok(runs)
     no_commands(runs)
@@ -1194,17 +1211,21 @@ def test_season_rehearsal(rehearsal_path: Path, sandbox_base: SandboxBase) -> No
     repo = make_repo(tmp_path / "repo", ["greedy", "random", "turtle"], history="seasons.jsonl")
     store = tmp_path / "store"
     (store / "pages").mkdir(parents=True)  # GitHub Pages: enabled, nothing published yet
-    with serve(store / "pages") as url:
-        first = season_run(repo, store, sandbox_base, url, 1, shards="2")
+    discord = Webhook()  # the organisers set a webhook (KOTH_DISCORD_WEBHOOK)
+    secrets = {"KOTH_DISCORD_WEBHOOK": discord.url}
+    with serve(store / "pages") as url, contextlib.closing(discord):
+        first = season_run(repo, store, sandbox_base, url, 1, secrets, shards="2")
         key = first["plan"][0].outputs["results_key"]
         merge = first["merge"][0]
         merged = canonical_records(merge.workspace / "results" / "games.jsonl")
         check_the_first_run(first, store, merged)
         check_sharding_changes_nothing(merge, merged)
+        (news,) = [b["content"] for b in discord.bodies]
+        assert "3 entries" in news and "<https://koth-org.github.io/koth/>" in news, news
 
         # A push that adds a bot: the cached records are restored and only its games are played.
         shutil.copytree(EXAMPLES / "boxer", repo / "entries" / "boxer")
-        second = season_run(repo, store, sandbox_base, url, 2)
+        second = season_run(repo, store, sandbox_base, url, 2, secrets)
         restored = second["plan"][0].step("Restore the recorded games").log
         assert restored == f"restored {key}-1-1", restored
         assert len(played(store, 2)) == 6 and all(
@@ -1222,10 +1243,11 @@ def test_season_rehearsal(rehearsal_path: Path, sandbox_base: SandboxBase) -> No
         restored = second["plan"][0].step("Restore the history of seasons").log
         assert restored == f"restored {SEASONS_CACHE}1-1", restored
         check_history(store, second, [3, 4])
+        assert len(discord.bodies) == 2 and "New: Boxer" in discord.bodies[1]["content"]
 
         # GitHub evicts the cache: the records come back from the published site, none is played.
         shutil.rmtree(store / "caches")
-        third = season_run(repo, store, sandbox_base, url, 3)
+        third = season_run(repo, store, sandbox_base, url, 3, secrets)
         plan = third["plan"][0]
         assert plan.step("Restore the recorded games").log.startswith("cache not found")
         assert (
@@ -1241,6 +1263,9 @@ def test_season_rehearsal(rehearsal_path: Path, sandbox_base: SandboxBase) -> No
         step = "Restore the history of seasons from the published site (the cache is gone)"
         assert f"restored 2 season(s) published at {url}site/" in plan.step(step).log
         check_history(store, third, [3, 4])  # the same season again: its line is replaced
+        assert len(discord.bodies) == 2, "the same season is not told again"
+        said = third["announce"][0].step("Post the new season's top and movers, once").log
+        assert "nothing is posted" in said, said
 
         # A change to the host code re-keys: neither the cache nor the site is reused.
         referee = repo / "runner" / "play" / "referee.py"
@@ -1259,6 +1284,9 @@ def test_season_rehearsal(rehearsal_path: Path, sandbox_base: SandboxBase) -> No
         restored = plan.step("Restore the history of seasons").log
         assert restored == f"restored {SEASONS_CACHE}3-1", "a host change keeps past seasons"
         check_history(store, fourth, [3, 4])
+        # No webhook set (this run's secrets): the announce job does nothing at all.
+        assert {s.outcome for s in fourth["announce"][0].steps} == {"skipped"}
+        assert len(discord.bodies) == 2
 
 
 SEASONS_CACHE = "koth-seasons-"

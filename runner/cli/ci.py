@@ -1,6 +1,6 @@
 """The commands the GitHub workflows run (`koth changed`, `preview`, `report`, `plan`, `image`,
-`restore`, `restore-history`, and `koth ci`, which runs any of them with a log safe for GitHub
-Actions); what they do is in runner/cli/workflows.py."""
+`restore`, `restore-history`, `announce`, and `koth ci`, which runs any of them with a log safe
+for GitHub Actions); what they do is in runner/cli/workflows.py and runner/site/announce.py."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from runner.cli.arguments import (
     UsageError,
@@ -146,6 +147,41 @@ def cmd_restore_history(args: argparse.Namespace) -> int:
     from runner.site import publish
 
     publish.restore_history(args.site or "", args.out, say)
+    return 0
+
+
+WEBHOOK_VARIABLE = "KOTH_DISCORD_WEBHOOK"
+PULL_REQUEST_EVENTS = ("pull_request", "pull_request_target")
+
+
+def cmd_announce(args: argparse.Namespace) -> int:
+    from runner.rank import history
+    from runner.site import announce
+
+    webhook = os.environ.get(WEBHOOK_VARIABLE, "").strip()
+    if not (webhook or args.dry_run):
+        say(f"no webhook is set ({WEBHOOK_VARIABLE}): nothing is posted")
+        return 0
+    if os.environ.get("GITHUB_EVENT_NAME", "") in PULL_REQUEST_EVENTS:
+        say("a pull request's run never posts: nothing is posted")
+        return 0
+    if args.site_url and urlsplit(args.site_url).scheme not in ("https", "http"):
+        raise UsageError(f"koth announce: --site-url {args.site_url!r} is not an http(s) address.")
+    before = history.read(args.before, say) if args.before else []
+    found = announce.news(before, history.read(args.after, say))
+    if found is None:
+        say(f"no season in {args.after} is new since {args.before}: nothing is posted")
+        return 0
+    text = announce.message(found, args.site_url)
+    if args.dry_run:
+        print(text)
+        return 0
+    try:
+        announce.post(webhook, announce.payload(text))
+    except announce.PostError as exc:
+        say(f"koth announce: the news was not posted: {exc}.")
+        return 1
+    say(f"posted the news of the {found.season['game']} season of {found.season['date']}")
     return 0
 
 
@@ -309,6 +345,25 @@ def add_ci_commands(commands: Any, run: Callable[[list[str]], int]) -> None:
     seasons.add_argument("--site", help="the site's address, e.g. https://org.github.io/koth/")
     seasons.add_argument("--out", type=Path, required=True, help="the history file")
     seasons.set_defaults(func=cmd_restore_history)
+
+    news = add(
+        "announce",
+        "post a new season's top entries and biggest movers to a Discord webhook",
+        "Compare the history of seasons before and after `koth site` (BEFORE and AFTER: "
+        "copies of the file `site: history:` names) and post the season AFTER holds and "
+        "BEFORE does not to the Discord webhook in $KOTH_DISCORD_WEBHOOK: the top entries "
+        "with their ratings, the biggest movers since the season before, the new entries "
+        "and the site's address. A season rendered again is not posted again. Nothing is "
+        "posted without a webhook, from a pull request's run, or when no season is new. "
+        "Exits 1 only when the webhook does not take the message.",
+    )
+    news.add_argument("--before", type=Path, help="the history before (missing: none)")
+    news.add_argument("--after", type=Path, required=True, help="the history after")
+    news.add_argument("--site-url", help="the published site's address, linked in the message")
+    news.add_argument(
+        "--dry-run", action="store_true", help="print the message instead of posting it"
+    )
+    news.set_defaults(func=cmd_announce)
 
     ci = add(
         "ci",

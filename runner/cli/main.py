@@ -27,7 +27,17 @@ GROUPS = (
     ),
     (
         "for the GitHub workflows (docs/hosting.md)",
-        ("changed", "preview", "report", "plan", "image", "restore", "restore-history", "ci"),
+        (
+            "changed",
+            "preview",
+            "report",
+            "plan",
+            "image",
+            "restore",
+            "restore-history",
+            "announce",
+            "ci",
+        ),
     ),
 )
 
