@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,7 @@ from runner.rank.ratings import (
     pair_weight,
     results_from_records,
 )
+from runner.season.standings_file import ratings_problem
 
 GAMES = [
     *[("ann", "bob", 1.0)] * 6,
@@ -226,3 +228,86 @@ def test_more_games_make_the_same_score_more_certain() -> None:
     few = ratings.superiority([("a", "b", 1.0)] * 3 + [("a", "b", 0.0)] * 2)["a", "b"]
     many = ratings.superiority([("a", "b", 1.0)] * 30 + [("a", "b", 0.0)] * 20)["a", "b"]
     assert 0.5 < few < many < 1.0
+
+
+# -- numpy and pure Python, and what standings.json holds ----------------------------------------
+
+
+def random_season(entries: int, seed: int) -> list[Result | Ranking]:
+    """A double round-robin with draws, between entries of spread strengths, and a few games of
+    four seats."""
+    rng = random.Random(seed)
+    names = [f"e{i:02d}" for i in range(entries)]
+    strength = {name: rng.uniform(-400, 400) for name in names}
+    games: list[Result | Ranking] = []
+    for a, b in itertools.permutations(names, 2):
+        p = 1 / (1 + 10 ** ((strength[b] - strength[a]) / 400))
+        roll = rng.random()
+        games.append((a, b, 1.0 if roll < 0.9 * p else 0.5 if roll < 0.9 * p + 0.1 else 0.0))
+    for _ in range(entries):
+        seated = tuple(rng.sample(names, 4))
+        games.append(Ranking(seated, tuple(rng.choice((1, 2, 2, 4)) for _ in seated)))
+    return games
+
+
+SMALL_SEASONS: dict[str, list[Result | Ranking]] = {
+    "the games above": [*GAMES],
+    "an undefeated bot": [*[("ace", "zed", 1.0)] * 50, ("zed", "mid", 0.5)],
+    "eight entries": random_season(8, 1),
+    "twenty entries": random_season(20, 2),
+}
+
+
+@pytest.mark.skipif(not ratings.HAVE_NUMPY, reason="numpy (the fast extra) is not installed")
+@pytest.mark.parametrize("season", sorted(SMALL_SEASONS))
+def test_numpy_fits_what_pure_python_fits(season: str) -> None:
+    games = SMALL_SEASONS[season]
+    slow, fast = ratings.fitted(games, ["idle"], fast=False), ratings.fitted(games, ["idle"])
+    assert slow.names == fast.names
+    for name in slow.names:
+        mine, theirs = slow.ratings[name], fast.ratings[name]
+        for value, other in ((mine.rating, theirs.rating), (mine.low, theirs.low)):
+            assert value == pytest.approx(other, abs=1e-9), f"{name}: {mine}, {theirs} with numpy"
+        assert mine.high == pytest.approx(theirs.high, abs=1e-9) and mine.games == theirs.games
+    for a, b in itertools.permutations(slow.names, 2):
+        assert slow.los(a, b) == pytest.approx(fast.los(a, b), abs=1e-12)
+    ranked = sorted(slow.names)
+    assert ratings.summary(slow, ranked) == ratings.summary(fast, ranked), (
+        "standings.json would differ with numpy installed"
+    )
+
+
+def test_the_written_ratings_read_back_as_they_were_fitted() -> None:
+    games = SMALL_SEASONS["eight entries"]
+    found = ratings.fitted(games)
+    ranked = sorted(found.names, key=lambda n: -found.ratings[n].rating)
+    section = ratings.summary(found, ranked, matrix=5)
+    assert ratings_problem(section, ranked) is None
+    shown = ratings.read(section, ranked)
+    assert shown.matrix == ranked[:5]
+    for name in ranked:
+        assert shown.ratings[name].rating == pytest.approx(found.ratings[name].rating, abs=1e-4)
+        assert shown.ratings[name].margin == pytest.approx(found.ratings[name].margin, abs=1e-4)
+    pairs = {*zip(ranked, ranked[1:], strict=False), *itertools.permutations(ranked[:5], 2)}
+    assert set(shown.los) == pairs, "the LOS of the next entry down and of the matrix's pairs"
+    for a, b in pairs:
+        assert shown.los[a, b] == pytest.approx(found.los(a, b), abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (lambda s: s.pop("next"), "`next`"),
+        (lambda s: s["entries"].pop("e03"), "a ranked entry has no rating"),
+        (lambda s: s["entries"]["e01"].__setitem__(1, 9999.0), "`entries`"),
+        (lambda s: s["next"].__setitem__(0, 1.5), "`next`"),
+        (lambda s: s["matrix"]["los"][0].__setitem__(0, 0.5), "null on its diagonal"),
+        (lambda s: s["matrix"]["entries"].reverse(), "first ranked entries"),
+    ],
+)
+def test_malformed_written_ratings_are_named(change: Any, says: str) -> None:
+    found = ratings.fitted(SMALL_SEASONS["eight entries"])
+    section = ratings.summary(found, found.names, matrix=3)
+    change(section)
+    problem = ratings_problem(section, found.names)
+    assert problem is not None and says in problem

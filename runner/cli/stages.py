@@ -26,6 +26,7 @@ from runner import __version__
 from runner.common.progress import Progress, Say, to_stderr
 from runner.games import find_game
 from runner.play.referee import Player
+from runner.rank import ratings
 from runner.rank.bracket import KNOCKOUT_ORDER, bracket_document, knockout_order
 from runner.rank.standings import Row, document, rank, ranks_by_score
 from runner.rank.standings import write as write_standings
@@ -348,15 +349,19 @@ def standings(
 def ranked(
     config: Config, line: Lineup, entrants: Sequence[Entrant], records: Sequence[results.Record]
 ) -> tuple[list[Row], dict[str, Any]]:
-    """The standings' rows in rank order, and what standings.json adds for the format: a knockout
-    ranks by its bracket (runner/rank/bracket.py) and writes it; other formats by points."""
+    """The standings' rows in rank order, and what standings.json adds: the ratings, fitted
+    once here (runner/rank/ratings.py); a knockout ranks by its bracket (runner/rank/bracket.py)
+    and writes it; other formats by points."""
     rows = rank(entrants, records, config.points, ranks_by_score(config.game))
     fmt = season_format(config, line)
-    if not isinstance(fmt, Knockout):
-        return rows, {}
-    recorded = recorded_results(config, line, records)
-    doc = bracket_document(fmt, sorted(line.players), recorded, recorded.key_of)
-    return knockout_order(rows, doc), {"bracket": doc, "tie_break": KNOCKOUT_ORDER}
+    extra: dict[str, Any] = {}
+    if isinstance(fmt, Knockout):
+        recorded = recorded_results(config, line, records)
+        doc = bracket_document(fmt, sorted(line.players), recorded, recorded.key_of)
+        rows = knockout_order(rows, doc)
+        extra = {"bracket": doc, "tie_break": KNOCKOUT_ORDER}
+    extra["ratings"] = ratings.of_records(records, [r.entry for r in rows if r.excluded is None])
+    return rows, extra
 
 
 def run_season(

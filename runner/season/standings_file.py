@@ -7,6 +7,7 @@ before it passes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from runner.common.documents import finite_number
@@ -40,7 +41,13 @@ def check_document(doc: Any) -> str | None:
         problem = _row_problem(row)
         if problem:
             return f"row {number} of `entries`{problem}"
-    return None
+    wrong = ratings_problem(doc["ratings"], ranked_entries(doc)) if "ratings" in doc else None
+    return f"its `ratings` are malformed: {wrong}" if wrong else None
+
+
+def ranked_entries(doc: Mapping[str, Any]) -> list[str]:
+    """The entries a (checked) standings document ranks, in rank order."""
+    return [row["entry"] for row in doc["entries"] if row.get("excluded") is None]
 
 
 def _bracket_problem(doc: dict[str, Any]) -> str | None:
@@ -158,3 +165,50 @@ def bracket_problem(bracket: Any) -> str | None:
         return "`matches` is not a list"
     problem = next(filter(None, map(_match_problem, matches)), None)
     return problem or _reached_problem(bracket.get("reached"))
+
+
+def ratings_problem(section: Any, ranked: Sequence[str]) -> str | None:
+    """What is wrong with standings.json's ``ratings`` (runner/rank/ratings.py's ``summary``)
+    for rows ranked ``ranked``, or None."""
+    if not isinstance(section, dict):
+        return "it is not an object"
+    entries = section.get("entries")
+    if not isinstance(entries, dict) or not all(
+        isinstance(name, str) and _rating_ok(r) for name, r in entries.items()
+    ):
+        return "`entries` is not a rating, its interval and its games per entry"
+    if not set(ranked) <= set(entries):
+        return "a ranked entry has no rating"
+    nexts, matrix = section.get("next"), section.get("matrix")
+    if not isinstance(nexts, list) or len(nexts) != max(0, len(ranked) - 1):
+        return "`next` is not one LOS per ranked entry but the last"
+    if not all(_probability(p) for p in nexts) or not isinstance(matrix, dict):
+        return "`next` or `matrix` is malformed"
+    top, rows = matrix.get("entries"), matrix.get("los")
+    if not isinstance(top, list) or top != list(ranked[: len(top)]) or not isinstance(rows, list):
+        return "`matrix` does not name the first ranked entries"
+    square = len(rows) == len(top) and all(
+        isinstance(row, list) and len(row) == len(top) for row in rows
+    )
+    if not square or not all(
+        (p is None) == (i == j) and (p is None or _probability(p))
+        for i, row in enumerate(rows)
+        for j, p in enumerate(row)
+    ):
+        return "`matrix` is not a square of LOS values, null on its diagonal"
+    return None
+
+
+def _probability(value: Any) -> bool:
+    return finite_number(value) and 0.0 <= value <= 1.0
+
+
+def _rating_ok(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 4
+        and all(finite_number(v) for v in value)
+        and value[1] <= value[0] <= value[2]
+        and isinstance(value[3], int)
+        and value[3] >= 0
+    )

@@ -395,9 +395,9 @@ _cached_environment = cache(_environment)  # one per process: templates compiled
 
 def percent(p: float) -> str:
     """A likelihood as a whole percentage; never 0% or 100%, which the games cannot show."""
-    if p > 0.995:
+    if p >= 0.995:  # 99.5 would print as 100
         return ">99%"
-    if p < 0.005:
+    if p <= 0.005:
         return "<1%"
     return f"{p * 100:.0f}%"
 
@@ -435,9 +435,10 @@ def _season(
         for i, (r, k) in enumerate(zip(records, keys, strict=True), 1)
     ]
     ranked = [r for r in rows if r.excluded is None]
-    played = ratings.results_from_records(records)
-    fitted = ratings.fit(played, [r.entry for r in ranked])
-    los = ratings.superiority(played, [r.entry for r in ranked])
+    order = [r.entry for r in ranked]
+    # fitted once, by the standings (standings.json's ``ratings``); else here, the same way
+    rated = ratings.read(meta.get("ratings") or ratings.of_records(records, order), order)
+    los = rated.los
     by_score = meta.get("ranking") == "score"
     tied = ranking.tied_above(rows) if by_score else {}  # the rank above, intervals overlapping
     stamps = sorted(filter(None, (str(r.get("measured", {}).get("when", "")) for r in records)))
@@ -465,11 +466,12 @@ def _season(
         "facts": facts,
         "rows": rows,
         "ranked": ranked,
-        "ratings": fitted,
+        "ratings": rated.ratings,
         "tied": tied,
         "by_score": by_score,  # ranked by mean score per game (runner/rank/standings.py)
         "score_header": _score_header(str(facts["game"])) if by_score else "",
-        "los": los,  # (a, b) → the likelihood that a is stronger than b
+        "los": los,  # (a, b) → the likelihood that a is stronger than b, for the pairs shown
+        "los_ranked": ranked[: len(rated.matrix)],  # los.html's rows and columns
         # each ranked entry → the likelihood it is stronger than the next, and the next's row
         "below": {
             a.entry: (los[a.entry, b.entry], b) for a, b in zip(ranked, ranked[1:], strict=False)
