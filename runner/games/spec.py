@@ -442,6 +442,12 @@ class GameSpec:
     # Its usual moves played in C (runner/play/quick.py), for two C-function bots taking turns:
     # the referee hands it the game where it can, and plays on in Python where it stops.
     quick: QuickPlay | None = field(default=None, compare=False)
+    # The state a record's moves end in, worked out in C (the same state the rules give): what
+    # the standings and the site check every record with (runner/play/playback.py); None where it
+    # does not take the record, and then the rules play its moves in Python.
+    final_state: Callable[[Mapping[str, Any], Setup], Any | None] | None = field(
+        default=None, compare=False
+    )
 
     def setup_problem(self, setup: Setup, seats: int | None) -> SetupError | None:
         """Why ``setup`` cannot be played by ``seats`` players (None: by some number the game

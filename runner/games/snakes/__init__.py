@@ -44,6 +44,7 @@ SPEC = GameSpec(
     rules_doc=HERE / "rules.md",
     site_css=HERE / "site.css",
     quick=quick.play,
+    final_state=quick.final_state,
 )
 
 __all__ = [

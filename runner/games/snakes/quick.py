@@ -151,6 +151,19 @@ def apply_moves(state: SnakesState, moves: str) -> tuple[SnakesState, int]:
     return _state_out(made), int(done)
 
 
+def final_state(record: Mapping[str, Any], setup: Setup) -> SnakesState | None:
+    """The state a record's moves end in, played in C (``GameSpec.final_state``); None where
+    the C rules do not take every move (the game ended before the moves did, or one is not a
+    move: the Python rules then say which), or cannot be had."""
+    moves = record.get("moves")
+    if setup or not isinstance(moves, str) or not moves.isascii() or len(moves) > MAX_MOVES:
+        return None
+    if library() is None:
+        return None
+    state, done = apply_moves(_RULES.initial_state(random.Random(record["seed"]), 2, setup), moves)
+    return state if done == len(moves) else None
+
+
 def play(state: SnakesState, bots: Sequence[Any]) -> Played | None:
     """The usual moves from ``state`` on, played in C; None where these bots cannot be asked
     that way, or the quick loop cannot be had."""
