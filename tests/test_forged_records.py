@@ -119,3 +119,41 @@ def test_a_forged_record_before_the_true_one_changes_no_standing(
         == 0
     )
     assert results.read_records(merged)[0].count(record) == 1, "merge keeps the true record"
+
+
+def test_the_site_believes_what_the_standings_judged_of_the_very_same_files(
+    folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """standings.json's `judged` names the bytes of the results it read and what it refused:
+    the site, reading the same bytes, plays no record's moves again, and still refuses what the
+    standings refused; a results file changed since, and it plays them all."""
+    config = str(folder / "tournament.yaml")
+    assert main(["season", "--config", config, "--no-progress", "--no-site"]) == 0
+    games = results.read_records(folder / "results" / results.MAIN_FILE)[0]
+    record = next(r for r in games if r["outcome"]["points"] in ([1.0, 0.0], [0.0, 1.0]))
+    forged = copy.deepcopy(record)
+    forged["outcome"]["points"] = forged["outcome"]["points"][::-1]
+    results.write_atomic(folder / "results" / "a-cache.jsonl", [forged])
+    assert main(["standings", "--config", config]) == 0
+    assert standings(folder)["judged"]["refused"][0][0] == record["key"]
+    capsys.readouterr()
+
+    played: list[str] = []
+
+    def counted(spec: Any, record: Any, setup: Any = None) -> str | None:
+        played.append(record["key"])
+        return problem(record)
+
+    monkeypatch.setattr(results, "outcome_problem", counted)
+    assert main(["site", "--config", config]) == 0
+    err = capsys.readouterr().err
+    assert played == [], "the site played moves the standings had played"
+    assert f"the record of game {record['key'][:12]} (snakes-v2, " in err and "its points" in err
+    site = results.read_records(folder / "_site" / "games.jsonl")[0]
+    assert record in site and forged not in site, "the true record is shown, the forged not"
+
+    forged["outcome"]["detail"] = "changed since the standings"
+    results.write_atomic(folder / "results" / "a-cache.jsonl", [forged])
+    assert main(["site", "--config", config]) == 0
+    assert len(played) == len(games) + 1, "another file: every record judged again"
+    assert forged not in results.read_records(folder / "_site" / "games.jsonl")[0]

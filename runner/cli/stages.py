@@ -148,15 +148,25 @@ def shard_file(config: Config, shard: Shard | None) -> Path:
     return config.output.results / name
 
 
-def _read_recorded(
-    config: Config, extra: Path | None = None, say: Say = to_stderr
-) -> list[results.Record]:
-    """Every record in the results folder (and ``extra``) whose outcome the rules reproduce
-    from its moves, saying what was skipped or refused."""
+def _results_paths(config: Config, extra: Path | None = None) -> list[Path]:
+    """The results files of the season: its folder's, and ``extra``."""
     paths = results.results_files(config.output.results)
     if extra is not None and extra.resolve() not in {p.resolve() for p in paths}:
         paths.append(extra)
-    records, problems = results.read_all(paths, results.reproduced(config.free_for_all.setups))
+    return paths
+
+
+def _read_recorded(
+    config: Config,
+    extra: Path | None = None,
+    say: Say = to_stderr,
+    refused: list[results.Refused] | None = None,
+) -> list[results.Record]:
+    """Every record in the results folder (and ``extra``) whose outcome the rules reproduce
+    from its moves, saying what was skipped or refused (into ``refused``, if given)."""
+    paths = _results_paths(config, extra)
+    judge = results.reproduced(config.free_for_all.setups)
+    records, problems = results.read_all(paths, judge, refused)
     for problem in problems:
         say(f"warning: {problem}")
     return records
@@ -325,8 +335,10 @@ def standings(
     config: Config, line: Lineup, say: Say = to_stderr
 ) -> tuple[list[Row], dict[str, Any]]:
     """Rank the recorded games the season's plan knows, each only if the rules reproduce its
-    outcome from its moves, and write standings.json."""
-    records = _read_recorded(config, say=say)
+    outcome from its moves, and write standings.json (with what it judged, ``judged``: the
+    site then plays no record's moves again)."""
+    refused: list[results.Refused] = []
+    records = _read_recorded(config, say=say, refused=refused)
     games = plan_from(config, line, records).games
     current = {s.key for s in games}
     counted = results.canonical(r for r in records if r["key"] in current)
@@ -340,6 +352,7 @@ def standings(
         "games_scheduled": len(games),
         "games_played": len(counted),
         "points": config.points if isinstance(config.points, str) else list(config.points),
+        "judged": results.judged(_results_paths(config), refused),
     }
     doc = document(rows, {**meta, **ranked_by})
     write_standings(config.output.standings, doc)

@@ -547,10 +547,12 @@ def refusal(path: Path, record: RecordView, problem: str) -> str:
     )
 
 
-def read_all(paths: Iterable[Path], judge: Judge | None = None) -> tuple[list[Record], list[str]]:
+def read_all(
+    paths: Iterable[Path], judge: Judge | None = None, refused: list[Refused] | None = None
+) -> tuple[list[Record], list[str]]:
     """The records of several files, deduped by key (the first believed wins), and every
-    problem seen; with ``judge``, a record it refuses is left out (said), so a forged record
-    cannot shadow a true one of the same key."""
+    problem seen; with ``judge``, a record it refuses is left out (said, and added to
+    ``refused`` if given), so a forged record cannot shadow a true one of the same key."""
     seen: set[str] = set()
     records: list[Record] = []
     problems: list[str] = []
@@ -563,10 +565,62 @@ def read_all(paths: Iterable[Path], judge: Judge | None = None) -> tuple[list[Re
             problem = judge(record) if judge is not None else None
             if problem is not None:
                 problems.append(refusal(path, record, problem))
+                if refused is not None:
+                    refused.append((record["key"], record_digest(record), problem))
                 continue
             seen.add(record["key"])
             records.append(record)
     return records, problems
+
+
+# -- judged once: what the standings vouch for, so the site need not play the moves again ------
+
+Refused = tuple[str, str, str]  # a record the rules refused: its key, its digest, why
+
+
+def record_digest(record: Mapping[str, Any]) -> str:
+    """sha256 of a record as JSON (its keys sorted): which record of a key was refused."""
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def file_digests(paths: Iterable[Path]) -> list[str]:
+    """sha256 of each file's bytes, in order (a file that cannot be read: empty)."""
+    found = []
+    for path in paths:
+        digest = hashlib.sha256()
+        try:
+            with path.open("rb") as handle:
+                while chunk := handle.read(1 << 20):
+                    digest.update(chunk)
+            found.append(digest.hexdigest())
+        except OSError:
+            found.append("")
+    return found
+
+
+def judged(paths: Sequence[Path], refused: Sequence[Refused]) -> dict[str, Any]:
+    """What a reader that judged every record of ``paths`` writes for a later one (standings.json's
+    ``judged``): each file's digest, and the records it refused."""
+    return {"files": file_digests(paths), "refused": [list(r) for r in refused]}
+
+
+def vouched(paths: Sequence[Path], doc: Mapping[str, Any] | None) -> Judge | None:
+    """The judge a later reader of ``paths`` may use instead of playing every record's moves
+    again: when ``doc`` (a ``judged`` checked by runner/season/standings_file.py) was written of
+    files with these very bytes, one that refuses what was refused then, by key and digest;
+    else None (judge them all)."""
+    if doc is None or doc["files"] != file_digests(paths):
+        return None
+    refused = {(key, digest): problem for key, digest, problem in doc["refused"]}
+    keys = {key for key, _ in refused}
+
+    def judge(record: RecordView) -> str | None:
+        if record["key"] not in keys:
+            return None
+        return refused.get((record["key"], record_digest(record)))
+
+    return judge
 
 
 class ResultsBusy(Exception):

@@ -1,12 +1,14 @@
 """standings.json as it is read back: the document this host writes (runner/rank/standings.py,
-with a knockout's bracket from runner/rank/bracket.py), checked wherever it is read — a previous
-season's, seeding a knockout (runner/season/config.py); the site's; a pull request's preview.
-It may have travelled as an artefact or come from a published site: nothing in it is believed
-before it passes.
+with a knockout's bracket from runner/rank/bracket.py, the ratings from runner/rank/ratings.py
+and what it judged of the results files from runner/season/results.py), checked wherever it is
+read — a previous season's, seeding a knockout (runner/season/config.py); the site's; a pull
+request's preview. It may have travelled as an artefact or come from a published site: nothing
+in it is believed before it passes.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -14,6 +16,7 @@ from runner.common.documents import finite_number
 from runner.season.points import points_problem
 
 SCORE_FIELDS = ("score", "score_low", "score_high")
+_SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 def _count(value: Any) -> bool:
@@ -25,18 +28,16 @@ def check_document(doc: Any) -> str | None:
     back by the site and a PR's report, and may have travelled as an artefact)."""
     if not isinstance(doc, dict) or not isinstance(doc.get("entries"), list):
         return "it is not a standings document (no `entries` list)"
-    for key in ("game", "format", "host_version", "tie_break"):
-        if key in doc and not isinstance(doc[key], str):
-            return f"its `{key}` is not text"
-    for key in ("season_seed", "rounds", "games_scheduled", "games_played"):
-        if key in doc and not (isinstance(doc[key], int) and not isinstance(doc[key], bool)):
-            return f"its `{key}` is not a whole number"
+    facts = _facts_problem(doc)
+    if facts:
+        return facts
     table = points_problem(doc["points"]) if "points" in doc else None
     if table:
         return f"its `points` table is malformed: {table}"
-    bracket = _bracket_problem(doc)
-    if bracket:
-        return f"its `bracket` is malformed: {bracket}"
+    for name, check in (("bracket", bracket_problem), ("judged", judged_problem)):
+        wrong = check(doc[name]) if name in doc else None
+        if wrong:
+            return f"its `{name}` is malformed: {wrong}"
     for number, row in enumerate(doc["entries"], 1):
         problem = _row_problem(row)
         if problem:
@@ -45,16 +46,20 @@ def check_document(doc: Any) -> str | None:
     return f"its `ratings` are malformed: {wrong}" if wrong else None
 
 
+def _facts_problem(doc: dict[str, Any]) -> str | None:
+    """What is wrong with the season's facts at the top of the document, or None."""
+    for key in ("game", "format", "host_version", "tie_break"):
+        if key in doc and not isinstance(doc[key], str):
+            return f"its `{key}` is not text"
+    for key in ("season_seed", "rounds", "games_scheduled", "games_played"):
+        if key in doc and not (isinstance(doc[key], int) and not isinstance(doc[key], bool)):
+            return f"its `{key}` is not a whole number"
+    return None
+
+
 def ranked_entries(doc: Mapping[str, Any]) -> list[str]:
     """The entries a (checked) standings document ranks, in rank order."""
     return [row["entry"] for row in doc["entries"] if row.get("excluded") is None]
-
-
-def _bracket_problem(doc: dict[str, Any]) -> str | None:
-    """What is wrong with a knockout's bracket (runner/rank/bracket.py), if the document has one."""
-    if "bracket" not in doc:
-        return None
-    return bracket_problem(doc["bracket"])
 
 
 def _row_problem(row: Any) -> str | None:
@@ -212,3 +217,18 @@ def _rating_ok(value: Any) -> bool:
         and isinstance(value[3], int)
         and value[3] >= 0
     )
+
+
+def judged_problem(doc: Any) -> str | None:
+    """What is wrong with a ``judged`` section (runner/season/results.py's ``judged``), or
+    None."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("files"), list):
+        return "it names no files"
+    if not all(isinstance(d, str) and (not d or _SHA256.fullmatch(d)) for d in doc["files"]):
+        return "a file's digest is not a sha256"
+    refused = doc.get("refused")
+    if not isinstance(refused, list) or not all(
+        isinstance(r, list) and len(r) == 3 and all(isinstance(v, str) for v in r) for r in refused
+    ):
+        return "`refused` is not a key, a digest and a reason per record"
+    return None

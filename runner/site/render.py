@@ -989,33 +989,14 @@ def render_from_config(
     with the records it shows and the standings beside it (runner/site/publish.py)."""
     source = results_source or config.output.results
     paths = [source] if source.is_file() else results.results_files(source)
-    records, problems = results.read_all(paths, results.reproduced(config.free_for_all.setups))
+    standings_path = standings_path or config.output.standings
+    standings = _standings_file(standings_path, warn)
+    # The standings judged these very files (standings.json's `judged`): believe what they did.
+    judge = results.vouched(paths, standings.get("judged") if standings else None)
+    judge = judge or results.reproduced(config.free_for_all.setups)
+    records, problems = results.read_all(paths, judge)
     for problem in problems:
         warn(problem)
-    standings_path = standings_path or config.output.standings
-    standings = None
-    try:
-        standings = load_json(read_regular(standings_path, STANDINGS_CAP))
-    except FileNotFoundError:
-        warn(
-            f"{standings_path} not found; ranking the records directly "
-            "(run `koth standings` for build and check verdicts)"
-        )
-    except (OSError, ValueError) as exc:  # a FIFO or a folder there: UnsafeFileError
-        unreadable = isinstance(exc, OSError | UnsafeFileError)
-        raise ConfigError(
-            str(standings_path),
-            "",
-            f"cannot be read ({exc})." if unreadable else f"is not valid JSON ({exc}).",
-            "run `koth standings` again to rewrite it.",
-        ) from None
-    wrong = check_document(standings) if standings is not None else None
-    if wrong:
-        warn(
-            f"{standings_path}: {wrong}; it is ignored and the records are ranked directly "
-            "(run `koth standings` again to rewrite it)"
-        )
-        standings = None
     out = out or config.output.site
     try:
         report = render_site(
@@ -1042,3 +1023,31 @@ def render_from_config(
     if config.site.history is not None:
         seasons_file.write(config.site.history, report.seasons)
     return report
+
+
+def _standings_file(standings_path: Path, warn: Callable[[str], None]) -> dict[str, Any] | None:
+    """standings.json, checked; None (said) when it is missing or malformed."""
+    standings = None
+    try:
+        standings = load_json(read_regular(standings_path, STANDINGS_CAP))
+    except FileNotFoundError:
+        warn(
+            f"{standings_path} not found; ranking the records directly "
+            "(run `koth standings` for build and check verdicts)"
+        )
+    except (OSError, ValueError) as exc:  # a FIFO or a folder there: UnsafeFileError
+        unreadable = isinstance(exc, OSError | UnsafeFileError)
+        raise ConfigError(
+            str(standings_path),
+            "",
+            f"cannot be read ({exc})." if unreadable else f"is not valid JSON ({exc}).",
+            "run `koth standings` again to rewrite it.",
+        ) from None
+    wrong = check_document(standings) if standings is not None else None
+    if wrong:
+        warn(
+            f"{standings_path}: {wrong}; it is ignored and the records are ranked directly "
+            "(run `koth standings` again to rewrite it)"
+        )
+        standings = None
+    return standings if isinstance(standings, dict) else None
