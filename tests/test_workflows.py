@@ -1242,11 +1242,20 @@ def test_season_rehearsal(rehearsal_path: Path, sandbox_base: SandboxBase) -> No
         assert f"restored 2 season(s) published at {url}site/" in plan.step(step).log
         check_history(store, third, [3, 4])  # the same season again: its line is replaced
 
+        # A change to a template cannot change an outcome: the same key, nothing replayed.
+        index = repo / "site_templates" / "index.html"
+        index.write_text(index.read_text() + "<!-- a change to the site alone -->\n")
+        same = season_run(repo, store, sandbox_base, url, 4)
+        assert same["plan"][0].outputs["results_key"] == key
+        assert same["plan"][0].step("Restore the recorded games").log == f"restored {key}-3-1"
+        assert played(store, 4) == [], "a template change replays no game"
+        assert "a change to the site alone" in (store / "pages" / "site" / "index.html").read_text()
+
         # A change to the host code re-keys: neither the cache nor the site is reused.
         referee = repo / "runner" / "play" / "referee.py"
         referee.write_text(referee.read_text() + "# a change that could change outcomes\n")
-        fourth = season_run(repo, store, sandbox_base, url, 4)
-        plan = fourth["plan"][0]
+        fifth = season_run(repo, store, sandbox_base, url, 5)
+        plan = fifth["plan"][0]
         assert plan.outputs["results_key"] != key
         assert plan.step("Restore the recorded games").log.startswith("cache not found")
         assert (
@@ -1255,10 +1264,10 @@ def test_season_rehearsal(rehearsal_path: Path, sandbox_base: SandboxBase) -> No
                 "Restore the recorded games from the published site (the cache is gone)"
             ).log
         )
-        assert len(played(store, 4)) == 12, "a host change replays every game"
+        assert len(played(store, 5)) == 12, "a host change replays every game"
         restored = plan.step("Restore the history of seasons").log
-        assert restored == f"restored {SEASONS_CACHE}3-1", "a host change keeps past seasons"
-        check_history(store, fourth, [3, 4])
+        assert restored == f"restored {SEASONS_CACHE}4-1", "a host change keeps past seasons"
+        check_history(store, fifth, [3, 4])
 
 
 SEASONS_CACHE = "koth-seasons-"

@@ -54,6 +54,9 @@ from runner.play.playback import outcome_problem
 from runner.season.config import ConfigError, SetupSpec
 from runner.season.entries import NAME_PATTERN
 
+# The record format's version (runner/results_key.py hashes it): raise it when a change to this
+# module means records written before must not be reused, though they still read.
+FORMAT = 1
 Record = dict[str, Any]  # one game's record, as a JSON object (``check_record`` says its shape)
 RecordView = Mapping[str, Any]  # a record only read, never changed
 MAIN_FILE = "games.jsonl"
