@@ -81,9 +81,26 @@ static int is_free(const struct step_state *s, int x, int y, int who)
     return x >= 0 && x < W && y >= 0 && y < H && s->owner[y * W + x] != who;
 }
 
+#define RUNS (N / 2 + H) /* the most runs a board can have: every other cell of each row */
+
+/* The root of run ``r`` (union-find, halving the path as it goes). */
+static int root_of(short *parent, int r)
+{
+    while (parent[r] != r) {
+        parent[r] = parent[parent[r]];
+        r = parent[r];
+    }
+    return r;
+}
+
 /* Fill the mover's enclosures after it took ``target``: every group of the cells it does not
  * own but the largest (ties: the one holding the enemy head, else the first in row-major
- * order). Returns 1 when the enemy head was filled. */
+ * order). Returns 1 when the enemy head was filled.
+ *
+ * The groups are found as runs: a run is a stretch of a row's cells the mover does not own,
+ * and two runs of neighbouring rows that share a column are one group (union-find over at most
+ * RUNS runs, where a flood of the board visits every cell: ~10 times faster, and every record
+ * the standings read is played again with these rules). */
 static int enclose(struct step_state *s, int seat, int target)
 {
     int who = seat + 1, tx = target % W, ty = target / W, key = 0;
@@ -92,41 +109,66 @@ static int enclose(struct step_state *s, int seat, int target)
             key |= is_free(s, tx + col - 1, ty + row - 1, who) << (3 * row + col);
     if (local_ok[key])
         return 0; /* the cells it does not own are one group still */
-    short label[N] = {0}, queue[N]; /* on the stack: ctypes lets threads call in at once */
-    int size[N + 1], groups = 0, enemy_head = s->head[1 - seat];
-    for (int i = 0; i < N; i++) {
-        if (label[i] || s->owner[i] == who)
-            continue;
-        int qh = 0, qt = 0;
-        label[i] = (short)++groups;
-        queue[qt++] = (short)i;
-        while (qh < qt) {
-            int c = queue[qh++], x = c % W;
-            int next[4] = {x > 0 ? c - 1 : -1, x < W - 1 ? c + 1 : -1, c >= W ? c - W : -1,
-                           c < N - W ? c + W : -1};
-            for (int d = 0; d < 4; d++) {
-                int n = next[d];
-                if (n >= 0 && !label[n] && s->owner[n] != who) {
-                    label[n] = (short)groups;
-                    queue[qt++] = (short)n;
-                }
+    short from[RUNS], to[RUNS], parent[RUNS]; /* a run: cells [from, to) of one row */
+    int first[H + 1], runs = 0, enemy_head = s->head[1 - seat], enemy_run = -1;
+    for (int y = 0; y < H; y++) {
+        const unsigned char *cells = s->owner + y * W;
+        first[y] = runs;
+        for (int x = 0; x < W;) {
+            if (cells[x] == who) {
+                x++;
+                continue;
             }
+            int start = x;
+            while (x < W && cells[x] != who)
+                x++;
+            if (enemy_head / W == y && enemy_head % W >= start && enemy_head % W < x)
+                enemy_run = runs;
+            from[runs] = (short)(y * W + start);
+            to[runs] = (short)(y * W + x);
+            parent[runs] = (short)runs;
+            runs++;
         }
-        size[groups] = qt;
+    }
+    first[H] = runs;
+    for (int y = 1; y < H; y++) /* join the runs of each row with those above that touch them */
+        for (int a = first[y - 1], b = first[y]; a < first[y] && b < first[y + 1];) {
+            int a_from = from[a] + W, a_to = to[a] + W; /* run a, a row down */
+            if (a_to > from[b] && to[b] > a_from) {
+                int ra = root_of(parent, a), rb = root_of(parent, b);
+                if (ra != rb)
+                    parent[ra > rb ? ra : rb] = (short)(ra < rb ? ra : rb);
+            }
+            if (a_to < to[b])
+                a++;
+            else
+                b++;
+        }
+    /* each group's root is its first run (joins keep the smaller), so groups come in the order
+     * of their first cells, as the rules number them */
+    int size[RUNS] = {0}, keep = -1, groups = 0;
+    int enemy = enemy_run < 0 ? -1 : root_of(parent, enemy_run); /* never -1: it is not ours */
+    for (int r = 0; r < runs; r++)
+        size[root_of(parent, r)] += to[r] - from[r];
+    for (int r = 0; r < runs; r++) {
+        if (parent[r] != r)
+            continue;
+        groups++;
+        if (keep < 0 || size[r] > size[keep] || (size[r] == size[keep] && r == enemy))
+            keep = r;
     }
     if (groups <= 1)
         return 0;
-    int keep = 1;
-    for (int k = 2; k <= groups; k++)
-        if (size[k] > size[keep] || (size[k] == size[keep] && k == label[enemy_head]))
-            keep = k;
-    for (int i = 0; i < N; i++)
-        if (label[i] && label[i] != keep) {
+    for (int r = 0; r < runs; r++) {
+        if (root_of(parent, r) == keep)
+            continue;
+        for (int i = from[r]; i < to[r]; i++) {
             s->owner[i] = (unsigned char)who;
             if (i != enemy_head) /* the dead head's cell is the encloser's but stays drawn */
                 s->frame[i] = TERRITORY[seat];
         }
-    return label[enemy_head] != keep;
+    }
+    return enemy != keep;
 }
 
 /* The owner grid and the heads' cells from the state's fields. */
