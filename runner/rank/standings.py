@@ -196,6 +196,7 @@ class _Book:
     games: list[_Counted] = field(default_factory=list)
     largest: int = 0  # the seats of the largest game of more than two
     scores: dict[str, list[float]] = field(default_factory=dict)  # each game's score per entry
+    by_entry: dict[str, list[int]] | None = None  # the positions in ``games`` of each entry's
 
     def add(self, record: RecordView, table: Points) -> None:
         seats = tuple(str(s["entry"]) for s in record["seats"])
@@ -232,6 +233,16 @@ class _Book:
             if by_score and row.games:
                 row.score, row.score_low, row.score_high = mean_interval(self.scores[row.entry])
 
+    def met(self, rows: Iterable[Row]) -> list[_Counted]:
+        """The games of any of ``rows``' entries, in order (each once)."""
+        if self.by_entry is None:  # worked out on the first tie: most seasons ask a few times
+            self.by_entry = {}
+            for number, game in enumerate(self.games):
+                for name in set(game.seats):
+                    self.by_entry.setdefault(name, []).append(number)
+        numbers = sorted({n for row in rows for n in self.by_entry.get(row.entry, ())})
+        return [self.games[n] for n in numbers]
+
     def mean_score(self, entry: str) -> Fraction:
         found = self.scores.get(entry) or [0.0]
         return sum(map(Fraction, found), Fraction(0)) / len(found)
@@ -262,7 +273,7 @@ def _tally(
     return book
 
 
-def _head_to_head(group: set[str], games: Iterable[_Counted]) -> dict[str, Fraction]:
+def _head_to_head(group: set[str], games: Sequence[_Counted]) -> dict[str, Fraction]:
     """The points each entry of ``group`` earned in the games where it met another of them."""
     earned = dict.fromkeys(group, Fraction(0))
     for game in games:
@@ -299,7 +310,7 @@ def rank(
     ordered: list[Row] = []
     for _, tied in groupby(playing, key=lambda r: total.get(r.entry, 0)):
         group = list(tied)
-        h2h = _head_to_head({r.entry for r in group}, book.games) if len(group) > 1 else {}
+        h2h = _head_to_head({r.entry for r in group}, book.met(group)) if len(group) > 1 else {}
         group.sort(key=lambda r: (-h2h.get(r.entry, 0), -r.wins, [-n for n in r.places], r.entry))
         ordered += group
     if by_score:  # stable: equal means keep the order by points
