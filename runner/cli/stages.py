@@ -55,6 +55,7 @@ from runner.season.playloop import (
     plan,
     play_rounds,
 )
+from runner.season.results_key import code_digest
 from runner.season.schedule import Shard
 from runner.season.workers import Closing, GamePool, Task, sigterm_interrupts
 
@@ -160,13 +161,13 @@ def _read_recorded(
     config: Config,
     extra: Path | None = None,
     say: Say = to_stderr,
-    refused: list[results.Refused] | None = None,
+    reading: results.Reading | None = None,
 ) -> list[results.Record]:
     """Every record in the results folder (and ``extra``) whose outcome the rules reproduce
-    from its moves, saying what was skipped or refused (into ``refused``, if given)."""
+    from its moves, saying what was skipped or refused (noted in ``reading``, if given)."""
     paths = _results_paths(config, extra)
     judge = results.reproduced(config.free_for_all.setups)
-    records, problems = results.read_all(paths, judge, refused)
+    records, problems = results.read_all(paths, judge, reading)
     for problem in problems:
         say(f"warning: {problem}")
     return records
@@ -337,8 +338,8 @@ def standings(
     """Rank the recorded games the season's plan knows, each only if the rules reproduce its
     outcome from its moves, and write standings.json (with what it judged, ``judged``: the
     site then plays no record's moves again)."""
-    refused: list[results.Refused] = []
-    records = _read_recorded(config, say=say, refused=refused)
+    reading = results.Reading()
+    records = _read_recorded(config, say=say, reading=reading)
     games = plan_from(config, line, records).games
     current = {s.key for s in games}
     counted = results.canonical(r for r in records if r["key"] in current)
@@ -352,7 +353,7 @@ def standings(
         "games_scheduled": len(games),
         "games_played": len(counted),
         "points": config.points if isinstance(config.points, str) else list(config.points),
-        "judged": results.judged(_results_paths(config), refused),
+        "judged": results.judged(_results_paths(config), reading, code_digest()),
     }
     doc = document(rows, {**meta, **ranked_by})
     write_standings(config.output.standings, doc)

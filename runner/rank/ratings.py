@@ -349,7 +349,7 @@ def results_from_records(records: Iterable[Mapping[str, Any]]) -> list[Result | 
 
 # -- in standings.json ---------------------------------------------------------------------------
 
-LOS_MATRIX = 50  # the LOS of every pair among the first this many ranked entries (los.html)
+LOS_MATRIX = 100  # the LOS of every pair among the first this many ranked entries (los.html)
 _ELO_DIGITS = 4  # decimals of a rating written: numpy's fit and pure Python's agree far below
 _LOS_DIGITS = 6
 

@@ -19,6 +19,7 @@ package and their bytes, in order.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 from collections.abc import Iterator
@@ -129,6 +130,17 @@ def host_digest() -> str:
     format's version."""
     digest = hashlib.sha256(f"format {FORMAT}\0".encode())
     for name, path in outcome_files():
+        digest.update(name.encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+@functools.cache
+def code_digest() -> str:
+    """sha256 over every file of the installed runner package: which code read a season's
+    records (standings.json's ``judged``: the site believes what the same code judged)."""
+    digest = hashlib.sha256()
+    for name, path in _shipped():
         digest.update(name.encode() + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()

@@ -226,9 +226,22 @@ def judged_problem(doc: Any) -> str | None:
         return "it names no files"
     if not all(isinstance(d, str) and (not d or _SHA256.fullmatch(d)) for d in doc["files"]):
         return "a file's digest is not a sha256"
-    refused = doc.get("refused")
-    if not isinstance(refused, list) or not all(
-        isinstance(r, list) and len(r) == 3 and all(isinstance(v, str) for v in r) for r in refused
-    ):
+    if not isinstance(doc.get("koth"), str):
+        return "it names no code it was read with (`koth`)"
+    if not _rows(doc.get("refused"), (str, str, str)):
         return "`refused` is not a key, a digest and a reason per record"
+    if not _rows(doc.get("skipped"), (int, int, str)):
+        return "`skipped` is not a file number, a line number and a reason per line"
     return None
+
+
+def _rows(value: Any, types: Sequence[type]) -> bool:
+    """Whether ``value`` is a list of lists of one value of each of ``types``."""
+    return isinstance(value, list) and all(
+        isinstance(row, list)
+        and len(row) == len(types)
+        and all(
+            isinstance(v, t) and not isinstance(v, bool) for v, t in zip(row, types, strict=True)
+        )
+        for row in value
+    )

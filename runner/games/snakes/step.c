@@ -27,7 +27,16 @@ struct step_state {
     /* this file's own, between step_open and step_close */
     unsigned char owner[N]; /* 0 free, 1 X, 2 O */
     int head[2];            /* cell index y * 32 + x */
+    uint32_t rows[2][H];    /* each side's cells, a row's 32 a word: bit x of rows[seat][y] */
 };
+
+/* Cells [from, to) of row y become ``seat``'s (the word masks kept with the owner grid). */
+static void take(struct step_state *s, int seat, int y, int from, int to)
+{
+    uint32_t bits = (to - from == W ? 0xffffffffu : ((1u << (to - from)) - 1u)) << from;
+    s->rows[seat][y] |= bits;
+    s->rows[1 - seat][y] &= ~bits;
+}
 
 static const unsigned char TERRITORY[2] = {'X', 'O'};
 static const unsigned char HEAD[2] = {'*', '@'};
@@ -76,9 +85,14 @@ static int locally_connected(int key)
 static int local_ok[512];
 static int local_ready;
 
-static int is_free(const struct step_state *s, int x, int y, int who)
+/* The cells x - 1, x and x + 1 of row y that ``seat`` does not own, as bits 0, 1 and 2 (a
+ * cell off the board: 0), the row of enclose's 3 x 3 window. */
+static int window_row(const struct step_state *s, int seat, int y, int x)
 {
-    return x >= 0 && x < W && y >= 0 && y < H && s->owner[y * W + x] != who;
+    if (y < 0 || y >= H)
+        return 0;
+    uint64_t free = (uint64_t)(uint32_t)~s->rows[seat][y] << 1; /* cell c at bit c + 1 */
+    return (int)(free >> x & 7u);
 }
 
 #define RUNS (N / 2 + H) /* the most runs a board can have: every other cell of each row */
@@ -103,31 +117,27 @@ static int root_of(short *parent, int r)
  * the standings read is played again with these rules). */
 static int enclose(struct step_state *s, int seat, int target)
 {
-    int who = seat + 1, tx = target % W, ty = target / W, key = 0;
-    for (int row = 0; row < 3; row++)
-        for (int col = 0; col < 3; col++)
-            key |= is_free(s, tx + col - 1, ty + row - 1, who) << (3 * row + col);
+    int who = seat + 1, tx = target % W, ty = target / W;
+    int key = window_row(s, seat, ty - 1, tx) | window_row(s, seat, ty, tx) << 3 |
+              window_row(s, seat, ty + 1, tx) << 6;
     if (local_ok[key])
         return 0; /* the cells it does not own are one group still */
     short from[RUNS], to[RUNS], parent[RUNS]; /* a run: cells [from, to) of one row */
     int first[H + 1], runs = 0, enemy_head = s->head[1 - seat], enemy_run = -1;
     for (int y = 0; y < H; y++) {
-        const unsigned char *cells = s->owner + y * W;
+        uint32_t free = ~s->rows[seat][y]; /* the row's cells the mover does not own */
         first[y] = runs;
-        for (int x = 0; x < W;) {
-            if (cells[x] == who) {
-                x++;
-                continue;
-            }
-            int start = x;
-            while (x < W && cells[x] != who)
-                x++;
-            if (enemy_head / W == y && enemy_head % W >= start && enemy_head % W < x)
+        while (free) {
+            int start = __builtin_ctz(free);
+            uint32_t rest = free >> start;
+            int end = rest == 0xffffffffu ? W : start + __builtin_ctz(~rest);
+            if (enemy_head / W == y && enemy_head % W >= start && enemy_head % W < end)
                 enemy_run = runs;
             from[runs] = (short)(y * W + start);
-            to[runs] = (short)(y * W + x);
+            to[runs] = (short)(y * W + end);
             parent[runs] = (short)runs;
             runs++;
+            free = end == W ? 0 : free & ~((1u << end) - 1u);
         }
     }
     first[H] = runs;
@@ -162,6 +172,7 @@ static int enclose(struct step_state *s, int seat, int target)
     for (int r = 0; r < runs; r++) {
         if (root_of(parent, r) == keep)
             continue;
+        take(s, seat, from[r] / W, from[r] % W, from[r] % W + to[r] - from[r]);
         for (int i = from[r]; i < to[r]; i++) {
             s->owner[i] = (unsigned char)who;
             if (i != enemy_head) /* the dead head's cell is the encloser's but stays drawn */
@@ -180,11 +191,14 @@ void step_open(struct step_state *s)
         local_ready = 1;
     }
     memset(s->owner, 0, sizeof s->owner);
+    memset(s->rows, 0, sizeof s->rows);
     for (int seat = 1; seat >= 0; seat--) /* X's last: a cell in both (never in play) is X's */
         for (int i = 0; i < N; i++) {
             int bit = i / W * STRIDE + i % W;
-            if (s->owned[seat][bit / 8] >> bit % 8 & 1)
+            if (s->owned[seat][bit / 8] >> bit % 8 & 1) {
                 s->owner[i] = (unsigned char)(seat + 1);
+                take(s, seat, i / W, i % W, i % W + 1);
+            }
         }
     for (int seat = 0; seat < 2; seat++)
         s->head[seat] = s->heads[seat] / STRIDE * W + s->heads[seat] % STRIDE;
@@ -240,6 +254,7 @@ void step_apply(struct step_state *s, int value)
     if (s->owner[target] == seat + 1)
         return;
     s->owner[target] = (unsigned char)(seat + 1);
+    take(s, seat, target / W, target % W, target % W + 1);
     if (enclose(s, seat, target))
         s->suffocated = 1 - seat;
 }
