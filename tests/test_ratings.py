@@ -311,3 +311,48 @@ def test_malformed_written_ratings_are_named(change: Any, says: str) -> None:
     change(section)
     problem = ratings_problem(section, found.names)
     assert problem is not None and says in problem
+
+
+# What the ratings were before the fit had a numpy path (main's ratings.py at 39047e7, pure Python
+# and Fractions), on two of the seasons above: rating, 95% interval, games; and three LOS.
+BEFORE: dict[str, dict[str, tuple[float, float, float, int]]] = {
+    "the games above": {
+        "ann": (1676.842090, 1477.163559, 1876.520622, 12),
+        "bob": (1472.701351, 1277.188797, 1668.213905, 12),
+        "cy": (1447.955996, 1248.931962, 1646.980031, 8),
+        "dee": (1402.500562, 1048.210029, 1756.791096, 2),
+    },
+    "eight entries": {
+        "e00": (1388.605984, 1262.398708, 1514.813259, 20),
+        "e01": (1622.081266, 1476.890230, 1767.272301, 17),
+        "e02": (1567.475014, 1439.044145, 1695.905883, 19),
+        "e03": (1397.412478, 1267.600346, 1527.224610, 19),
+        "e04": (1425.182187, 1297.080485, 1553.283890, 19),
+        "e05": (1465.602518, 1328.585197, 1602.619838, 17),
+        "e06": (1543.371143, 1411.159070, 1675.583216, 18),
+        "e07": (1590.269410, 1433.293087, 1747.245734, 15),
+    },
+}
+LOS_BEFORE = {
+    ("the games above", "ann", "bob"): 0.947856087,
+    ("the games above", "ann", "dee"): 0.858310468,
+    ("eight entries", "e00", "e01"): 0.013969164,
+    ("eight entries", "e00", "e03"): 0.463209745,
+}
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_the_fit_gives_the_ratings_and_intervals_it_gave_before(fast: bool) -> None:
+    if fast and not ratings.HAVE_NUMPY:
+        pytest.skip("numpy (the fast extra) is not installed")
+    for season, expected in BEFORE.items():
+        found = ratings.fitted(SMALL_SEASONS[season], fast=fast)
+        for name, (rating, low, high, games) in expected.items():
+            got = found.ratings[name]
+            shown = (got.rating, got.low, got.high)
+            assert shown == pytest.approx((rating, low, high), abs=1e-6), (
+                f"{season}: {name}'s rating and interval moved"
+            )
+            assert got.games == games
+    for (season, a, b), los in LOS_BEFORE.items():
+        assert ratings.fitted(SMALL_SEASONS[season], fast=fast).los(a, b) == pytest.approx(los)
