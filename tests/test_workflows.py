@@ -1247,8 +1247,10 @@ def test_season_rehearsal(rehearsal_path: Path, sandbox_base: SandboxBase) -> No
         check_history(store, third, [3, 4])  # the same season again: its line is replaced
 
         # A change to a template cannot change an outcome: the same key, nothing replayed.
+        # (inside the page's block: what a child template holds outside its blocks is not shown)
         index = repo / "site_templates" / "index.html"
-        index.write_text(index.read_text() + "<!-- a change to the site alone -->\n")
+        changed = "{% block main %}\n<!-- a change to the site alone -->"
+        index.write_text(index.read_text().replace("{% block main %}", changed, 1))
         same = season_run(repo, store, sandbox_base, url, 4)
         assert same["plan"][0].outputs["results_key"] == key
         assert same["plan"][0].step("Restore the recorded games").log == f"restored {key}-3-1"
