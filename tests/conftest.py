@@ -7,7 +7,9 @@ import json
 import os
 import socket
 from collections.abc import Iterator
+from typing import Any
 
+import browsing
 import needs
 import pytest
 
@@ -37,6 +39,21 @@ def no_season_secret(monkeypatch: pytest.MonkeyPatch) -> None:
     """A season secret in the environment of whoever runs the tests would re-seed every season
     they play (runner/season/config.py): a test that wants one sets it."""
     monkeypatch.delenv("KOTH_SEASON_SECRET", raising=False)
+
+
+@pytest.fixture(scope="module")
+def browser(base_url: str) -> Iterator[Any]:
+    """Chromium, for a module whose ``base_url`` serves the site its browser tests read."""
+    with browsing.chromium() as launched:
+        yield launched
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A page that fails its test if the console reported an error, a script raised or a
+    dialog opened (tests/browsing.py)."""
+    with browsing.checked_page(browser) as opened:
+        yield opened
 
 
 @pytest.fixture(scope="session")

@@ -34,7 +34,6 @@ from runner.play.playback import playback
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "egghunt"
 
-browser = on_site.browser
 watched = on_site.watched
 
 

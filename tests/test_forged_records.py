@@ -119,3 +119,58 @@ def test_a_forged_record_before_the_true_one_changes_no_standing(
         == 0
     )
     assert results.read_records(merged)[0].count(record) == 1, "merge keeps the true record"
+
+
+def test_the_site_believes_what_the_standings_judged_of_the_very_same_files(
+    folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """standings.json's `judged` names the bytes of the results it read and what it refused:
+    the site, reading the same bytes, plays no record's moves again, and still refuses what the
+    standings refused; a results file changed since, and it plays them all."""
+    config = str(folder / "tournament.yaml")
+    assert main(["season", "--config", config, "--no-progress", "--no-site"]) == 0
+    games = results.read_records(folder / "results" / results.MAIN_FILE)[0]
+    record = next(r for r in games if r["outcome"]["points"] in ([1.0, 0.0], [0.0, 1.0]))
+    forged = copy.deepcopy(record)
+    forged["outcome"]["points"] = forged["outcome"]["points"][::-1]
+    results.write_atomic(folder / "results" / "a-cache.jsonl", [forged])
+    with (folder / "results" / "a-cache.jsonl").open("a") as handle:
+        handle.write("not a record\n")
+    assert main(["standings", "--config", config]) == 0
+    judged = standings(folder)["judged"]
+    assert judged["refused"][0][0] == record["key"]
+    assert judged["skipped"] == [
+        [0, 2, f"{folder}/results/a-cache.jsonl: line 2 is skipped because it is not valid JSON."]
+    ]
+    capsys.readouterr()
+
+    played: list[str] = []
+    checked: list[bytes] = []
+
+    def counted(spec: Any, record: Any, setup: Any = None) -> str | None:
+        played.append(record["key"])
+        return problem(record)
+
+    def read(line: bytes) -> Any:
+        checked.append(line)
+        return read_line(line)
+
+    read_line = results._read_line
+    monkeypatch.setattr(results, "outcome_problem", counted)
+    monkeypatch.setattr(results, "_read_line", read)
+    assert main(["site", "--config", config]) == 0
+    err = capsys.readouterr().err
+    assert played == [] and checked == [], "the site checked what the standings had checked"
+    assert f"the record of game {record['key'][:12]} (snakes-v2, " in err and "its points" in err
+    assert "a-cache.jsonl: line 2 is skipped because it is not valid JSON" in err
+    site = results.read_records(folder / "_site" / "games.jsonl")[0]
+    assert record in site and forged not in site, "the true record is shown, the forged not"
+
+    checked.clear()
+    forged["outcome"]["detail"] = "changed since the standings"
+    results.write_atomic(folder / "results" / "a-cache.jsonl", [forged])
+    assert main(["site", "--config", config]) == 0
+    assert len(played) == len(games) + 1, "another file: every record judged again"
+    lines = sum(len(p.read_bytes().splitlines()) for p in (folder / "results").glob("*.jsonl"))
+    assert len(checked) == lines, "and every line checked again"
+    assert forged not in results.read_records(folder / "_site" / "games.jsonl")[0]

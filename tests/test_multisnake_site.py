@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import multisnake_games
-import needs
 import pytest
 from serving import serve
 
@@ -27,7 +26,6 @@ from runner.site.frames import apply_edits, backward, page_data, presentation, r
 
 HERE = Path(__file__).parent
 ARTIFACTS = HERE / "artifacts"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 PAGE_BUDGET = 64 * 1024
 
 
@@ -144,30 +142,6 @@ def test_a_page_of_the_150_map_embeds_no_frame_but_its_board(
 def base_url(site: Path) -> Iterator[str]:
     with serve(site) as url:
         yield url.rstrip("/")
-
-
-@pytest.fixture(scope="module")
-def browser(base_url: str) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=needs.chromium(), args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    opened.on("pageerror", lambda e: errors.append(str(e)))
-    yield opened
-    context.close()
-    assert not errors, f"the browser console reported errors: {errors}"
 
 
 def slide(page: Any, step: int) -> None:

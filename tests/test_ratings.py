@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,7 @@ from runner.rank.ratings import (
     pair_weight,
     results_from_records,
 )
+from runner.season.standings_file import ratings_problem
 
 GAMES = [
     *[("ann", "bob", 1.0)] * 6,
@@ -226,3 +228,131 @@ def test_more_games_make_the_same_score_more_certain() -> None:
     few = ratings.superiority([("a", "b", 1.0)] * 3 + [("a", "b", 0.0)] * 2)["a", "b"]
     many = ratings.superiority([("a", "b", 1.0)] * 30 + [("a", "b", 0.0)] * 20)["a", "b"]
     assert 0.5 < few < many < 1.0
+
+
+# -- numpy and pure Python, and what standings.json holds ----------------------------------------
+
+
+def random_season(entries: int, seed: int) -> list[Result | Ranking]:
+    """A double round-robin with draws, between entries of spread strengths, and a few games of
+    four seats."""
+    rng = random.Random(seed)
+    names = [f"e{i:02d}" for i in range(entries)]
+    strength = {name: rng.uniform(-400, 400) for name in names}
+    games: list[Result | Ranking] = []
+    for a, b in itertools.permutations(names, 2):
+        p = 1 / (1 + 10 ** ((strength[b] - strength[a]) / 400))
+        roll = rng.random()
+        games.append((a, b, 1.0 if roll < 0.9 * p else 0.5 if roll < 0.9 * p + 0.1 else 0.0))
+    for _ in range(entries):
+        seated = tuple(rng.sample(names, 4))
+        games.append(Ranking(seated, tuple(rng.choice((1, 2, 2, 4)) for _ in seated)))
+    return games
+
+
+SMALL_SEASONS: dict[str, list[Result | Ranking]] = {
+    "the games above": [*GAMES],
+    "an undefeated bot": [*[("ace", "zed", 1.0)] * 50, ("zed", "mid", 0.5)],
+    "eight entries": random_season(8, 1),
+    "twenty entries": random_season(20, 2),
+}
+
+
+@pytest.mark.skipif(not ratings.HAVE_NUMPY, reason="numpy (the fast extra) is not installed")
+@pytest.mark.parametrize("season", sorted(SMALL_SEASONS))
+def test_numpy_fits_what_pure_python_fits(season: str) -> None:
+    games = SMALL_SEASONS[season]
+    slow, fast = ratings.fitted(games, ["idle"], fast=False), ratings.fitted(games, ["idle"])
+    assert slow.names == fast.names
+    for name in slow.names:
+        mine, theirs = slow.ratings[name], fast.ratings[name]
+        for value, other in ((mine.rating, theirs.rating), (mine.low, theirs.low)):
+            assert value == pytest.approx(other, abs=1e-9), f"{name}: {mine}, {theirs} with numpy"
+        assert mine.high == pytest.approx(theirs.high, abs=1e-9) and mine.games == theirs.games
+    for a, b in itertools.permutations(slow.names, 2):
+        assert slow.los(a, b) == pytest.approx(fast.los(a, b), abs=1e-12)
+    ranked = sorted(slow.names)
+    assert ratings.summary(slow, ranked) == ratings.summary(fast, ranked), (
+        "standings.json would differ with numpy installed"
+    )
+
+
+def test_the_written_ratings_read_back_as_they_were_fitted() -> None:
+    games = SMALL_SEASONS["eight entries"]
+    found = ratings.fitted(games)
+    ranked = sorted(found.names, key=lambda n: -found.ratings[n].rating)
+    section = ratings.summary(found, ranked, matrix=5)
+    assert ratings_problem(section, ranked) is None
+    shown = ratings.read(section, ranked)
+    assert shown.matrix == ranked[:5]
+    for name in ranked:
+        assert shown.ratings[name].rating == pytest.approx(found.ratings[name].rating, abs=1e-4)
+        assert shown.ratings[name].margin == pytest.approx(found.ratings[name].margin, abs=1e-4)
+    pairs = {*zip(ranked, ranked[1:], strict=False), *itertools.permutations(ranked[:5], 2)}
+    assert set(shown.los) == pairs, "the LOS of the next entry down and of the matrix's pairs"
+    for a, b in pairs:
+        assert shown.los[a, b] == pytest.approx(found.los(a, b), abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (lambda s: s.pop("next"), "`next`"),
+        (lambda s: s["entries"].pop("e03"), "a ranked entry has no rating"),
+        (lambda s: s["entries"]["e01"].__setitem__(1, 9999.0), "`entries`"),
+        (lambda s: s["next"].__setitem__(0, 1.5), "`next`"),
+        (lambda s: s["matrix"]["los"][0].__setitem__(0, 0.5), "null on its diagonal"),
+        (lambda s: s["matrix"]["entries"].reverse(), "first ranked entries"),
+    ],
+)
+def test_malformed_written_ratings_are_named(change: Any, says: str) -> None:
+    found = ratings.fitted(SMALL_SEASONS["eight entries"])
+    section = ratings.summary(found, found.names, matrix=3)
+    change(section)
+    problem = ratings_problem(section, found.names)
+    assert problem is not None and says in problem
+
+
+# What the ratings were before the fit had a numpy path (main's ratings.py at 39047e7, pure Python
+# and Fractions), on two of the seasons above: rating, 95% interval, games; and three LOS.
+BEFORE: dict[str, dict[str, tuple[float, float, float, int]]] = {
+    "the games above": {
+        "ann": (1676.842090, 1477.163559, 1876.520622, 12),
+        "bob": (1472.701351, 1277.188797, 1668.213905, 12),
+        "cy": (1447.955996, 1248.931962, 1646.980031, 8),
+        "dee": (1402.500562, 1048.210029, 1756.791096, 2),
+    },
+    "eight entries": {
+        "e00": (1388.605984, 1262.398708, 1514.813259, 20),
+        "e01": (1622.081266, 1476.890230, 1767.272301, 17),
+        "e02": (1567.475014, 1439.044145, 1695.905883, 19),
+        "e03": (1397.412478, 1267.600346, 1527.224610, 19),
+        "e04": (1425.182187, 1297.080485, 1553.283890, 19),
+        "e05": (1465.602518, 1328.585197, 1602.619838, 17),
+        "e06": (1543.371143, 1411.159070, 1675.583216, 18),
+        "e07": (1590.269410, 1433.293087, 1747.245734, 15),
+    },
+}
+LOS_BEFORE = {
+    ("the games above", "ann", "bob"): 0.947856087,
+    ("the games above", "ann", "dee"): 0.858310468,
+    ("eight entries", "e00", "e01"): 0.013969164,
+    ("eight entries", "e00", "e03"): 0.463209745,
+}
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_the_fit_gives_the_ratings_and_intervals_it_gave_before(fast: bool) -> None:
+    if fast and not ratings.HAVE_NUMPY:
+        pytest.skip("numpy (the fast extra) is not installed")
+    for season, expected in BEFORE.items():
+        found = ratings.fitted(SMALL_SEASONS[season], fast=fast)
+        for name, (rating, low, high, games) in expected.items():
+            got = found.ratings[name]
+            shown = (got.rating, got.low, got.high)
+            assert shown == pytest.approx((rating, low, high), abs=1e-6), (
+                f"{season}: {name}'s rating and interval moved"
+            )
+            assert got.games == games
+    for (season, a, b), los in LOS_BEFORE.items():
+        assert ratings.fitted(SMALL_SEASONS[season], fast=fast).los(a, b) == pytest.approx(los)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
 import random
@@ -87,6 +88,27 @@ def test_key_covers_game_seats_hashes_and_seed_only() -> None:
     ]
     assert base not in variants and len(set(variants)) == len(variants)
     assert len(base) == 64
+
+
+@pytest.mark.parametrize(
+    ("seats", "seed", "setup"),
+    [
+        ([("x", HASH_A), ("o", HASH_B)], 1, None),
+        ([("filler-1", HASH_A), ("zoë", HASH_B), ('q"uote\\', "")], 2**63 - 1, None),
+        ([("x", HASH_A)] * 8, 0, {"name": "maze", "hash": HASH_B}),
+    ],
+)
+def test_the_key_is_the_sha256_of_the_games_identity_as_json(
+    seats: list[tuple[str, str]], seed: int, setup: dict[str, str] | None
+) -> None:
+    """The key is written out by hand (it is worked out for every record read and every game
+    scheduled): it must be the digest of the JSON it always was."""
+    identity: dict[str, Any] = {"game": "g-v1", "rules": "g-v1", "seats": [list(s) for s in seats]}
+    identity["seed"] = seed
+    if setup is not None:
+        identity["setup"] = setup
+    text = json.dumps(identity, sort_keys=True, separators=(",", ":"))
+    assert record_key("g-v1", seats, seed, setup) == hashlib.sha256(text.encode()).hexdigest()
 
 
 def test_record_fields() -> None:

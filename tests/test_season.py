@@ -18,6 +18,7 @@ import pytest
 
 from runner.cli import stages
 from runner.cli.main import main
+from runner.rank import ratings
 from runner.season import check, results, workers
 from runner.season.config import Config, load_config
 from runner.season.schedule import Shard
@@ -142,6 +143,11 @@ def test_a_season_with_a_broken_and_a_crashing_entry_completes(folder: Path) -> 
     saved = json.loads(config.output.standings.read_text())
     assert (saved["games_played"], saved["games_scheduled"]) == (12, 12)
     assert [e["entry"] for e in saved["entries"]] == [r.entry for r in rows]
+    ranked = [r.entry for r in rows if r.excluded is None]
+    assert saved["ratings"] == ratings.of_records(results.canonical(found), ranked), (
+        "standings.json holds the ratings, fitted once, for the site"
+    )
+    assert list(saved["ratings"]["entries"]) == sorted(BOTS)
 
 
 def test_resume_after_a_limited_run_plays_each_game_once(folder: Path) -> None:

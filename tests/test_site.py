@@ -27,6 +27,7 @@ from runner.cli.main import main
 from runner.games import find_game
 from runner.games.cluster import Cluster, Place, Rotate, valid_columns
 from runner.games.snakes import MOVES, Snakes, SnakesState, frame_changes
+from runner.rank import ratings
 from runner.rank.ratings import results_from_records, superiority
 from runner.season import results
 from runner.season.config import ConfigError, load_config
@@ -378,6 +379,27 @@ def test_the_leaderboard_gives_each_bots_likelihood_of_superiority_over_the_next
     assert '<a href="los.html">every pair</a>' in index
 
 
+def test_the_site_shows_the_ratings_the_standings_fitted_and_fits_none_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    records, doc, infos = regen.load_fixture()
+    ranked = [row["entry"] for row in doc["entries"] if row.get("excluded") is None]
+    section = ratings.of_records(records, ranked)
+    section["entries"]["greedy"] = [1717.25, 1601.0, 1833.5, 4]  # not what a fit gives
+    section["next"][0] = 0.75
+
+    def no_fit(*_: Any, **__: Any) -> None:
+        raise AssertionError("the site fitted the ratings standings.json holds")
+
+    monkeypatch.setattr(ratings, "fitted", no_fit)
+    render_site(records, {**doc, "ratings": section}, infos, tmp_path / "site")
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert '1717 <span class="pm">± 116</span>' in index
+    assert ">75%</span>" in index, "the LOS of the first bot over the second, as written"
+    greedy = (tmp_path / "site" / "entries" / "greedy.html").read_text()
+    assert "<dd>1717 (95%: 1601 to 1834)</dd>" in greedy
+
+
 def test_the_records_and_standings_are_published_beside_the_pages(site: Path) -> None:
     records, doc, _ = regen.load_fixture()
     assert results.read_records(site / "games.jsonl")[0] == records, "the records shown"
@@ -390,14 +412,8 @@ def test_the_records_and_standings_are_published_beside_the_pages(site: Path) ->
 
 
 def test_percentages_never_claim_certainty() -> None:
-    assert [percent(p) for p in (0.0, 0.004, 0.5, 0.994, 0.996, 1.0)] == [
-        "<1%",
-        "<1%",
-        "50%",
-        "99%",
-        ">99%",
-        ">99%",
-    ]
+    found = [percent(p) for p in (0.0, 0.004, 0.005, 0.5, 0.994, 0.995, 0.996, 1.0)]
+    assert found == ["<1%", "<1%", "<1%", "50%", "99%", ">99%", ">99%", ">99%"]
 
 
 def test_a_game_page_links_its_neighbours_and_the_command_that_plays_it_again(

@@ -20,7 +20,6 @@ from test_site_browser import ARTIFACTS, Watched, css_colour, engine_frame, pixe
 
 # The browser and a watched page, as the other browser tests have them (this module's own
 # ``base_url`` serves the knockout's site).
-browser = on_site.browser
 watched = on_site.watched
 
 Box = dict[str, float]

@@ -79,18 +79,6 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield f"{url}site"
 
 
-@pytest.fixture(scope="module")
-def browser(base_url: str) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=needs.chromium(), args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
 class Watched:
     """A page plus everything it reported: console errors, uncaught exceptions, dialogs."""
 

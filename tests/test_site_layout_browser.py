@@ -21,13 +21,11 @@ import egghunt_games
 import multisnake_games
 import podium
 import pytest
-import test_site_browser as on_site
 from serving import serve
 from test_site_browser import ARTIFACTS, regen, rgb
 
 from runner.site.render import render_site
 
-browser = on_site.browser
 REPOSITORY = "https://example.org/koth/season"
 WIDTHS = (390, 1280)
 # The game's name in the header of each site (the title of its rules document).

@@ -25,6 +25,7 @@ from runner.games.snakes import SPEC as SNAKES
 from runner.games.snakes import quick
 from runner.games.snakes.rules import CELLS, MAX_MOVES, SnakesState
 from runner.games.spec import LazyEdits, Played
+from runner.play.playback import PlaybackError, final_state
 from runner.play.referee import GameResult, Player, play_game
 from runner.sandbox.local import LocalSandbox
 from runner.sandbox.zygote_client import BotLimits
@@ -284,6 +285,30 @@ def test_only_c_function_bots_with_a_known_clock_are_played_quickly() -> None:
 def a_record(moves: str, seed: int) -> dict[str, Any]:
     seats = [{"entry": n, "hash": n * 4, "name": n} for n in ("a", "b")]
     return {"game": SNAKES.id, "seed": seed, "seats": seats, "moves": moves, "outcome": {}}
+
+
+def test_a_records_final_state_is_worked_out_in_c_as_the_rules_play_it() -> None:
+    """What the standings and the site check every record with (playback.final_state): the C
+    rules where they take every move, else the Python rules, which name what is wrong."""
+    rules, slow = SNAKES.rules, dataclasses.replace(SNAKES, final_state=None)
+    ended = 0
+    for game in range(30):
+        state, played = rules.initial_state(random.Random(0), 2, EMPTY), []
+        for move in random_moves(random.Random(2000 + game)):
+            if state.over:
+                break
+            state = rules.apply(state, {state.moves_played % 2: move})
+            played.append(move)
+        ended += state.over
+        whole, part = a_record("".join(played), game), a_record("".join(played[:game]), game)
+        assert quick.final_state(whole, EMPTY) == final_state(slow, whole) == state
+        assert quick.final_state(part, EMPTY) == final_state(slow, part), f"game {game}"
+    assert ended > 20
+    too_many = a_record("".join(played) + "L", 0) if state.over else None
+    for record in filter(None, (too_many, a_record("RDxR", 1), a_record("RD" * 1025, 2))):
+        assert quick.final_state(record, EMPTY) is None
+        with pytest.raises(PlaybackError):
+            final_state(SNAKES, record)
 
 
 def test_the_site_replays_a_record_in_c_exactly_as_the_rules_replay_it() -> None:

@@ -303,6 +303,29 @@ def test_the_document_names_the_tie_break_of_its_games_and_checks_the_new_fields
         assert check_document(doc) is not None, f"a bad `{what}` should be refused"
 
 
+@pytest.mark.parametrize(
+    "judged",
+    [
+        [],
+        {"koth": "k", "files": ["not a digest"], "refused": [], "skipped": []},
+        {"koth": "k", "files": [], "refused": [["key", "digest"]], "skipped": []},
+        {"koth": "k", "files": [], "refused": "none", "skipped": []},
+        {"koth": "k", "files": [], "refused": [], "skipped": [[0, "1", "why"]]},
+        {"files": [], "refused": [], "skipped": []},
+    ],
+)
+def test_a_malformed_record_of_what_the_standings_judged_is_refused(judged: Any) -> None:
+    doc = document(rank(entrants("a", "b"), [game("a", "b", (1, 0))]), {})
+    good = {
+        "koth": "k",
+        "files": ["0" * 64, ""],
+        "refused": [["key", "0" * 64, "its points ..."]],
+        "skipped": [[1, 3, "line 3 is skipped because ..."]],
+    }
+    assert check_document({**doc, "judged": good}) is None
+    assert "`judged` is malformed" in str(check_document({**doc, "judged": judged}))
+
+
 def test_the_text_table_of_a_larger_game_shows_places() -> None:
     rows = rank(entrants(*"abc"), [table_game("abc", (2, 1, 3)), table_game("abc", (1, 1, 3))])
     lines = table(rows).splitlines()

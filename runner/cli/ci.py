@@ -287,7 +287,9 @@ def add_ci_commands(commands: Any, run: Callable[[list[str]], int]) -> None:
         "per line, for $GITHUB_OUTPUT. An empty or missing --seed or --rounds means the "
         "config's value (a workflow passes its inputs as text); --shards defaults to 4. K, "
         "the prefix of the results cache's key, names the game (its rules version) and hashes "
-        "--host with the sandbox's base image: records made under another K are not reused.",
+        "what decides a game's outcome: koth's files that do (runner/season/results_key.py lists "
+        "them), the season's limits and the sandbox's base image (and --host, if given). "
+        "Records made under another K are not reused.",
     )
     plan.add_argument(
         "--config", type=Path, help="the tournament file (default: ./tournament.yaml if present)"
@@ -296,7 +298,7 @@ def add_ci_commands(commands: Any, run: Callable[[list[str]], int]) -> None:
     plan.add_argument("--rounds", help="how many times each pair meets in each seating")
     plan.add_argument("--shards", help="how many parallel play jobs (default: 4)")
     plan.add_argument(
-        "--host", help="a hash of the host code that decides outcomes (part of the results key)"
+        "--host", help="any text to hash into the results key too (the workflow passes none)"
     )
     plan.set_defaults(func=cmd_plan)
 

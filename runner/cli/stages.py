@@ -26,6 +26,7 @@ from runner import __version__
 from runner.common.progress import Progress, Say, to_stderr
 from runner.games import find_game
 from runner.play.referee import Player
+from runner.rank import ratings
 from runner.rank.bracket import KNOCKOUT_ORDER, bracket_document, knockout_order
 from runner.rank.standings import Row, document, rank, ranks_by_score
 from runner.rank.standings import write as write_standings
@@ -54,6 +55,7 @@ from runner.season.playloop import (
     plan,
     play_rounds,
 )
+from runner.season.results_key import code_digest
 from runner.season.schedule import Shard
 from runner.season.workers import Closing, GamePool, Task, sigterm_interrupts
 
@@ -147,15 +149,25 @@ def shard_file(config: Config, shard: Shard | None) -> Path:
     return config.output.results / name
 
 
-def _read_recorded(
-    config: Config, extra: Path | None = None, say: Say = to_stderr
-) -> list[results.Record]:
-    """Every record in the results folder (and ``extra``) whose outcome the rules reproduce
-    from its moves, saying what was skipped or refused."""
+def _results_paths(config: Config, extra: Path | None = None) -> list[Path]:
+    """The results files of the season: its folder's, and ``extra``."""
     paths = results.results_files(config.output.results)
     if extra is not None and extra.resolve() not in {p.resolve() for p in paths}:
         paths.append(extra)
-    records, problems = results.read_all(paths, results.reproduced(config.free_for_all.setups))
+    return paths
+
+
+def _read_recorded(
+    config: Config,
+    extra: Path | None = None,
+    say: Say = to_stderr,
+    reading: results.Reading | None = None,
+) -> list[results.Record]:
+    """Every record in the results folder (and ``extra``) whose outcome the rules reproduce
+    from its moves, saying what was skipped or refused (noted in ``reading``, if given)."""
+    paths = _results_paths(config, extra)
+    judge = results.reproduced(config.free_for_all.setups)
+    records, problems = results.read_all(paths, judge, reading)
     for problem in problems:
         say(f"warning: {problem}")
     return records
@@ -324,8 +336,10 @@ def standings(
     config: Config, line: Lineup, say: Say = to_stderr
 ) -> tuple[list[Row], dict[str, Any]]:
     """Rank the recorded games the season's plan knows, each only if the rules reproduce its
-    outcome from its moves, and write standings.json."""
-    records = _read_recorded(config, say=say)
+    outcome from its moves, and write standings.json (with what it judged, ``judged``: the
+    site then plays no record's moves again)."""
+    reading = results.Reading()
+    records = _read_recorded(config, say=say, reading=reading)
     games = plan_from(config, line, records).games
     current = {s.key for s in games}
     counted = results.canonical(r for r in records if r["key"] in current)
@@ -339,6 +353,7 @@ def standings(
         "games_scheduled": len(games),
         "games_played": len(counted),
         "points": config.points if isinstance(config.points, str) else list(config.points),
+        "judged": results.judged(_results_paths(config), reading, code_digest()),
     }
     doc = document(rows, {**meta, **ranked_by})
     write_standings(config.output.standings, doc)
@@ -348,15 +363,19 @@ def standings(
 def ranked(
     config: Config, line: Lineup, entrants: Sequence[Entrant], records: Sequence[results.Record]
 ) -> tuple[list[Row], dict[str, Any]]:
-    """The standings' rows in rank order, and what standings.json adds for the format: a knockout
-    ranks by its bracket (runner/rank/bracket.py) and writes it; other formats by points."""
+    """The standings' rows in rank order, and what standings.json adds: the ratings, fitted
+    once here (runner/rank/ratings.py); a knockout ranks by its bracket (runner/rank/bracket.py)
+    and writes it; other formats by points."""
     rows = rank(entrants, records, config.points, ranks_by_score(config.game))
     fmt = season_format(config, line)
-    if not isinstance(fmt, Knockout):
-        return rows, {}
-    recorded = recorded_results(config, line, records)
-    doc = bracket_document(fmt, sorted(line.players), recorded, recorded.key_of)
-    return knockout_order(rows, doc), {"bracket": doc, "tie_break": KNOCKOUT_ORDER}
+    extra: dict[str, Any] = {}
+    if isinstance(fmt, Knockout):
+        recorded = recorded_results(config, line, records)
+        doc = bracket_document(fmt, sorted(line.players), recorded, recorded.key_of)
+        rows = knockout_order(rows, doc)
+        extra = {"bracket": doc, "tie_break": KNOCKOUT_ORDER}
+    extra["ratings"] = ratings.of_records(records, [r.entry for r in rows if r.excluded is None])
+    return rows, extra
 
 
 def run_season(

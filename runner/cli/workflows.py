@@ -32,7 +32,6 @@ and any other folder name (a PR may add one) stays on one line without commas.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import os
 import re
@@ -60,6 +59,7 @@ from runner.season.build import Sandbox
 from runner.season.config import Config
 from runner.season.entries import MANIFEST, entry_name
 from runner.season.formats import Fixture
+from runner.season.results_key import results_key
 from runner.season.standings_file import check_document
 from runner.site.render import entries_info_from, render_site
 
@@ -270,23 +270,6 @@ def optional_int(option: str, text: str | None) -> int | None:
         return int(text)
     except ValueError:
         raise CiError(f"{option} {text!r}: expected a whole number, e.g. {option} 7.") from None
-
-
-def results_key(config: Config, host: str) -> str:
-    """The season workflow's cache key prefix: records made under another one are not reused.
-
-    It names the rules version (the game id) and hashes ``host`` (a hash of the host code that
-    decides outcomes, from the workflow) with the sandbox image's base and the season's limits
-    (a move's CPU and wall-clock time, a game's CPU, memory: what a bot may do), so a change to
-    any of them replays every game; the record keys cover the entries and seeds.
-    """
-    from runner.sandbox.docker import base_image
-
-    limits = dataclasses.asdict(config.limits)
-    identity = json.dumps(
-        {"host": host, "sandbox_base": base_image(), "limits": limits}, sort_keys=True
-    )
-    return f"results-{config.game}-{hashlib.sha256(identity.encode()).hexdigest()[:24]}"
 
 
 def plan_outputs(config: Config, shards: int, host: str = "") -> dict[str, str]:

@@ -59,6 +59,9 @@ def finite_number(value: Any) -> bool:
     """Whether ``value`` is a number koth can count with: an int or a float (not a bool), finite,
     within ±MAX_NUMBER (never raising, whatever ``value`` is: ``math.isfinite`` of a huge int
     raises OverflowError)."""
+    kind = type(value)
+    if kind is int or kind is float:  # the usual case, asked millions of times a season:
+        return bool(-MAX_NUMBER <= value <= MAX_NUMBER)  # NaN and ±inf compare False
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
     if isinstance(value, int):
@@ -73,6 +76,8 @@ def _digits(value: int) -> int:
 
 
 def _parse_int(text: str) -> int:
+    if len(text) < 19:  # at most 18 digits: well within ±2**63
+        return int(text)
     digits = len(text) - text.startswith("-")
     value = int(text) if digits <= 20 else None
     if value is None or not finite_number(value):
@@ -82,7 +87,7 @@ def _parse_int(text: str) -> int:
 
 def _parse_float(text: str) -> float:
     value = float(text)
-    if not finite_number(value):
+    if not -MAX_NUMBER <= value <= MAX_NUMBER:  # NaN and ±inf compare False
         raise ShapeError(f"it holds the number {text[:40]}, which is not finite or beyond ±2**63")
     return value
 

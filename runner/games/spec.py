@@ -320,6 +320,11 @@ class Presentation:
     # record it does not take): then the replay plays the rules step by step, and says what is
     # wrong with the record if anything is. None: it always does.
     replay_steps: Callable[[Mapping[str, Any], Setup], ReplaySteps | None] | None = None
+    # The game's rules in the browser, for the site's replay page (a game without a page of its
+    # own replays there from the published records): the file in site_templates/static/ that
+    # defines ``window.kothEngine(record)`` → its frames, each frame's turn and scores, each
+    # step's moves, as ``runner.site.frames.replay`` has them. None: every game gets its own page.
+    engine: str | None = None
 
     def seat_class(self, seat: int) -> str:
         return self.seat_classes[seat] if seat < len(self.seat_classes) else ""
@@ -442,6 +447,12 @@ class GameSpec:
     # Its usual moves played in C (runner/play/quick.py), for two C-function bots taking turns:
     # the referee hands it the game where it can, and plays on in Python where it stops.
     quick: QuickPlay | None = field(default=None, compare=False)
+    # The state a record's moves end in, worked out in C (the same state the rules give): what
+    # the standings and the site check every record with (runner/play/playback.py); None where it
+    # does not take the record, and then the rules play its moves in Python.
+    final_state: Callable[[Mapping[str, Any], Setup], Any | None] | None = field(
+        default=None, compare=False
+    )
 
     def setup_problem(self, setup: Setup, seats: int | None) -> SetupError | None:
         """Why ``setup`` cannot be played by ``seats`` players (None: by some number the game
@@ -517,6 +528,9 @@ class PointsTable:
 def placement_from_order(finish: Sequence[float]) -> tuple[int, ...]:
     """Places from a per-seat rank value where higher is better (turn of death, eggs, points):
     1 + the number of seats strictly better, so ties share the better place (1, 2, 2, 4)."""
+    if len(finish) == 2:  # every two-seat game's record is read this way: kept quick
+        a, b = finish
+        return (1 if a >= b else 2, 1 if b >= a else 2)
     return tuple(1 + sum(other > mine for other in finish) for mine in finish)
 
 

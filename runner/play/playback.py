@@ -96,7 +96,12 @@ def playback(
 
 
 def final_state(spec: GameSpec, record: Mapping[str, Any], setup: Setup = EMPTY) -> Any:
-    """The state a record's game ended in."""
+    """The state a record's game ended in (from the game's own quick replay where it has one
+    that takes the record: ``GameSpec.final_state``)."""
+    if spec.final_state is not None:
+        state = spec.final_state(record, setup)
+        if state is not None:
+            return state
     (_, state) = deque(playback(spec, record, setup), maxlen=1)[0]
     return state
 

@@ -52,7 +52,7 @@ from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from itertools import groupby
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from runner.common.safefiles import shown, shown_text
 from runner.season.entries import Entrant
@@ -161,8 +161,22 @@ def game_points(record: RecordView, table: Points = LINEAR) -> list[Fraction]:
     """The points each seat of a (checked) record earns in the standings: a two-seat game's own
     (win 1, draw ½, loss 0), a larger game's by place through ``table``."""
     if len(record["seats"]) == 2:
-        return [Fraction(float(p)) for p in record["outcome"]["points"]]
+        return [_exact(float(p)) for p in record["outcome"]["points"]]
     return table_points(table, record_places(record))
+
+
+_EXACT: dict[float, Fraction] = {}
+
+
+def _exact(value: float) -> Fraction:
+    """``Fraction(value)``, the few values two-seat games give made once (a season reads
+    hundreds of thousands)."""
+    found = _EXACT.get(value)
+    if found is None:
+        found = Fraction(value)
+        if len(_EXACT) < 64:
+            _EXACT[value] = found
+    return found
 
 
 def _faults(record: RecordView) -> set[tuple[int, str]]:
@@ -177,9 +191,9 @@ def _faults(record: RecordView) -> set[tuple[int, str]]:
     return found
 
 
-@dataclass(frozen=True)
-class _Counted:
-    """A game as the ranking sees it: its entries, their exact points and their places."""
+class _Counted(NamedTuple):
+    """A game as the ranking sees it: its entries, their exact points and their places. (A
+    tuple: one is made for every game of a season, three times as fast as a dataclass.)"""
 
     seats: tuple[str, ...]
     points: tuple[Fraction, ...]
@@ -191,11 +205,13 @@ class _Book:
     """The rows being filled, with what they are ranked by kept exact."""
 
     rows: Mapping[str, Row]
-    points: dict[str, Fraction] = field(default_factory=dict)
+    points: dict[str, Fraction] = field(default_factory=dict)  # (after ``finish``)
+    earned: dict[str, dict[Fraction, int]] = field(default_factory=dict)  # points → games
     place_sums: dict[str, int] = field(default_factory=dict)
     games: list[_Counted] = field(default_factory=list)
     largest: int = 0  # the seats of the largest game of more than two
     scores: dict[str, list[float]] = field(default_factory=dict)  # each game's score per entry
+    by_entry: dict[str, list[int]] | None = None  # the positions in ``games`` of each entry's
 
     def add(self, record: RecordView, table: Points) -> None:
         seats = tuple(str(s["entry"]) for s in record["seats"])
@@ -207,23 +223,29 @@ class _Book:
                 continue
             row.games += 1
             self.scores.setdefault(name, []).append(float(scores[seat]))
-            self.points[name] = self.points.get(name, Fraction(0)) + game.points[seat]
+            # how many games gave each number of points: added up once, in ``finish``
+            earned = self.earned.setdefault(name, {})
+            earned[game.points[seat]] = earned.get(game.points[seat], 0) + 1
             self.place_sums[name] = self.place_sums.get(name, 0) + game.places[seat]
             if len(seats) == 2:
-                _count_result(row, game.points[seat], game.points[1 - seat])
+                _count_result(row, game.places[seat], game.places[1 - seat])
             else:
                 self.largest = max(self.largest, len(seats))
                 row.places += [0] * (len(seats) - len(row.places))
                 row.places[game.places[seat] - 1] += 1
-        for seat, kind in sorted(_faults(record)):
-            if seats[seat] in self.rows:
-                faults = self.rows[seats[seat]].faults
-                faults[kind] = faults.get(kind, 0) + 1
+        outcome = record["outcome"]
+        if outcome.get("faulty") is not None or outcome.get("faults"):
+            for seat, kind in sorted(_faults(record)):
+                if seats[seat] in self.rows:
+                    faults = self.rows[seats[seat]].faults
+                    faults[kind] = faults.get(kind, 0) + 1
         self.games.append(game)
 
     def finish(self, by_score: bool) -> None:
         """Totals into the rows; every playing row's histogram as long as the largest game's;
         ranking by score, each row's mean score and its interval."""
+        for name, earned in self.earned.items():
+            self.points[name] = sum((p * n for p, n in earned.items()), Fraction(0))
         for row in (r for r in self.rows.values() if r.excluded is None):
             row.places += [0] * (self.largest - len(row.places))
             row.points = float(self.points.get(row.entry, 0))
@@ -232,13 +254,24 @@ class _Book:
             if by_score and row.games:
                 row.score, row.score_low, row.score_high = mean_interval(self.scores[row.entry])
 
+    def met(self, rows: Iterable[Row]) -> list[_Counted]:
+        """The games of any of ``rows``' entries, in order (each once)."""
+        if self.by_entry is None:  # worked out on the first tie: most seasons ask a few times
+            self.by_entry = {}
+            for number, game in enumerate(self.games):
+                for name in set(game.seats):
+                    self.by_entry.setdefault(name, []).append(number)
+        numbers = sorted({n for row in rows for n in self.by_entry.get(row.entry, ())})
+        return [self.games[n] for n in numbers]
+
     def mean_score(self, entry: str) -> Fraction:
         found = self.scores.get(entry) or [0.0]
         return sum(map(Fraction, found), Fraction(0)) / len(found)
 
 
-def _count_result(row: Row, mine: Fraction, other: Fraction) -> None:
-    if mine > other:
+def _count_result(row: Row, mine: int, other: int) -> None:
+    """A two-seat game's result, from the seats' places (more points: the better place)."""
+    if mine < other:
         row.wins += 1
     elif mine == other:
         row.draws += 1
@@ -262,7 +295,7 @@ def _tally(
     return book
 
 
-def _head_to_head(group: set[str], games: Iterable[_Counted]) -> dict[str, Fraction]:
+def _head_to_head(group: set[str], games: Sequence[_Counted]) -> dict[str, Fraction]:
     """The points each entry of ``group`` earned in the games where it met another of them."""
     earned = dict.fromkeys(group, Fraction(0))
     for game in games:
@@ -299,7 +332,7 @@ def rank(
     ordered: list[Row] = []
     for _, tied in groupby(playing, key=lambda r: total.get(r.entry, 0)):
         group = list(tied)
-        h2h = _head_to_head({r.entry for r in group}, book.games) if len(group) > 1 else {}
+        h2h = _head_to_head({r.entry for r in group}, book.met(group)) if len(group) > 1 else {}
         group.sort(key=lambda r: (-h2h.get(r.entry, 0), -r.wins, [-n for n in r.places], r.entry))
         ordered += group
     if by_score:  # stable: equal means keep the order by points

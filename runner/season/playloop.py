@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from runner.games.spec import placement_from_order
 from runner.season.formats import Done, Fixture, Format, Next, Play, fillers
 from runner.season.results import RecordView, record_key
 from runner.season.schedule import Shard, select_shard
@@ -44,8 +45,7 @@ def record_places(record: RecordView) -> tuple[int, ...]:
     placement = outcome.get("placement")
     if isinstance(placement, list) and placement:
         return tuple(int(p) for p in placement)
-    points = outcome["points"]
-    return tuple(1 + sum(other > mine for other in points) for mine in points)
+    return placement_from_order(outcome["points"])
 
 
 def keys_by(

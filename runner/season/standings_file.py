@@ -1,18 +1,22 @@
 """standings.json as it is read back: the document this host writes (runner/rank/standings.py,
-with a knockout's bracket from runner/rank/bracket.py), checked wherever it is read — a previous
-season's, seeding a knockout (runner/season/config.py); the site's; a pull request's preview.
-It may have travelled as an artefact or come from a published site: nothing in it is believed
-before it passes.
+with a knockout's bracket from runner/rank/bracket.py, the ratings from runner/rank/ratings.py
+and what it judged of the results files from runner/season/results.py), checked wherever it is
+read — a previous season's, seeding a knockout (runner/season/config.py); the site's; a pull
+request's preview. It may have travelled as an artefact or come from a published site: nothing
+in it is believed before it passes.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from runner.common.documents import finite_number
 from runner.season.points import points_problem
 
 SCORE_FIELDS = ("score", "score_low", "score_high")
+_SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 def _count(value: Any) -> bool:
@@ -24,30 +28,38 @@ def check_document(doc: Any) -> str | None:
     back by the site and a PR's report, and may have travelled as an artefact)."""
     if not isinstance(doc, dict) or not isinstance(doc.get("entries"), list):
         return "it is not a standings document (no `entries` list)"
+    facts = _facts_problem(doc)
+    if facts:
+        return facts
+    table = points_problem(doc["points"]) if "points" in doc else None
+    if table:
+        return f"its `points` table is malformed: {table}"
+    for name, check in (("bracket", bracket_problem), ("judged", judged_problem)):
+        wrong = check(doc[name]) if name in doc else None
+        if wrong:
+            return f"its `{name}` is malformed: {wrong}"
+    for number, row in enumerate(doc["entries"], 1):
+        problem = _row_problem(row)
+        if problem:
+            return f"row {number} of `entries`{problem}"
+    wrong = ratings_problem(doc["ratings"], ranked_entries(doc)) if "ratings" in doc else None
+    return f"its `ratings` are malformed: {wrong}" if wrong else None
+
+
+def _facts_problem(doc: dict[str, Any]) -> str | None:
+    """What is wrong with the season's facts at the top of the document, or None."""
     for key in ("game", "format", "host_version", "tie_break"):
         if key in doc and not isinstance(doc[key], str):
             return f"its `{key}` is not text"
     for key in ("season_seed", "rounds", "games_scheduled", "games_played"):
         if key in doc and not (isinstance(doc[key], int) and not isinstance(doc[key], bool)):
             return f"its `{key}` is not a whole number"
-    table = points_problem(doc["points"]) if "points" in doc else None
-    if table:
-        return f"its `points` table is malformed: {table}"
-    bracket = _bracket_problem(doc)
-    if bracket:
-        return f"its `bracket` is malformed: {bracket}"
-    for number, row in enumerate(doc["entries"], 1):
-        problem = _row_problem(row)
-        if problem:
-            return f"row {number} of `entries`{problem}"
     return None
 
 
-def _bracket_problem(doc: dict[str, Any]) -> str | None:
-    """What is wrong with a knockout's bracket (runner/rank/bracket.py), if the document has one."""
-    if "bracket" not in doc:
-        return None
-    return bracket_problem(doc["bracket"])
+def ranked_entries(doc: Mapping[str, Any]) -> list[str]:
+    """The entries a (checked) standings document ranks, in rank order."""
+    return [row["entry"] for row in doc["entries"] if row.get("excluded") is None]
 
 
 def _row_problem(row: Any) -> str | None:
@@ -158,3 +170,78 @@ def bracket_problem(bracket: Any) -> str | None:
         return "`matches` is not a list"
     problem = next(filter(None, map(_match_problem, matches)), None)
     return problem or _reached_problem(bracket.get("reached"))
+
+
+def ratings_problem(section: Any, ranked: Sequence[str]) -> str | None:
+    """What is wrong with standings.json's ``ratings`` (runner/rank/ratings.py's ``summary``)
+    for rows ranked ``ranked``, or None."""
+    if not isinstance(section, dict):
+        return "it is not an object"
+    entries = section.get("entries")
+    if not isinstance(entries, dict) or not all(
+        isinstance(name, str) and _rating_ok(r) for name, r in entries.items()
+    ):
+        return "`entries` is not a rating, its interval and its games per entry"
+    if not set(ranked) <= set(entries):
+        return "a ranked entry has no rating"
+    nexts, matrix = section.get("next"), section.get("matrix")
+    if not isinstance(nexts, list) or len(nexts) != max(0, len(ranked) - 1):
+        return "`next` is not one LOS per ranked entry but the last"
+    if not all(_probability(p) for p in nexts) or not isinstance(matrix, dict):
+        return "`next` or `matrix` is malformed"
+    top, rows = matrix.get("entries"), matrix.get("los")
+    if not isinstance(top, list) or top != list(ranked[: len(top)]) or not isinstance(rows, list):
+        return "`matrix` does not name the first ranked entries"
+    square = len(rows) == len(top) and all(
+        isinstance(row, list) and len(row) == len(top) for row in rows
+    )
+    if not square or not all(
+        (p is None) == (i == j) and (p is None or _probability(p))
+        for i, row in enumerate(rows)
+        for j, p in enumerate(row)
+    ):
+        return "`matrix` is not a square of LOS values, null on its diagonal"
+    return None
+
+
+def _probability(value: Any) -> bool:
+    return finite_number(value) and 0.0 <= value <= 1.0
+
+
+def _rating_ok(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 4
+        and all(finite_number(v) for v in value)
+        and value[1] <= value[0] <= value[2]
+        and isinstance(value[3], int)
+        and value[3] >= 0
+    )
+
+
+def judged_problem(doc: Any) -> str | None:
+    """What is wrong with a ``judged`` section (runner/season/results.py's ``judged``), or
+    None."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("files"), list):
+        return "it names no files"
+    if not all(isinstance(d, str) and (not d or _SHA256.fullmatch(d)) for d in doc["files"]):
+        return "a file's digest is not a sha256"
+    if not isinstance(doc.get("koth"), str):
+        return "it names no code it was read with (`koth`)"
+    if not _rows(doc.get("refused"), (str, str, str)):
+        return "`refused` is not a key, a digest and a reason per record"
+    if not _rows(doc.get("skipped"), (int, int, str)):
+        return "`skipped` is not a file number, a line number and a reason per line"
+    return None
+
+
+def _rows(value: Any, types: Sequence[type]) -> bool:
+    """Whether ``value`` is a list of lists of one value of each of ``types``."""
+    return isinstance(value, list) and all(
+        isinstance(row, list)
+        and len(row) == len(types)
+        and all(
+            isinstance(v, t) and not isinstance(v, bool) for v, t in zip(row, types, strict=True)
+        )
+        for row in value
+    )

@@ -489,25 +489,33 @@ def backward(rep: Replay) -> list[list[Edit]]:
 def page_data(rep: Replay, show: Presentation, log_name: str) -> dict[str, Any]:
     """What a game page embeds for replay.js (JSON); the final frame is the page's board."""
     digits = digits_for(rep.longest)
-    data: dict[str, Any] = {
+    return {
         "finalLength": len(rep.final),
         "digits": digits,
         "changes": encode_edits(backward(rep) if rep.undo is None else rep.undo, digits),
         "steps": len(rep.steps),
-        "seats": len(rep.seat_names),
         "numbers": rep.numbers
         if rep.numbers is not None
         else encode_numbers([(t, *s) for t, s in zip(rep.turns, rep.scores, strict=True)]),
+        "layer": _layer_data(rep, show, digits),
+        **player_data(show, len(rep.seat_names), log_name),
+    }
+
+
+def player_data(show: Presentation, seats: int, log_name: str) -> dict[str, Any]:
+    """What replay.js's player needs of a game besides its frames: how to colour and draw
+    them, and the name of the text log it downloads."""
+    data: dict[str, Any] = {
+        "seats": seats,
         "classes": dict(show.classes),
         "lines": list(show.lines),
         "byTurn": show.by_turn,
         "log": log_name,
-        "layer": _layer_data(rep, show, digits),
         "graphic": show.graphic,
         **({"window": show.window, "windowSymbols": show.window_symbols} if show.window else {}),
     }
     if show.graphic:  # a game without a picture: its pages as they were
-        data["picture"] = _picture_data(show, len(rep.seat_names))
+        data["picture"] = _picture_data(show, seats)
     return data
 
 

@@ -58,9 +58,11 @@ def publish(
     records: Sequence[Mapping[str, Any]],
     standings: Mapping[str, Any] | None,
     key: str | None,
+    lines: Mapping[str, bytes] | None = None,
 ) -> None:
-    """Write the data files beside a rendered site (records already in canonical order)."""
-    results.write_atomic(site / GAMES, records)
+    """Write the data files beside a rendered site (records already in canonical order; a
+    record ``lines`` holds, by key, as the line it was read from)."""
+    results.write_atomic(site / GAMES, records, lines)
     data = (site / GAMES).read_bytes()
     if standings is not None:
         (site / STANDINGS).write_text(json.dumps(standings, indent=2, ensure_ascii=False) + "\n")

@@ -47,7 +47,7 @@ import hashlib
 import re
 import shlex
 import shutil
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, fields
 from functools import cache, partial
 from pathlib import Path
@@ -55,7 +55,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined
 from markdown_it import MarkdownIt
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from runner.common import native, resources
 from runner.common.documents import load_json
@@ -72,8 +72,9 @@ from runner.season import results
 from runner.season.config import Config, ConfigError
 from runner.season.entries import LANGUAGES, SOURCES, Entrant, discover, read_source
 from runner.season.points import LINEAR_POINTS, Points
+from runner.season.results_key import code_digest
 from runner.season.standings_file import bracket_problem, check_document
-from runner.site import badges, pages
+from runner.site import badges, pages, replays
 from runner.site.frames import (
     ReplayError,
     board_html,
@@ -217,6 +218,7 @@ def rules_html(text: str) -> Markup:
 # -- pages -----------------------------------------------------------------------------------
 
 
+@cache  # asked for every seat of every game
 def slug(name: str) -> str:
     """A file name for an entry: the name itself when it is a valid entry name."""
     if re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,39}", name):
@@ -241,9 +243,7 @@ def when(stamp: str) -> str:
     return stamp.replace("T", " ")[:16] + " UTC" if stamp else ""
 
 
-def _result(points: Sequence[float], seat: int) -> str:
-    others = max(p for i, p in enumerate(points) if i != seat)
-    return "W" if points[seat] > others else "D" if points[seat] == others else "L"
+_OTHER = {"W": "L", "D": "D", "L": "W"}  # the other seat's result in a two-seat game
 
 
 def _seat_results(record: results.RecordView) -> list[tuple[str, str]]:
@@ -251,7 +251,9 @@ def _seat_results(record: results.RecordView) -> list[tuple[str, str]]:
     W/D/L in a two-seat game; in a larger one the place, green for first, red for last."""
     points = [float(p) for p in record["outcome"]["points"]]
     if len(points) == 2:
-        return [(_result(points, seat),) * 2 for seat in range(2)]
+        x, o = points
+        mark = "W" if x > o else "D" if x == o else "L"
+        return [(mark, mark), (_OTHER[mark], _OTHER[mark])]
     placement = results.places(record)
     last = max(placement)
     return [
@@ -287,10 +289,16 @@ def _winner(seats: Sequence[Mapping[str, Any]], placing: bool) -> str:
     return f"{', '.join(first[:-1])} and {first[-1]} share first"
 
 
-def _output(record: results.RecordView, seat: int) -> str:
-    """What the bot in ``seat`` printed (an excerpt, kept in the record; may be absent)."""
-    outputs = record.get("measured", {}).get("output") or []
-    return str(outputs[seat]) if seat < len(outputs) else ""
+Seating = tuple[tuple[str, str], ...]
+
+
+def _seating(game_id: str, seats: int) -> Seating:
+    """Each seat's name and CSS class in a game of ``seats`` seats of ``game_id``."""
+    names = find_game(game_id).info.seat_names
+    show = presentation(game_id)
+    return tuple(
+        (names[i] if i < len(names) else f"seat {i + 1}", show.seat_class(i)) for i in range(seats)
+    )
 
 
 def replay_command(key: str, seat: int, entry: str | None) -> str:
@@ -323,31 +331,31 @@ def default_speed(steps: int) -> int:
 
 
 def _game_view(
-    number: int, record: results.RecordView, page: str, names: Mapping[str, str]
+    number: int,
+    record: results.RecordView,
+    page: str,
+    names: Mapping[str, str],
+    seatings: dict[tuple[str, int], Seating],
 ) -> dict[str, Any]:
     outcome = record["outcome"]
     points = [float(p) for p in outcome["points"]]
-    seat_names = find_game(record["game"]).info.seat_names
-    show = presentation(record["game"])
+    seated = (record["game"], len(points))  # its seats' names and classes, worked out once
+    seating = seatings.get(seated) or seatings.setdefault(seated, _seating(*seated))
     shown = _seat_results(record)
-    key = page if not page.startswith("game-") else str(record.get("key", ""))
-    faults = _seat_faults(record)
+    faults = _seat_faults(record) if outcome.get("faults") else {}
+    outputs = record.get("measured", {}).get("output") or ()
     seats = [
         {
             "index": i,
-            "seat": seat_names[i] if i < len(seat_names) else f"seat {i + 1}",
-            "class": show.seat_class(i),
+            "seat": seating[i][0],
+            "class": seating[i][1],
             "entry": s["entry"],
-            "slug": slug(s["entry"]),
             "name": names.get(s["entry"], s.get("name", s["entry"])),
             "points": points[i],
-            "score": (outcome.get("scores") or [None] * len(points))[i],
             "result": shown[i][0],
             "mark": shown[i][1],
             "fault": faults.get(i),
-            "output": _output(record, i),
-            # a seat no entrant holds is a built-in bot filling a table: only shown
-            "replay": replay_command(key, i, s["entry"] if s["entry"] in names else None),
+            "output": str(outputs[i]) if i < len(outputs) else "",  # what the bot printed
         }
         for i, s in enumerate(record["seats"])
     ]
@@ -356,14 +364,24 @@ def _game_view(
         "page": page,
         "record": record,
         "seats": seats,
-        "termination": outcome["termination"],
         "faulty": outcome.get("faulty"),
-        "ending": ENDINGS.get(outcome["termination"], outcome["termination"]),
-        "detail": outcome.get("detail", ""),
         "moves": len(record["moves"]),
-        "winner": _winner(seats, len(seats) > 2),
-        "when": when(record.get("measured", {}).get("when", "")),
+        "ending_html": _ending_html(outcome),  # how it ended (_macros.html's ending(g))
+        # and for a game with a page of its own (_own_pages): "winner" and "when"
     }
+
+
+def _ending_html(outcome: Mapping[str, Any]) -> Markup:
+    """How a game ended, as _macros.html's ``ending`` shows it."""
+    shown = _ending_span(str(outcome["termination"]))
+    detail = outcome.get("detail", "")
+    return Markup(shown + (f": {escape(detail)}" if detail else ""))
+
+
+@cache
+def _ending_span(termination: str) -> str:
+    ending = escape(ENDINGS.get(termination, termination))
+    return f'<span class="end end-{escape(termination)}">{ending}</span>'
 
 
 def _environment() -> Environment:
@@ -382,7 +400,7 @@ def _environment() -> Environment:
         auto_reload=False,  # a template does not change while a site is made: no stat a page
     )
     # points: halves in two-seat games, thirds and the like in larger ones (two decimals)
-    env.filters["num"] = lambda x: f"{round(x, 2):g}" if isinstance(x, float) else str(x)
+    env.filters["num"] = num
     env.filters["elo"] = lambda x: f"{x:.0f}"
     env.filters["place"] = lambda x: "–" if x is None else f"{x:.2f}"
     env.filters["percent"] = percent
@@ -393,11 +411,55 @@ def _environment() -> Environment:
 _cached_environment = cache(_environment)  # one per process: templates compiled once
 
 
+def num(x: Any) -> str:
+    """Points: halves in two-seat games, thirds and the like in larger ones (two decimals)."""
+    return f"{round(x, 2):g}" if isinstance(x, float) else str(x)
+
+
+_GAMES_HEAD = (
+    '<div class="scroll">\n<table class="games">\n<thead><tr><th>#</th><th>Seat</th>'
+    "<th>Result</th><th>Points</th><th>How it ended</th><th>Moves</th></tr></thead>\n"
+    "<tbody>\n"
+)
+
+
+def _games_html(groups: Sequence[tuple[str, str, Seated]], root: str) -> Markup:
+    """An entry page's games, a section per opponent, a table row per game: its number and
+    result linking the game, its seat, points, ending and moves. Made here, not in entry.html:
+    a 500-entry season has 250,000 sections and 500,000 rows, ~40 µs each through a template's
+    macros, a few here (every text escaped as the template would)."""
+    html = []
+    shown: dict[Any, str] = {}  # a seat's name, a result, points: a few texts, escaped once
+
+    def text(value: Any) -> str:
+        found = shown.get(value)
+        if found is None:
+            found = shown[value] = str(escape(num(value)))
+        return found
+
+    for opponent, name, played in groups:
+        page = escape(f"{root}entries/{slug(opponent)}.html")
+        html.append(
+            f'<section id="vs-{escape(slug(opponent))}">\n<h3>against <a href="{page}">'
+            f"{escape(name)}</a></h3>\n{_GAMES_HEAD}"
+        )
+        for g, me in played:
+            link = f'<a href="{root}{escape(g["href"])}">'
+            html.append(
+                f'<tr><td class="num">{link}{g["number"]}</a></td><td>{text(me["seat"])}</td>'
+                f'<td class="r-{text(me["mark"])}">{link}{text(me["result"])}</a></td>'
+                f'<td class="num">{text(me["points"])}</td><td>{g["ending_html"]}</td>'
+                f'<td class="num">{g["moves"]}</td></tr>\n'
+            )
+        html.append("</tbody>\n</table>\n</div>\n</section>\n")
+    return Markup("".join(html))
+
+
 def percent(p: float) -> str:
     """A likelihood as a whole percentage; never 0% or 100%, which the games cannot show."""
-    if p > 0.995:
+    if p >= 0.995:  # 99.5 would print as 100
         return ">99%"
-    if p < 0.005:
+    if p <= 0.005:
         return "<1%"
     return f"{p * 100:.0f}%"
 
@@ -430,14 +492,16 @@ def _season(
     names = {r.entry: r.name for r in rows}
     keys = [str(r.get("key", "")) for r in records]
     short = len({k[:12] for k in keys}) == len(keys)
+    seatings: dict[tuple[str, int], Seating] = {}
     games = [
-        _game_view(i, r, _page_name(i, k, short), names)
+        _game_view(i, r, _page_name(i, k, short), names, seatings)
         for i, (r, k) in enumerate(zip(records, keys, strict=True), 1)
     ]
     ranked = [r for r in rows if r.excluded is None]
-    played = ratings.results_from_records(records)
-    fitted = ratings.fit(played, [r.entry for r in ranked])
-    los = ratings.superiority(played, [r.entry for r in ranked])
+    order = [r.entry for r in ranked]
+    # fitted once, by the standings (standings.json's ``ratings``); else here, the same way
+    rated = ratings.read(meta.get("ratings") or ratings.of_records(records, order), order)
+    los = rated.los
     by_score = meta.get("ranking") == "score"
     tied = ranking.tied_above(rows) if by_score else {}  # the rank above, intervals overlapping
     stamps = sorted(filter(None, (str(r.get("measured", {}).get("when", "")) for r in records)))
@@ -461,23 +525,30 @@ def _season(
     facts["title"] = game_title(str(facts["game"]), rules)
     placing = any(len(g["seats"]) > 2 for g in games)
     bracket = _bracket(meta, games, names)
+    every = _own_pages(games, ranked, bracket, str(facts["game"]))
+    crossed = {r.entry for r in ranked[:CROSS_TABLE]}
     return {
         "facts": facts,
         "rows": rows,
         "ranked": ranked,
-        "ratings": fitted,
+        "ratings": rated.ratings,
         "tied": tied,
         "by_score": by_score,  # ranked by mean score per game (runner/rank/standings.py)
         "score_header": _score_header(str(facts["game"])) if by_score else "",
-        "los": los,  # (a, b) → the likelihood that a is stronger than b
+        "los": los,  # (a, b) → the likelihood that a is stronger than b, for the pairs shown
+        "los_ranked": ranked[: len(rated.matrix)],  # los.html's rows and columns
         # each ranked entry → the likelihood it is stronger than the next, and the next's row
         "below": {
             a.entry: (los[a.entry, b.entry], b) for a, b in zip(ranked, ranked[1:], strict=False)
         },
         "games": games,
+        "seated": _seated(games),
+        "every": every,  # every game has a page of its own (else: runner/site/replays.py)
+        "listed": games if every else [g for g in games if g["own"]],  # games.html's
         "names": names,
-        "cross": _cross(games),
-        "meet": _meetings(games),
+        "cross": _cross(games, crossed),
+        "cross_ranked": ranked[:CROSS_TABLE],  # crosstable.html's rows and columns
+        "meet": _meetings(games, crossed),
         "placing": placing,  # a season with games of more than two seats
         "wdl": not placing or any(len(g["seats"]) == 2 for g in games),
         "place_names": [ranking.ordinal(k) for k in range(1, len(ranked[0].places) + 1)]
@@ -490,6 +561,31 @@ def _season(
         "bracket": bracket,  # a knockout's (runner/rank/bracket.py), else None
         "match_of": bracket["match_of"] if bracket else {},
     }
+
+
+CROSS_TABLE = 100  # the cross-table's entries at most: the first ranked
+
+
+def _own_pages(
+    games: Sequence[dict[str, Any]],
+    ranked: Sequence[Row],
+    bracket: Mapping[str, Any] | None,
+    game_id: str,
+) -> bool:
+    """Each game marked with whether it has a page of its own (``own``) and its address from
+    the site's root (``href``), by runner/site/replays.py's rule; whether every game has one."""
+    every = replays.every_game(games, game_id)
+    ranks = {r.entry: r.rank for r in ranked if r.rank is not None}
+    chosen = (
+        set() if every else replays.featured(games, ranks, bracket["match_of"] if bracket else ())
+    )
+    for i, game in enumerate(games):
+        game["own"] = every or i in chosen
+        game["href"] = replays.link(game["page"], game["own"])
+        if game["own"]:  # what only its page and the games page show (at most 10 keys else)
+            game["winner"] = _winner(game["seats"], len(game["seats"]) > 2)
+            game["when"] = when(game["record"].get("measured", {}).get("when", ""))
+    return every
 
 
 def _score_header(game_id: str) -> str:
@@ -518,28 +614,36 @@ def _bracket(
     return bracket_view(found, pages, names, seats)
 
 
-def _cross(games: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str], list[float]]:
-    """The head-to-head score: (a, b) → [a's points, a's and b's points] in their games."""
+def _cross(
+    games: Sequence[Mapping[str, Any]], shown: Set[str]
+) -> dict[tuple[str, str], list[float]]:
+    """The head-to-head score of the entries ``shown`` (the cross-table's): (a, b) → [a's
+    points, a's and b's points] in their games."""
     cross: dict[tuple[str, str], list[float]] = {}
     for g in games:
         for a in g["seats"]:
             for b in g["seats"]:
-                if a is not b:
+                if a is not b and a["entry"] in shown and b["entry"] in shown:
                     total = cross.setdefault((a["entry"], b["entry"]), [0.0, 0.0])
                     total[0] += a["points"]
                     total[1] += a["points"] + b["points"]
     return cross
 
 
-def _meetings(games: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str], dict[str, int]]:
-    """How the entries finished against each other: (a, b) → how many games they met in, how
-    many of them a finished ahead of b (a better place, or a win) and how many level."""
+def _meetings(
+    games: Sequence[Mapping[str, Any]], shown: Set[str]
+) -> dict[tuple[str, str], dict[str, int]]:
+    """How the entries ``shown`` (the cross-table's) finished against each other: (a, b) → how
+    many games they met in, how many of them a finished ahead of b (a better place, or a win)
+    and how many level."""
     meet: dict[tuple[str, str], dict[str, int]] = {}
     for g in games:
+        if sum(s["entry"] in shown for s in g["seats"]) < 2:
+            continue
         placement = results.places(g["record"])
         for i, a in enumerate(g["seats"]):
             for j, b in enumerate(g["seats"]):
-                if i != j:
+                if i != j and a["entry"] in shown and b["entry"] in shown:
                     cell = meet.setdefault((a["entry"], b["entry"]), dict.fromkeys(_MEET, 0))
                     cell["met"] += 1
                     cell["ahead"] += placement[i] < placement[j]
@@ -599,11 +703,23 @@ def _history(season: Mapping[str, Any], history: Sequence[dict[str, Any]]) -> di
     }
 
 
+Seated = list[tuple[dict[str, Any], dict[str, Any]]]  # (a game, a seat of it)
+
+
+def _seated(games: Sequence[dict[str, Any]]) -> dict[str, Seated]:
+    """Each entry's games, in order, with its seat in each."""
+    found: dict[str, Seated] = {}
+    for game in games:
+        for seat in game["seats"]:
+            found.setdefault(seat["entry"], []).append((game, seat))
+    return found
+
+
 def _entry_page(row: Row, season: Mapping[str, Any]) -> dict[str, Any]:
     """An entry's games grouped by opponent (in rank order) and the games it faulted in."""
     order = {r.entry: i for i, r in enumerate(season["rows"])}
-    mine = [(g, s) for g in season["games"] for s in g["seats"] if s["entry"] == row.entry]
-    groups: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
+    mine = season["seated"].get(row.entry, [])
+    groups: dict[str, Seated] = {}
     for g, me in mine:
         for other in g["seats"]:
             if other is not me:
@@ -613,7 +729,12 @@ def _entry_page(row: Row, season: Mapping[str, Any]) -> dict[str, Any]:
         for e in sorted(groups, key=lambda e: (order.get(e, len(order)), e))
     ]
     faults = [(g, me) for g, me in mine if g["faulty"] == me["index"] or me["fault"]]
-    return {"row": row, "info": season["infos"][row.entry], "groups": by_opponent, "faults": faults}
+    return {
+        "row": row,
+        "info": season["infos"][row.entry],
+        "games_html": _games_html(by_opponent, "../"),
+        "faults": faults,
+    }
 
 
 WIDE_MOVE = 20  # characters: a move list's line longer than this gets wider columns (8 seats)
@@ -672,6 +793,7 @@ def render_site(
     history: Sequence[dict[str, Any]] | None = None,
     jobs: int = 1,
     results_key: str | None = None,
+    lines: Mapping[str, bytes] | None = None,
 ) -> SiteReport:
     """Render the site into ``out_dir``, replacing a site rendered there before.
 
@@ -686,6 +808,7 @@ def render_site(
     ``jobs``: processes rendering game pages. A page whose inputs are those it was rendered
     from last time is taken from the old site instead (runner/site/pages.py).
     ``results_key``: the key of the results the records are (runner/site/publish.py's manifest).
+    ``lines``: each record's line as it was read, by key, to publish as it is.
     """
     out_dir = Path(out_dir).resolve()
     if out_dir.exists() and any(out_dir.iterdir()) and not (out_dir / MARKER).exists():
@@ -709,7 +832,8 @@ def render_site(
         "season",
         meta,
         rows,
-        records,
+        # the records by their lines' digest: the JSON of 250,000 records took seconds
+        hashlib.sha256(b"".join(results.line_of(r, lines) for r in records)).hexdigest(),
         season["infos"],
         points,
         sorted((setups or {}).items()),
@@ -733,7 +857,9 @@ def render_site(
 
     def season_pages() -> None:  # this process's work while the others render game pages
         _season_pages(season, rows, write)
-        publish(tmp, records, standings, results_key)  # the data the pages link
+        publish(tmp, records, standings, results_key, lines)  # the data the pages link
+        if not season["every"]:
+            _replay_page(season, tmp, config_file, write, lines)
         title = str(season["facts"]["title"])
         badges.write(tmp, rows, title, season["ratings"] if not season["by_score"] else {}, slug)
 
@@ -749,7 +875,9 @@ def render_site(
     try:
         (tmp / "entries").mkdir(parents=True)
         (tmp / "games").mkdir()
-        shutil.copytree(resources.templates() / "static", tmp / "static")
+        # a game's browser engine only where the replay page needs it (_season_pages)
+        engines = shutil.ignore_patterns("engine-*.js")
+        shutil.copytree(resources.templates() / "static", tmp / "static", ignore=engines)
         _add_game_look(tmp / "static" / "site.css", str(season["facts"]["game"]))
         (tmp / MARKER).write_text("made by `koth site`; it replaces this folder on every run\n")
         _game_pages(
@@ -799,6 +927,38 @@ def _season_pages(
         )
 
 
+def _replay_page(
+    season: Mapping[str, Any],
+    site: Path,
+    config_file: str | None,
+    write: Callable[..., None],
+    lines: Mapping[str, bytes] | None,
+) -> None:
+    """replay.html, its game's engine, and the records of the games without a page that it
+    replays (runner/site/replays.py)."""
+    game_id = str(season["facts"]["game"])
+    engine = replays.engine(game_id)
+    assert engine is not None  # a game without one has a page for every game
+    shutil.copy2(resources.templates() / "static" / engine, site / "static" / engine)
+    rest = [g for g in season["games"] if not g["own"]]
+    digits = replays.key_digits(len(rest))
+    replays.write_records(site, rest, digits, lines)
+    data = replays.page_data(game_id, digits, season["names"], config_file)
+    data.update(speeds=list(SPEEDS), watchSeconds=WATCH_S)
+    show = presentation(game_id)
+    write(
+        replays.REPLAY,
+        "replay.html",
+        page="replay",
+        replay=data,
+        engine=engine,
+        show=show,
+        steps=0,
+        speeds=SPEEDS,
+        speed=SPEEDS[0],
+    )
+
+
 GameJob = tuple[str, dict[str, Any]]  # a game page's name and everything it is rendered from
 Written = tuple[int, str]  # a page written: its size and its digest
 
@@ -818,6 +978,8 @@ def _game_jobs(
     }
     jobs: list[GameJob | str] = []
     for number, game in enumerate(games):
+        if not game["own"]:
+            continue
         record = game["record"]
         try:  # a record from a cache may be well formed and still not replay
             setup = dict(_setup_of(record, setups))
@@ -830,16 +992,36 @@ def _game_jobs(
             **frame,
             "game": game,
             "setup": setup,
-            "previous": around[0] and {k: around[0][k] for k in ("number", "page")},
-            "next": around[1] and {k: around[1][k] for k in ("number", "page")},
+            "previous": around[0] and _neighbour(around[0]),
+            "next": around[1] and _neighbour(around[1]),
             # only a game whose every seat is an entrant of the season can be played again
             "play": play_command(record, config_file)
             if all(s["entry"] in season["names"] for s in game["seats"])
             else "",
             "match_of": {record.get("key", ""): match} if match is not None else {},
+            "commands": _replay_commands(game, season["names"]),
         }
         jobs.append((f"games/{game['page']}.html", inputs))
     return jobs
+
+
+def _replay_commands(game: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+    """Per seat, the ``koth replay`` command of the game's page (a seat no entrant holds is a
+    built-in bot filling a table: only shown)."""
+    page = game["page"]
+    key = page if not page.startswith("game-") else str(game["record"].get("key", ""))
+    return [
+        replay_command(key, s["index"], s["entry"] if s["entry"] in names else None)
+        for s in game["seats"]
+    ]
+
+
+def _neighbour(game: Mapping[str, Any]) -> dict[str, Any]:
+    """A game as the pager of a game page links it: its number, and its address from there."""
+    return {
+        "number": game["number"],
+        "link": game["page"] + ".html" if game["own"] else "../" + game["href"],
+    }
 
 
 def _game_pages(
@@ -989,10 +1171,47 @@ def render_from_config(
     with the records it shows and the standings beside it (runner/site/publish.py)."""
     source = results_source or config.output.results
     paths = [source] if source.is_file() else results.results_files(source)
-    records, problems = results.read_all(paths, results.reproduced(config.free_for_all.setups))
+    standings_path = standings_path or config.output.standings
+    standings = _standings_file(standings_path, warn)
+    # The standings judged these very files (standings.json's `judged`): believe what they did.
+    judged = standings.get("judged") if standings else None
+    vouch = results.vouched(paths, judged, code_digest())
+    judge = results.reproduced(config.free_for_all.setups)
+    lines: dict[str, bytes] = {}  # published as they are, not encoded again
+    records, problems = results.read_all(paths, judge, lines=lines, vouch=vouch)
     for problem in problems:
         warn(problem)
-    standings_path = standings_path or config.output.standings
+    out = out or config.output.site
+    try:
+        report = render_site(
+            records,
+            standings,
+            entries_info_from(config.entries, config.output.build),
+            out,
+            warn,
+            config.points,
+            {(s.name, s.hash): s.as_dict() for s in config.free_for_all.setups},
+            config.site.repository,
+            _config_file(config),
+            seasons_file.read(config.site.history, warn) if config.site.history else None,
+            config.jobs,
+            results_key,
+            lines,
+        )
+    except SiteError:
+        raise ConfigError(
+            str(out),
+            "",
+            "the folder is not empty and was not made by `koth site`, so it is not replaced.",
+            "point --out (or `output.site` in tournament.yaml) at a new or empty folder.",
+        ) from None
+    if config.site.history is not None:
+        seasons_file.write(config.site.history, report.seasons)
+    return report
+
+
+def _standings_file(standings_path: Path, warn: Callable[[str], None]) -> dict[str, Any] | None:
+    """standings.json, checked; None (said) when it is missing or malformed."""
     standings = None
     try:
         standings = load_json(read_regular(standings_path, STANDINGS_CAP))
@@ -1016,29 +1235,4 @@ def render_from_config(
             "(run `koth standings` again to rewrite it)"
         )
         standings = None
-    out = out or config.output.site
-    try:
-        report = render_site(
-            records,
-            standings,
-            entries_info_from(config.entries, config.output.build),
-            out,
-            warn,
-            config.points,
-            {(s.name, s.hash): s.as_dict() for s in config.free_for_all.setups},
-            config.site.repository,
-            _config_file(config),
-            seasons_file.read(config.site.history, warn) if config.site.history else None,
-            config.jobs,
-            results_key,
-        )
-    except SiteError:
-        raise ConfigError(
-            str(out),
-            "",
-            "the folder is not empty and was not made by `koth site`, so it is not replaced.",
-            "point --out (or `output.site` in tournament.yaml) at a new or empty folder.",
-        ) from None
-    if config.site.history is not None:
-        seasons_file.write(config.site.history, report.seasons)
-    return report
+    return standings if isinstance(standings, dict) else None

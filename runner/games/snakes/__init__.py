@@ -39,11 +39,13 @@ SPEC = GameSpec(
         marks={"dot": "*@"},  # the heads
         frame_changes=frame_changes,
         replay_steps=quick.replay_steps,
+        engine="engine-snakes-v2.js",
     ),
     builtins=(Builtin("steady", HERE / "builtin" / "steady", "c"),),
     rules_doc=HERE / "rules.md",
     site_css=HERE / "site.css",
     quick=quick.play,
+    final_state=quick.final_state,
 )
 
 __all__ = [

@@ -17,7 +17,7 @@ from typing import Any
 
 from runner.common import native
 from runner.games.base import Setup
-from runner.games.snakes.rules import CELLS, MAX_MOVES, Snakes, SnakesState
+from runner.games.snakes.rules import CELLS, HEIGHT, MAX_MOVES, Snakes, SnakesState
 from runner.games.spec import Edit, Handed, LazyEdits, Played, ReplaySteps
 from runner.play.quick import ready
 
@@ -46,6 +46,7 @@ class _State(ctypes.Structure):
         ("suffocated", ctypes.c_int),
         ("owner", ctypes.c_ubyte * CELLS),
         ("head", ctypes.c_int * 2),
+        ("rows", (ctypes.c_uint32 * HEIGHT) * 2),
     ]
 
 
@@ -149,6 +150,28 @@ def apply_moves(state: SnakesState, moves: str) -> tuple[SnakesState, int]:
     made = _state_in(state)
     done = loaded.step_apply_moves(ctypes.byref(made), moves.encode("latin-1"), len(moves))
     return _state_out(made), int(done)
+
+
+@functools.cache
+def _start() -> bytes:
+    """step.c's state of a game's start: Snakes' start is the same whatever the seed."""
+    return bytes(_state_in(_RULES.initial_state(random.Random(0), 2, {})))
+
+
+def final_state(record: Mapping[str, Any], setup: Setup) -> SnakesState | None:
+    """The state a record's moves end in, played in C (``GameSpec.final_state``); None where
+    the C rules do not take every move (the game ended before the moves did, or one is not a
+    move: the Python rules then say which), or cannot be had. Every record read is checked
+    this way: the start is made once, and copied."""
+    moves = record.get("moves")
+    if setup or not isinstance(moves, str) or not moves.isascii() or len(moves) > MAX_MOVES:
+        return None
+    loaded = library()
+    if loaded is None:
+        return None
+    made = _State.from_buffer_copy(_start())
+    done = loaded.step_apply_moves(ctypes.byref(made), moves.encode("ascii"), len(moves))
+    return _state_out(made) if done == len(moves) else None
 
 
 def play(state: SnakesState, bots: Sequence[Any]) -> Played | None:

@@ -78,7 +78,7 @@ class Bracket:
 
     @property
     def games(self) -> tuple[Fixture, ...]:
-        return tuple(sorted(g for m in self.matches for g in m.games))
+        return tuple(sorted((g for m in self.matches for g in m.games), key=Fixture.sort_key))
 
 
 @dataclass(frozen=True)

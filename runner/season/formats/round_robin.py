@@ -53,4 +53,4 @@ def _known(fmt: RoundRobin, entries: tuple[str, ...]) -> Known:
         round_ = seen[seats]
         seed = fmt.randomness.game_seed(fmt.game, round_, seats)
         fixtures.append(Fixture(round_, seats, fmt.game, seed))
-    return Known(tuple(sorted(fixtures)))
+    return Known(tuple(sorted(fixtures, key=Fixture.sort_key)))  # ~10 times as fast as __lt__
