@@ -1064,3 +1064,14 @@ def test_the_stylesheet_carries_the_seasons_game_own_look_and_no_other(
     assert sheet.startswith(shared), "the shared look first"
     assert (games / game / "site.css").read_text() in sheet, f"then {game}'s own"
     assert (games / other / "site.css").read_text() not in sheet, f"and not {other}'s"
+
+
+def test_koth_site_outside_a_season_says_so_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["site"]) == 2
+    said = capsys.readouterr().err
+    assert "field `entries`: the entries folder" in said and "does not exist" in said, said
+    assert "standings.json not found" not in said, "one message, the one that matters"
+    assert list(tmp_path.iterdir()) == [], "no empty site"

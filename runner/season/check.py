@@ -118,13 +118,8 @@ class Lineup:
         ]
 
 
-def build_all(
-    config: Config, sandbox: Sandbox, jobs: int | None = None, pool: GamePool | None = None
-) -> list[Build]:
-    """Build every entry (runner/season/build.py), ``jobs`` at a time (default: the config's) and
-    the sandbox's ``extra_builds`` more: the compilers run side by side; loading each built bot
-    once is one at a time in ``sandbox``, or on ``pool``'s workers where they were started ahead
-    (``start_ahead``)."""
+def require_entries(config: Config) -> None:
+    """ConfigError unless the season's entries folder exists (a command run outside a season)."""
     if not config.entries.is_dir():
         raise ConfigError(
             str(config.path or "tournament.yaml"),
@@ -132,6 +127,16 @@ def build_all(
             f"the entries folder {config.entries} does not exist.",
             "create it with one sub-folder per bot, or point `entries:` at it.",
         )
+
+
+def build_all(
+    config: Config, sandbox: Sandbox, jobs: int | None = None, pool: GamePool | None = None
+) -> list[Build]:
+    """Build every entry (runner/season/build.py), ``jobs`` at a time (default: the config's) and
+    the sandbox's ``extra_builds`` more: the compilers run side by side; loading each built bot
+    once is one at a time in ``sandbox``, or on ``pool``'s workers where they were started ahead
+    (``start_ahead``)."""
+    require_entries(config)
     limits = bot_limits(config)
     game = find_game(config.game)
     entries = discover(config.entries)

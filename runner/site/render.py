@@ -69,6 +69,7 @@ from runner.rank import standings as ranking
 from runner.rank.bracket import bracket_view
 from runner.rank.standings import Row
 from runner.season import results
+from runner.season.check import require_entries
 from runner.season.config import Config, ConfigError
 from runner.season.entries import LANGUAGES, SOURCES, Entrant, discover, read_source
 from runner.season.points import LINEAR_POINTS, Points
@@ -1171,6 +1172,8 @@ def render_from_config(
     with the records it shows and the standings beside it (runner/site/publish.py)."""
     source = results_source or config.output.results
     paths = [source] if source.is_file() else results.results_files(source)
+    if not paths:
+        require_entries(config)  # no results and no entries: not a season's folder
     standings_path = standings_path or config.output.standings
     standings = _standings_file(standings_path, warn)
     # The standings judged these very files (standings.json's `judged`): believe what they did.
