@@ -198,8 +198,9 @@ def season() -> list[Any]:
     ]
 
 
-def season_meta(game: str, games: int) -> dict[str, Any]:
-    """The standings' facts of a one-round free-for-all season of ``games`` games, all played."""
+def season_meta(game: str, games: int, points: Any = "linear") -> dict[str, Any]:
+    """The standings' facts of a one-round free-for-all season of ``games`` games, all played,
+    ranked by the points table ``points``."""
     return {
         "game": game,
         "format": "free-for-all",
@@ -207,13 +208,15 @@ def season_meta(game: str, games: int) -> dict[str, Any]:
         "season_seed": 1,
         "games_scheduled": games,
         "games_played": games,
-        "points": "linear",
+        "points": points,
     }
 
 
-def render_season(out: Path, found: Sequence[Any]) -> SiteReport:
+def render_season(out: Path, found: Sequence[Any], points: Any = "linear") -> SiteReport:
+    """The site of a season of the games ``found``, ranked by the points table ``points``."""
     setups = example_setups()
     entrants = [Entrant(n, n.title(), entry_hash(n)) for n in NAMES]
-    doc = document(rank(entrants, found), season_meta(SPEC.id, len(found)))
+    table = points if points == "linear" else tuple(points)
+    doc = document(rank(entrants, found, table), season_meta(SPEC.id, len(found), points))
     known = {(s.name, s.hash): s.as_dict() for s in setups.values()}
     return render_site(found, doc, {}, out, setups=known)

@@ -9,6 +9,7 @@ of the map read back tile by tile against the engine's state.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Iterator
@@ -325,3 +326,29 @@ def test_on_a_phone_the_picture_and_its_status_fit_the_screen(
         opened.screenshot(path=str(ARTIFACTS / "phone-multisnake-150.png"), full_page=True)
     finally:
         context.close()
+
+
+def test_a_points_table_reads_the_same_on_every_page_and_each_game_is_listed_once(
+    tmp_path: Path, found: list[dict[str, Any]]
+) -> None:
+    """With ``points: [10, 7, 5, 4, 3, 2, 1, 0]`` the leaderboard, each entry page and each game
+    page count on the season's scale; an entry page lists each of its games once (not once per
+    other snake at its table)."""
+    table = [10, 7, 5, 4, 3, 2, 1, 0]
+    multisnake_games.render_season(tmp_path, found, table)
+    standings = json.loads((tmp_path / "standings.json").read_text())
+    for row in standings["entries"]:
+        entry = (tmp_path / "entries" / f"{row['entry']}.html").read_text()
+        listed = re.findall(r'<tr><td class="num"><a href="../(games/[^"]+)">', entry)
+        assert sorted(listed) == sorted(set(listed)), "each game once"
+        assert len(listed) == row["games"]
+        cells = re.findall(r'</a></td><td class="num">([0-9.]+)</td>', entry)
+        assert sum(float(c) for c in cells) == pytest.approx(row["points"]), row["entry"]
+    pages = list((tmp_path / "games").glob("*.html"))
+    assert pages
+    for page in pages:
+        cells = re.findall(
+            r'<td class="r-[^"]*">[^<]*</td><td class="num">([0-9.]+)</td>', page.read_text()
+        )
+        shown = [float(c) for c in cells]
+        assert len(shown) > 2 and sum(shown) == pytest.approx(sum(table[: len(shown)])), page.name

@@ -337,9 +337,11 @@ def _game_view(
     page: str,
     names: Mapping[str, str],
     seatings: dict[tuple[str, int], Seating],
+    table: Points,
 ) -> dict[str, Any]:
     outcome = record["outcome"]
-    points = [float(p) for p in outcome["points"]]
+    # the season's points (its table for games of 3+ seats), as the leaderboard counts them
+    points = [float(p) for p in ranking.game_points(record, table)]
     seated = (record["game"], len(points))  # its seats' names and classes, worked out once
     seating = seatings.get(seated) or seatings.setdefault(seated, _seating(*seated))
     shown = _seat_results(record)
@@ -425,10 +427,11 @@ _GAMES_HEAD = (
 
 
 def _games_html(groups: Sequence[tuple[str, str, Seated]], root: str) -> Markup:
-    """An entry page's games, a section per opponent, a table row per game: its number and
-    result linking the game, its seat, points, ending and moves. Made here, not in entry.html:
-    a 500-entry season has 250,000 sections and 500,000 rows, ~40 µs each through a template's
-    macros, a few here (every text escaped as the template would)."""
+    """An entry page's games, a section per opponent (an empty opponent: the games of more
+    than two seats, each once), a table row per game: its number and result linking the game,
+    its seat, points, ending and moves. Made here, not in entry.html: a 500-entry season has
+    250,000 sections and 500,000 rows, ~40 µs each through a template's macros, a few here
+    (every text escaped as the template would)."""
     html = []
     shown: dict[Any, str] = {}  # a seat's name, a result, points: a few texts, escaped once
 
@@ -439,11 +442,14 @@ def _games_html(groups: Sequence[tuple[str, str, Seated]], root: str) -> Markup:
         return found
 
     for opponent, name, played in groups:
-        page = escape(f"{root}entries/{slug(opponent)}.html")
-        html.append(
-            f'<section id="vs-{escape(slug(opponent))}">\n<h3>against <a href="{page}">'
-            f"{escape(name)}</a></h3>\n{_GAMES_HEAD}"
-        )
+        if not opponent:
+            html.append(f'<section id="tables">\n<h3>{escape(name)}</h3>\n{_GAMES_HEAD}')
+        else:
+            page = escape(f"{root}entries/{slug(opponent)}.html")
+            html.append(
+                f'<section id="vs-{escape(slug(opponent))}">\n<h3>against <a href="{page}">'
+                f"{escape(name)}</a></h3>\n{_GAMES_HEAD}"
+            )
         for g, me in played:
             link = f'<a href="{root}{escape(g["href"])}">'
             html.append(
@@ -494,8 +500,9 @@ def _season(
     keys = [str(r.get("key", "")) for r in records]
     short = len({k[:12] for k in keys}) == len(keys)
     seatings: dict[tuple[str, int], Seating] = {}
+    table = meta.get("points", LINEAR_POINTS)
     games = [
-        _game_view(i, r, _page_name(i, k, short), names, seatings)
+        _game_view(i, r, _page_name(i, k, short), names, seatings, table)
         for i, (r, k) in enumerate(zip(records, keys, strict=True), 1)
     ]
     ranked = [r for r in rows if r.excluded is None]
@@ -717,11 +724,16 @@ def _seated(games: Sequence[dict[str, Any]]) -> dict[str, Seated]:
 
 
 def _entry_page(row: Row, season: Mapping[str, Any]) -> dict[str, Any]:
-    """An entry's games grouped by opponent (in rank order) and the games it faulted in."""
+    """An entry's two-seat games grouped by opponent (in rank order), its games of more seats
+    each once, and the games it faulted in."""
     order = {r.entry: i for i, r in enumerate(season["rows"])}
     mine = season["seated"].get(row.entry, [])
     groups: dict[str, Seated] = {}
+    tables: Seated = []
     for g, me in mine:
+        if len(g["seats"]) > 2:
+            tables.append((g, me))
+            continue
         for other in g["seats"]:
             if other is not me:
                 groups.setdefault(other["entry"], []).append((g, me))
@@ -729,6 +741,8 @@ def _entry_page(row: Row, season: Mapping[str, Any]) -> dict[str, Any]:
         (e, season["names"].get(e, e), groups[e])
         for e in sorted(groups, key=lambda e: (order.get(e, len(order)), e))
     ]
+    if tables:
+        by_opponent.append(("", f"at tables of more than two ({len(tables)} games)", tables))
     faults = [(g, me) for g, me in mine if g["faulty"] == me["index"] or me["fault"]]
     return {
         "row": row,
