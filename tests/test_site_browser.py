@@ -436,6 +436,10 @@ def test_the_leaderboard_sorts_and_filters_in_the_browser(watched: Watched, base
     faults.click()
     faults.click()
     assert column(2)[0] == "crasher", "the most faults first"
+    rating = table.locator("thead th", has_text="Rating")
+    rating.get_by_role("button").click()
+    assert column(2) == ["greedy", "drunk", "crasher"], "the best rating first, at one click"
+    assert rating.get_attribute("aria-sort") == "descending"
     page.get_by_label("Find a bot").fill("GUS")
     assert column(1) == ["Greedy Gus"], "the filter keeps the rows holding the text"
     page.get_by_label("Find a bot").fill("alert(1)")

@@ -1,8 +1,9 @@
 // Sorting and filtering for the site's tables (the leaderboard, the list of games), in the
 // browser: a table marked data-sortable gets a button in each column's header that sorts its
-// rows (again: the other way round), and a search box that keeps only the rows holding the
-// text typed. Without JavaScript the table reads as rendered, in rank order. It only moves and
-// hides rows; it never writes markup (all text stays as the server escaped it).
+// rows (again: the other way round; a header marked data-first="descending", where more is
+// better, sorts the largest first), and a search box that keeps only the rows holding the text
+// typed. Without JavaScript the table reads as rendered, in rank order. It only moves and hides
+// rows; it never writes markup (all text stays as the server escaped it).
 (function () {
   "use strict";
 
@@ -33,8 +34,10 @@
       button.className = "sort";
       while (th.firstChild) button.appendChild(th.firstChild);
       th.appendChild(button);
+      // a column where more is better (points, rating) is sorted best first at the first click
+      var first = th.getAttribute("data-first") !== "descending";
       button.addEventListener("click", function () {
-        ascending = sorted === column ? !ascending : true;
+        ascending = sorted === column ? !ascending : first;
         sorted = column;
         var keyed = order.map(function (row, i) {
           return { row: row, key: key(row.cells[column]), i: i };
