@@ -15,6 +15,7 @@ from serving import serve
 
 from runner.cli.main import main
 from runner.games import find_game
+from runner.games.base import ENDINGS
 from runner.games.cluster import ClusterStdio
 from runner.games.snakes import SnakesCall
 from runner.play.playback import final_state
@@ -241,9 +242,9 @@ def test_the_game_is_shown_with_every_byte_each_seat_read_and_answered(
     assert first.move is not None
     assert f"  and answers {len(codec.reply(first.move))} bytes: " in out
     assert out.count("── turn ") == len(record["moves"]), "every step is shown"
-    assert out.rstrip().endswith(
-        f"ended by {record['outcome']['termination']}: {record['outcome']['detail']}"
-    )
+    outcome = record["outcome"]
+    assert out.rstrip().endswith(f"ended: {ENDINGS[outcome['termination']]} — {outcome['detail']}")
+    assert "ended by normal" not in out, "the ending in words, as the site says it"
 
 
 def test_one_seat_and_some_turns_only(results_file: Path, capsys: Any) -> None:

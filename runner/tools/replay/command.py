@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 from runner.common.safefiles import shown_text
 from runner.games import UnknownGameError, find_game
-from runner.games.base import Setup
+from runner.games.base import ENDINGS, Setup
 from runner.games.spec import GameSpec
 from runner.play.playback import PlaybackError
 from runner.play.seats import Entrant
@@ -135,7 +135,9 @@ def header(game: Game) -> list[str]:
             f", {round(points, 2):g} point(s)"
         )
     outcome = record["outcome"]
-    lines.append(f"ended by {outcome['termination']}: {outcome.get('detail', '')}")
+    how = ENDINGS.get(str(outcome["termination"]), str(outcome["termination"]))
+    detail = str(outcome.get("detail", ""))
+    lines.append(f"ended: {how}" + (f" — {detail}" if detail else ""))
     return lines
 
 
