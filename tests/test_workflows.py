@@ -58,6 +58,7 @@ WORKFLOWS = ROOT / ".github" / "workflows"
 PR = WORKFLOWS / "pr.yml"
 SEASON = WORKFLOWS / "season.yml"
 TESTS = WORKFLOWS / "tests.yml"
+COMMENT = WORKFLOWS / "pr-comment.yml"
 ALL = sorted(WORKFLOWS.glob("*.yml"))
 PINS = ROOT / ".github" / "action-pins.txt"
 CODEOWNERS = ROOT / ".github" / "CODEOWNERS"
@@ -102,7 +103,7 @@ def actionlint() -> str:
 
 def test_actionlint_passes() -> None:
     # -shellcheck= and -pyflakes=: the same checks on every machine, whatever else is installed.
-    assert {PR, SEASON, TESTS} <= set(ALL)
+    assert {PR, SEASON, TESTS, COMMENT} <= set(ALL)
     done = subprocess.run(
         [actionlint(), "-no-color", "-shellcheck=", "-pyflakes=", *map(str, ALL)],
         capture_output=True,
@@ -145,6 +146,7 @@ def test_actions_are_pinned_to_the_listed_commits() -> None:
 
 def test_the_sandbox_base_is_pinned_by_digest_in_every_workflow_that_builds_it() -> None:
     bases = {path.name: load(path).get("env", {}).get("KOTH_SANDBOX_BASE") for path in ALL}
+    assert bases.pop("pr-comment.yml") is None, "it builds nothing"
     assert set(bases) == {"pr.yml", "season.yml", "tests.yml"}
     assert len(set(bases.values())) == 1, bases
     assert BASE_PIN.match(str(bases["season.yml"])), bases
@@ -260,6 +262,31 @@ def test_codeowners_review_everything_outside_entries() -> None:
         "entries/_template/bot.c",
     ):
         assert owners(path), f"{path} has no code owner"
+
+
+def test_the_comment_workflow_runs_trusted_code_on_a_strangers_files() -> None:
+    """pr-comment.yml runs after pr.yml with a token that may write to pull requests: its code
+    is the default branch's (no `ref:` checks out the pull request), its only input from the
+    check is an artifact that `koth comment` reads as a stranger's, and which pull request it
+    comments on comes from the event."""
+    doc = load(COMMENT)
+    assert doc["on"] == {"workflow_run": {"workflows": [load(PR)["name"]], "types": ["completed"]}}
+    assert doc["permissions"] == {}
+    (job,) = doc["jobs"].values()
+    assert job["permissions"] == {"actions": "read", "pull-requests": "write"}
+    assert "github.event.workflow_run.event == 'pull_request'" in job["if"]
+    text = json.dumps(doc)
+    assert "secrets." not in text and "pull_request_target" not in text
+    for step in job["steps"]:
+        if step.get("uses", "").startswith("actions/checkout@"):
+            assert set(step["with"]) == {"persist-credentials"}, "the default branch's code"
+        assert "${{" not in step.get("run", ""), step
+    run = [step["run"] for step in job["steps"] if "run" in step]
+    assert run[0] == INSTALL and run[1].startswith("koth ci comment ") and len(run) == 2
+    uploaded = [
+        step for _, step in steps_of(load(PR)) if step.get("with", {}).get("name") == "entry-check"
+    ]
+    assert len(uploaded) == 1 and "preview/preview.json" in uploaded[0]["with"]["path"]
 
 
 def test_every_run_step_is_one_koth_command() -> None:

@@ -1,12 +1,14 @@
 """The commands the GitHub workflows run (`koth changed`, `preview`, `report`, `plan`, `image`,
-`restore`, `restore-history`, `announce`, and `koth ci`, which runs any of them with a log safe
-for GitHub Actions); what they do is in runner/cli/workflows.py and runner/site/announce.py."""
+`restore`, `restore-history`, `announce`, `comment`, and `koth ci`, which runs any of them with
+a log safe for GitHub Actions); what they do is in runner/cli/workflows.py, runner/cli/comment.py
+and runner/site/announce.py."""
 
 from __future__ import annotations
 
 import argparse
 import functools
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -182,6 +184,38 @@ def cmd_announce(args: argparse.Namespace) -> int:
         say(f"koth announce: the news was not posted: {exc}.")
         return 1
     say(f"posted the news of the {found.season['game']} season of {found.season['date']}")
+    return 0
+
+
+def cmd_comment(args: argparse.Namespace) -> int:
+    from runner.cli import comment
+
+    token = os.environ.get("GITHUB_TOKEN", "")
+    repository = os.environ.get("GITHUB_REPOSITORY", "")
+    api = os.environ.get("GITHUB_API_URL", "https://api.github.com")
+    if not token or not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", repository):
+        raise UsageError(
+            "koth comment: GITHUB_TOKEN and GITHUB_REPOSITORY (owner/name) must be set: it runs "
+            "in the comment workflow (.github/workflows/pr-comment.yml)."
+        )
+    if (
+        not re.fullmatch(r"[0-9a-f]{40}", args.head_sha)
+        or not args.head_owner
+        or not args.head_branch
+    ):
+        raise UsageError(
+            "koth comment: --head-sha (40 hex digits), --head-owner and --head-branch name the "
+            "commit the check ran on (the workflow_run event's)."
+        )
+    head = comment.Head(args.head_owner, args.head_branch, args.head_sha)
+    try:
+        said = comment.comment(
+            comment.GitHub(api, repository, token), head, args.preview, args.changes, args.run_url
+        )
+    except comment.CommentError as exc:
+        say(f"koth comment: nothing was commented: {exc}.")
+        return 1
+    say(said)
     return 0
 
 
@@ -366,6 +400,24 @@ def add_ci_commands(commands: Any, run: Callable[[list[str]], int]) -> None:
         "--dry-run", action="store_true", help="print the message instead of posting it"
     )
     news.set_defaults(func=cmd_announce)
+
+    note = add(
+        "comment",
+        "put the entry check's report on its pull request, as one comment kept up to date",
+        "Read what the entry check left (PREVIEW/preview.json and standings.json, CHANGES: "
+        "made by the pull request's own code, so read as a stranger's) and write the check's "
+        "report as a comment on the open pull request whose head is --head-sha, updating the "
+        "comment it wrote before rather than adding one. Needs GITHUB_TOKEN (pull-requests: "
+        "write) and GITHUB_REPOSITORY; the comment workflow runs it. Mentions in the report "
+        "notify nobody. Exits 1 only when GitHub refuses or cannot be reached.",
+    )
+    note.add_argument("--preview", type=Path, required=True, help="the check's preview folder")
+    note.add_argument("--changes", type=Path, help="the check's changes.json (`koth changed`)")
+    note.add_argument("--head-owner", required=True, help="the head repository's owner")
+    note.add_argument("--head-branch", required=True, help="the pull request's branch")
+    note.add_argument("--head-sha", required=True, help="the commit the check ran on")
+    note.add_argument("--run-url", help="the check's run page, linked in the comment")
+    note.set_defaults(func=cmd_comment)
 
     ci = add(
         "ci",

@@ -36,6 +36,7 @@ GROUPS = (
             "restore",
             "restore-history",
             "announce",
+            "comment",
             "ci",
         ),
     ),
