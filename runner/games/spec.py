@@ -46,6 +46,7 @@ from typing import (
     overload,
 )
 
+from runner.common import languages
 from runner.games.base import EMPTY, GameInfo, Outcome, Setup, Termination
 
 S = TypeVar("S")
@@ -371,10 +372,12 @@ class Builtin:
 
 
 Interface = Literal["c-function", "stdio", "stdio-fresh"]
+# The languages a game's bots may be written in, by its interface: a C function is C; a program,
+# any language of runner/common/languages.py.
 LANGUAGES: dict[str, tuple[str, ...]] = {
     "c-function": ("c",),
-    "stdio": ("c", "cpp", "python"),
-    "stdio-fresh": ("c", "cpp", "python"),
+    "stdio": languages.IDS,
+    "stdio-fresh": languages.IDS,
 }
 
 
@@ -412,7 +415,8 @@ class GameSpec:
     program started afresh for every move). ``builtins[0]`` is the check stage's opponent.
     ``limits``: defaults for tournament.yaml's ``limits:`` fields the game sets its own way.
     ``time_allowance``: per language, the multiple of the season's time limits its bots get (a
-    move's CPU and wall-clock time, a first move's, a game's CPU); a language not listed gets 1.
+    move's CPU and wall-clock time, a first move's, a game's CPU); a language not listed gets its
+    language row's (runner/common/languages.py).
     ``rules_doc``: the page for bot authors, shipped in the game's package (its ``rules.md``);
     None for a game without one (the site then has no rules page). ``site_css``: its look on
     the site, its classes' colours (``Presentation.classes``), beside the shared stylesheet.
@@ -457,8 +461,12 @@ class GameSpec:
         return None
 
     def time_factor(self, language: str) -> float:
-        """How many times the season's time limits a bot in ``language`` gets."""
-        return self.time_allowance.get(language, 1.0)
+        """How many times the season's time limits a bot in ``language`` gets: the game's
+        allowance for it, else its language's (runner/common/languages.py)."""
+        if language in self.time_allowance:
+            return self.time_allowance[language]
+        known = languages.BY_ID.get(language)
+        return known.time if known is not None else 1.0
 
     def sample_setup(self, seats: int) -> Setup:
         """A setup the game can be played with at ``seats`` (its package's sample; none by

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from runner.common import helper_processes
+from runner.common import helper_processes, languages
 from runner.common.progress import to_stderr
 from runner.games import find_game
 from runner.games.base import EMPTY
@@ -61,17 +61,37 @@ def make_sandbox(config: Config) -> Sandbox:
 
 def bot_limits(config: Config, language: str | None = None) -> BotLimits:
     """What a bot may use in the season: its ``limits:``, the time limits times the game's
-    allowance for ``language`` (Domineering: Java twice C's); None, or a language the game
-    lists no allowance for: as written."""
-    limits = config.limits
-    factor = find_game(config.game).time_factor(language) if language else 1.0
-    first = limits.first_move_wall_s
-    return BotLimits(
-        move_cpu_s=limits.move_cpu_ms / 1000.0 * factor,
-        game_cpu_s=limits.game_cpu_s * factor,
-        move_wall_s=limits.move_wall_s * factor,
-        memory_bytes=limits.memory_mib << 20,
+    allowance for ``language`` (Domineering: Java twice C's; else its language's own,
+    runner/common/languages.py), the threads its runtime may start and how its memory is kept.
+    Without ``language``: the limits as written, and each language's (``BotLimits.of``), which
+    the referee gives each seat by its entry's language."""
+    if language is None:
+        game = find_game(config.game)
+        by_language = tuple((known, bot_limits(config, known)) for known in game.languages)
+        return replace(_as_written(config), by_language=by_language)
+    factor = find_game(config.game).time_factor(language)
+    written = _as_written(config)
+    row = languages.BY_ID.get(language)
+    first = written.first_move_wall_s
+    return replace(
+        written,
+        move_cpu_s=written.move_cpu_s * factor,
+        game_cpu_s=written.game_cpu_s * factor,
+        move_wall_s=written.move_wall_s * factor,
         first_move_wall_s=None if first is None else first * factor,
+        threads=row.threads if row is not None else 0,
+        address_space=row is None or row.memory == "address-space",
+    )
+
+
+def _as_written(config: Config) -> BotLimits:
+    limits = config.limits
+    return BotLimits(
+        move_cpu_s=limits.move_cpu_ms / 1000.0,
+        game_cpu_s=limits.game_cpu_s,
+        move_wall_s=limits.move_wall_s,
+        memory_bytes=limits.memory_mib << 20,
+        first_move_wall_s=limits.first_move_wall_s,
     )
 
 
