@@ -17,7 +17,8 @@ finish() {
 cd "$2" || finish 9
 case "$1" in
     c-function)
-        gcc -std=c11 -O2 -fPIC -Wall -c bot.c -o /out/bot.o 3>&- || finish 10
+        # koth-bot.h: the game's declarations (runner/sandbox/local.py HEADER), the host's.
+        gcc -std=c11 -O2 -fPIC -Wall -include koth-bot.h -c bot.c -o /out/bot.o 3>&- || finish 10
         gcc -shared -nostartfiles -Wl,-z,relro,-z,now,-z,noexecstack \
             -o /out/bot.so /out/bot.o -lm 3>&- || finish 12 ;;
     *)

@@ -504,7 +504,7 @@ class DockerSandbox:
         self._places: dict[str, str] = {}  # host folder -> its mount point in every container
 
     def compile(
-        self, source: Path, out: Path, wall_s: float, recipe: str = "c-function"
+        self, source: Path, out: Path, wall_s: float, recipe: str = "c-function", header: str = ""
     ) -> Compiled:
         """Build in one of the sandbox's build containers (runner/sandbox/dockerbuild.py:
         build.sh's recipe on a private copy of the entry, under a uid of its own); what comes
@@ -515,7 +515,7 @@ class DockerSandbox:
         except UnsafeFileError as exc:
             return Compiled(False, "compile", str(exc))
         with tempfile.TemporaryDirectory() as scratch:
-            files.update(support_files(recipe, Path(scratch)))
+            files.update(support_files(recipe, Path(scratch), header))
         with self._builders_lock:
             self._start_loading()
         builder = self._take_builder()

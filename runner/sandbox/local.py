@@ -27,7 +27,24 @@ from runner.jail import zygote as zygote_program
 from runner.sandbox import buildjail, cblank
 from runner.sandbox.zygote_client import BotLimits, BotProcess, SandboxError, Zygote
 
-COMPILE = ["gcc", "-std=c11", "-O2", "-fPIC", "-Wall", "-c", "bot.c", "-o", "bot.o"]
+# The header a C function is compiled with (``-include``): the game's declarations of the function
+# and its name (runner/games/<game>/codec.py ``abi.cdef``), so that another signature fails to
+# compile. Written over any file of that name the entry has.
+HEADER = "koth-bot.h"
+HEADER_NOTE = "/* koth: the game's declarations; your bot.c must define them as written here. */\n"
+COMPILE = [
+    "gcc",
+    "-std=c11",
+    "-O2",
+    "-fPIC",
+    "-Wall",
+    "-include",
+    HEADER,
+    "-c",
+    "bot.c",
+    "-o",
+    "bot.o",
+]
 # No start files (crti/crtbegin bring .init, .fini and init/fini arrays of their own), relocations
 # read-only before any bot code runs (RELRO, BIND_NOW), no executable stack: what runs at load is
 # then only what the bot put there, and runner/season/objcheck.py refuses that.
@@ -50,11 +67,14 @@ ARTIFACT_CAP = 16 << 20  # an artefact a build hands back (bot.o, bot.so, a prog
 PYTHON = Path(zygote_program.PYTHON_COMMAND[0])
 
 
-def support_files(recipe: str, folder: Path) -> dict[str, bytes]:
+def support_files(recipe: str, folder: Path, header: str = "") -> dict[str, bytes]:
     """koth's own files a build of ``recipe`` needs beside the entry's (the Befunge
-    interpreter), written into ``folder`` as ``koth-NAME``; returns them by that name."""
+    interpreter; a C function's the header of the game's declarations, ``header``, included
+    before bot.c), written into ``folder`` as ``koth-NAME``; returns them by that name."""
     files: dict[str, bytes] = {}
-    if recipe != languages.C_FUNCTION:
+    if recipe == languages.C_FUNCTION:
+        files[HEADER] = (HEADER_NOTE + header).encode()
+    else:
         for name in languages.find(recipe).support:
             files[f"koth-{name}"] = resources.shipped("runner.common", name).read_bytes()
     for name, data in files.items():
@@ -216,9 +236,10 @@ class LocalSandbox:
         return self._started(True)
 
     def compile(
-        self, source: Path, out: Path, wall_s: float, recipe: str = "c-function"
+        self, source: Path, out: Path, wall_s: float, recipe: str = "c-function", header: str = ""
     ) -> Compiled:
-        """``c-function``: compile ``source/bot.c`` to ``out/bot.o`` and link ``out/jail/bot.so``.
+        """``c-function``: compile ``source/bot.c`` (after ``header``, the game's declarations)
+        to ``out/bot.o`` and link ``out/jail/bot.so``.
         A language's id (runner/common/languages.py): its build's steps, its artefacts in
         ``out/jail``.
 
@@ -239,7 +260,7 @@ class LocalSandbox:
         try:
             try:
                 copy_tree(source, work / "src")
-                support_files(recipe, work / "src")
+                support_files(recipe, work / "src", header)
             except UnsafeFileError as exc:
                 return Compiled(False, "compile", str(exc))
             try:

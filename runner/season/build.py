@@ -33,7 +33,7 @@ from runner.season.objcheck import check_library, check_object
 
 # Loads a built C bot once and gives its name (raises BotFault): an entry's name, its jail.
 Loader = Callable[[str, Path], str]
-RECIPE = "c11-O2-v3"  # change when the flags or checks change: every entry is rebuilt
+RECIPE = "c11-O2-v4"  # change when the flags or checks change: every entry is rebuilt
 # An entry's build folder: its owner and group only. A Docker sandbox serves every entry's build
 # to every container from one folder; its zygote is in the group, a bot (a uid and gid of its own,
 # no other group) cannot pass, so no bot reaches another entry's jail through its own jail's
@@ -48,7 +48,7 @@ class Sandbox(Protocol):
     name: str
 
     def compile(
-        self, source: Path, out: Path, wall_s: float, recipe: str = "c-function"
+        self, source: Path, out: Path, wall_s: float, recipe: str = "c-function", header: str = ""
     ) -> Compiled: ...
 
     def spawn(
@@ -268,7 +268,10 @@ def _build_program(job: _Job, language: str) -> Build:
 def _build_c_function(job: _Job) -> Build:
     """A C-function bot: compiled, checked against the rules, linked, and loaded once."""
     folder = job.folder
-    compiled = job.sandbox.compile(job.entry.path, folder, job.wall_s)
+    # The game's declarations, included before bot.c: a bot of another signature fails to
+    # compile, the expected prototype in the message.
+    cdef = cast(CFunctionCodec[Any, Any], job.game.codec).abi.cdef
+    compiled = job.sandbox.compile(job.entry.path, folder, job.wall_s, header=cdef)
     output = compiled.output
     if not compiled.ok and compiled.stage == "compile":
         return job.verdict(False, "compile", f"bot.c does not compile:\n{output}".rstrip())

@@ -167,9 +167,10 @@ def debug_build(
         raise OutsideError(str(exc)) from None
     debug = ["-g", f"-fdebug-prefix-map={scratch}={source.resolve()}"]
     if spec.interface == "c-function":
+        abi = _abi(spec)
+        support_files(languages.C_FUNCTION, scratch, abi.cdef)
         _run([*COMPILE, *debug], scratch, wall_s, "compile bot.c")
         _run([*LINK, "-g"], scratch, wall_s, "link bot.so")
-        abi = _abi(spec)
         (scratch / "koth-host.c").write_text(host_source(abi))
         host = ["gcc", "-std=c11", "-g", "-O0", "-Wall", "koth-host.c", "-o", "koth-host"]
         _run([*host, "./bot.so", "-Wl,-rpath,$ORIGIN"], scratch, wall_s, "build its host")
