@@ -237,10 +237,11 @@ def test_a_worker_whose_sandbox_fails_to_start_ahead_is_still_a_worker(
     """A worker's start ahead runs in the pool's initializer: a failure there would break the
     whole pool, so it is let go, and the worker's first game starts the sandbox and says why."""
     failing = FailingStart()
-    monkeypatch.setattr(workers, "new_sandbox", lambda kind, game: failing)
+    monkeypatch.setattr(workers, "new_sandbox", lambda kind, game, wanted: failing)
     monkeypatch.setitem(workers._WORKER, "kind", "local")
     monkeypatch.setitem(workers._WORKER, "game", find_game("snakes-v2"))
     monkeypatch.setitem(workers._WORKER, "limits", None)
+    monkeypatch.setitem(workers._WORKER, "wanted", ())
     monkeypatch.setitem(workers._WORKER, "sandbox", None)
     workers._start_ahead(tmp_path)  # does not raise
     assert workers._WORKER["sandbox"] is failing

@@ -172,7 +172,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from runner.games import find_game
     from runner.play.referee import play_game
     from runner.play.terminal import cbreak
-    from runner.season.workers import bot_limits, new_sandbox
+    from runner.season.workers import bot_limits, new_sandbox, season_languages
     from runner.tools.watch import Quit
 
     config = config_of(args)
@@ -182,7 +182,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     watch = args.watch or bool(note)
     setup = _play_setup(args, config, game, len(args.entries))
     last: list[Any] = []
-    sandbox = new_sandbox(config.sandbox)
+    sandbox = new_sandbox(config.sandbox, game, season_languages(config))
     names = [f"{game.seat_name(s)} {e}" for s, e in enumerate(args.entries)]
     keys = note or (watch and _terminal_input())
     try:

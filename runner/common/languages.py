@@ -17,30 +17,44 @@ A row says:
 - ``packages``: the Debian packages the sandbox image adds for it (the local sandbox uses the
   machine's: ``.ci/run`` installs the same);
 - ``threads``: the threads the runtime may start beside the bot's own (each bot has a uid of its
-  own, so the kernel counts them exactly; no fork either way: runner/jail/walls.py);
+  own, so the kernel counts them exactly; no fork either way: runner/jail/walls.py). Not under
+  Docker yet (``THREADS_NOT_IN_DOCKER``);
 - ``memory``: how its memory limit is kept. ``address-space``: an address-space rlimit equal to
   the limit. ``group``: the bot's memory group (a cgroup: the local sandbox's as root, a Docker
   container's), for runtimes that reserve far more address space than they use (a JVM, V8, Go,
   Mono); the address space is then only a backstop, and the runtime's own heap is capped too
   (``{heap_mib}``);
+- ``not_in_docker_because``: why its bots do not run in the Docker sandbox yet, if they do not (its
+  builds are refused there with that reason, and the image leaves its packages out);
 - ``time``: the multiple of the season's time limits its bots get, unless the game or the season
   says otherwise (runner/season/workers.py ``bot_limits``): Java twice C's, as the Domineering
   event's statement gives it; a runtime that starts slowly gets more where a process starts
   every move (docs/benchmarks.md has the start costs).
 
-Adding a language is a row here, its packages in .ci/run, a starter per game (runner/games/<game>/
-starters/) and a test (tests/test_languages.py).
+Adding a language is a row here (.ci/run installs its packages from it), a starter per game
+(runner/games/<game>/starters/) and a test (tests/test_languages.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
 Memory = Literal["address-space", "group"]
 C_FUNCTION = "c-function"  # the recipe of a C function (Snakes): not a language of programs
 JAVA_HOME = "/usr/lib/jvm/default-java"  # Debian's link to the default JDK (inside /usr)
+
+
+# Why a runtime that starts threads does not run in the Docker sandbox yet: there a bot's uid is
+# koth's base plus its pid in its container, unique in that container only, and the kernel counts
+# a uid's tasks (RLIMIT_NPROC) across every container. Measured: a JVM's or Node's start then
+# failed (exit status 1) where other entries' bots in other containers had the same uid, so
+# another entry could stop it starting. A uid unique on the machine per container would lift it.
+THREADS_NOT_IN_DOCKER = (
+    "its runtime's threads would be counted with other containers' bots (a bot's uid is unique "
+    "in its container only)"
+)
 
 
 @dataclass(frozen=True)
@@ -63,6 +77,14 @@ class Language:
     run_env: tuple[tuple[str, str], ...] = ()  # more of its bot's environment
     # Its runtime (and compiler) need /proc: one of its own processes only (runner/jail/zygote.py)
     proc: bool = False
+    # Why its bots do not run in the Docker sandbox yet (its builds are refused there, saying
+    # so); empty where they do.
+    not_in_docker_because: str = ""
+
+    @property
+    def not_in_docker(self) -> str:
+        """Why its bots do not run in the Docker sandbox yet; empty where they do."""
+        return self.not_in_docker_because or (THREADS_NOT_IN_DOCKER if self.threads else "")
 
     @property
     def own(self) -> bool:
@@ -246,7 +268,7 @@ LANGUAGES: tuple[Language, ...] = (
         ),
         ("bot.jar", "bot.jsa"),
         (f"{JAVA_HOME}/bin/java", *JAVA_FLAGS),
-        ("openjdk-17-jdk-headless",),
+        ("default-jdk-headless",),  # its /usr/lib/jvm/default-java: the JDK 17 on Debian 12
         threads=16,
         memory="group",
         time=2.0,
@@ -271,6 +293,7 @@ LANGUAGES: tuple[Language, ...] = (
         view=("/etc/mono",),
         build_threads=32,
         proc=True,  # "Mono requires /proc to be mounted"
+        not_in_docker_because="Mono needs /proc, which the Docker sandbox's view has none of",
     ),
     Language(
         "javascript",
@@ -288,6 +311,7 @@ LANGUAGES: tuple[Language, ...] = (
         ("nodejs",),
         threads=12,
         memory="group",
+        time=2.0,  # V8 takes ~110 ms of CPU to start: twice a move's time (docs/benchmarks.md)
         endings=(".js", ".mjs"),
         build_threads=16,
     ),
@@ -309,6 +333,7 @@ LANGUAGES: tuple[Language, ...] = (
         ("bot.bf",),
         ("/usr/bin/beef", "--store=eof", "bot.bf"),  # the cell read at the input's end: -1
         ("beef",),
+        not_in_docker_because="beef aborts (SIGABRT) as it starts behind its walls there",
         endings=(".bf", ".b"),
     ),
     Language(
@@ -362,6 +387,24 @@ def for_command(command: list[str] | tuple[str, ...] | None) -> Language | None:
     return None
 
 
-def packages() -> list[str]:
-    """Every Debian package the sandbox image adds, sorted, each once."""
-    return sorted({package for language in LANGUAGES for package in language.packages})
+# The languages every sandbox image holds (its Dockerfile installs their compilers, and .ci/run
+# the machine's): the image for a season adds the packages of the others its entries use.
+BASE = ("c", "cpp", "python", "befunge")
+
+
+def packages(ids: Iterable[str] | None = None) -> list[str]:
+    """The Debian packages of the languages ``ids`` (default: every language), sorted, each once."""
+    chosen = [find(i) for i in ids] if ids is not None else LANGUAGES
+    return sorted({package for language in chosen for package in language.packages})
+
+
+def extra(ids: Iterable[str]) -> tuple[str, ...]:
+    """Of the languages ``ids``, those beyond ``BASE``, in the table's order, each once."""
+    wanted = set(ids) - set(BASE)
+    return tuple(language.id for language in LANGUAGES if language.id in wanted)
+
+
+if __name__ == "__main__":
+    # ``python3 runner/common/languages.py``: every language's packages, one line, for
+    # ``apt-get install`` (.ci/run; this file imports nothing of koth's, so no install is needed).
+    print(" ".join(packages()))

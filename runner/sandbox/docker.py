@@ -53,7 +53,7 @@ import sys
 import tempfile
 import threading
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -133,21 +133,25 @@ def image_context() -> dict[str, bytes]:
     return context
 
 
-def image_arguments() -> dict[str, str]:
-    """The image's build arguments: its base, the C blank's flags, the packages every language
-    needs and the folders outside /usr their runtimes read (the bots' view holds them)."""
-    view = sorted({folder for language in languages.LANGUAGES for folder in language.view})
+def image_arguments(wanted: Iterable[str] = ()) -> dict[str, str]:
+    """The image's build arguments: its base, the C blank's flags, the packages of the languages
+    ``wanted`` beyond those every image holds (runner/common/languages.py ``BASE``) and the
+    folders outside /usr their runtimes read (the bots' view holds them)."""
+    chosen = [languages.find(language) for language in languages.extra(wanted)]
+    chosen = [language for language in chosen if not language.not_in_docker]
+    view = sorted({folder for language in chosen for folder in language.view})
     return {
         "BASE": base_image(),
         "CBLANK_FLAGS": " ".join(cblank.FLAGS),
-        "PACKAGES": " ".join(languages.packages()),
+        "PACKAGES": " ".join(languages.packages(language.id for language in chosen)),
         "VIEW_MORE": " ".join(view),
     }
 
 
-def image_tag() -> str:
+def image_tag(wanted: Iterable[str] = ()) -> str:
+    """The tag of the image for bots in the languages ``wanted``: a hash of what goes into it."""
     digest = hashlib.sha256()
-    for name, value in sorted(image_arguments().items()):
+    for name, value in sorted(image_arguments(wanted).items()):
         digest.update(name.encode() + b"\0" + value.encode() + b"\0")
     context = image_context()
     for name in sorted(context):
@@ -202,11 +206,13 @@ def connect() -> Any:
     return client
 
 
-def ensure_image(client: Any, say: Callable[[str], None]) -> str:
-    """Build the sandbox image unless one with this content hash exists; returns its tag."""
+def ensure_image(client: Any, say: Callable[[str], None], wanted: Iterable[str] = ()) -> str:
+    """Build the sandbox image for bots in the languages ``wanted`` unless one with its content
+    hash exists; returns its tag."""
     import docker
 
-    tag = image_tag()
+    wanted = tuple(wanted)
+    tag = image_tag(wanted)
     try:
         client.images.get(tag)
         return tag
@@ -219,7 +225,7 @@ def ensure_image(client: Any, say: Callable[[str], None]) -> str:
             (Path(context) / name).parent.mkdir(parents=True, exist_ok=True)
             (Path(context) / name).write_bytes(data)
         log: list[str] = []
-        arguments = image_arguments()
+        arguments = image_arguments(wanted)
         chunks = client.api.build(
             path=context, tag=tag, rm=True, forcerm=True, decode=True, buildargs=arguments
         )
@@ -476,15 +482,23 @@ class DockerSandbox:
     # side by side (runner/season/check.py) load their bots one at a time (runner/season/build.py).
     spawns_in_parallel = False
 
-    def __init__(self, say: Callable[[str], None] | None = None, python_bots: bool = True) -> None:
+    def __init__(
+        self,
+        say: Callable[[str], None] | None = None,
+        python_bots: bool = True,
+        wanted: Iterable[str] = (),
+    ) -> None:
         """``python_bots``: whether its containers may play Python bots. Those run in warm forks
         of the container's zygote, which then starts as the script a Python bot runs as (its
-        forks see what that would); without them it starts from its compiled code."""
+        forks see what that would); without them it starts from its compiled code. ``wanted``:
+        the languages of the bots it builds and plays beyond those every image holds (its image
+        adds their packages only: runner/common/languages.py ``BASE``)."""
         self.say = say or (lambda text: print(text, file=sys.stderr))
         self.python_bots = python_bots
+        self.languages = {*languages.BASE, *wanted}
         self.client = connect()
         prune(self.client)
-        self.tag = ensure_image(self.client, self.say)
+        self.tag = ensure_image(self.client, self.say, languages.extra(wanted))
         session = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.labels = {LABEL: "1", SESSION_LABEL: session}
         self.workdir = Path(tempfile.mkdtemp(prefix="koth-docker-"))
@@ -514,6 +528,19 @@ class DockerSandbox:
             files = read_tree(source)
         except UnsafeFileError as exc:
             return Compiled(False, "compile", str(exc))
+        if recipe != languages.C_FUNCTION:
+            row = languages.find(recipe)
+            if row.not_in_docker:
+                return Compiled(
+                    False,
+                    "compile",
+                    f"{row.name} bots do not run in the Docker sandbox yet: {row.not_in_docker}. "
+                    "Fix: play the season with `sandbox: local`.",
+                )
+            if recipe not in self.languages:
+                return Compiled(
+                    False, "compile", f"this sandbox's image was made without {row.name}"
+                )
         with tempfile.TemporaryDirectory() as scratch:
             files.update(support_files(recipe, Path(scratch), header))
         with self._builders_lock:
