@@ -119,6 +119,22 @@ def _human(args: argparse.Namespace, game: Any) -> str:
     )
 
 
+def _record(
+    config: Config, game: Any, played: dict[str, Any], seed: int, setup: Any
+) -> dict[str, Any]:
+    """The game as a results record, which `koth replay` takes (as a line, or from a file of
+    them given with --results): keyed by its game, seats and seed, and by its setup's name and
+    hash when it is one of the configuration's."""
+    from runner.season import results
+
+    named = next((s for s in config.free_for_all.setups if s.as_dict() == setup), None)
+    ident = {"name": named.name, "hash": named.hash} if named is not None else None
+    seats = [(seat["entry"], seat["hash"]) for seat in played["seats"]]
+    key = results.record_key(game.id, seats, seed, ident)
+    when = played.get("measured", {}).get("when") or results.utc_now()
+    return results.make_record(played, key=key, season_seed=seed, round_=1, when=when, setup=ident)
+
+
 def _play_setup(args: argparse.Namespace, config: Config, game: Any, seats: int) -> Any:
     """The setup a game of ``koth play`` is played with: the configured one named by --setup,
     else the first configured one the game can play at this many seats, else the game's own
@@ -199,7 +215,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if watch and sys.stdout.isatty():
         print()  # the last frame was drawn in place: the rest goes under it
     if args.json:
-        print(json.dumps(result.to_dict(), indent=None if args.compact else 2))
+        record = _record(config, game, result.to_dict(), seed, setup)
+        print(json.dumps(record, indent=None if args.compact else 2))
         return 0
     _print_result(game, result, seed)
     if not watch:
@@ -274,7 +291,12 @@ def add_play_command(commands: Any) -> None:
         help="with the seat `you` (you steer it from the keyboard): seconds a turn (0.3); "
         "your last key's move holds until you press another",
     )
-    play.add_argument("--json", action="store_true", help="print the full game record as JSON")
+    play.add_argument(
+        "--json",
+        action="store_true",
+        help="print the game's record as JSON (what `koth replay` takes: the line itself, or a "
+        "file of such lines with --results)",
+    )
     play.add_argument("--compact", action="store_true", help="with --json: one line")
     options(play)
     play.set_defaults(func=cmd_play)
