@@ -6,14 +6,15 @@ a move) and one between two Python bots (the example ``random``), each played ``
 moves per second, wall time per move, the CPU the kernel charged the bots per move (their own
 work, the program's start included: exec, the dynamic loader or Python's start-up), and the
 host's share, (wall − bots' CPU) / wall: the referee, the codec, the zygote's fork and the pipes.
-Medians over the games. With ``--languages``: instead, a game between two copies of each
-language's first-legal-move bot (tests/languages/domineering/, and the examples' ``greedy`` in C
-and ``random`` in Python), whose thinking is next to nothing: its CPU a move is its runtime's start.
+Medians over the games. With ``--languages``, also a game between two copies of each language's
+starter (runner/games/domineering/starters/: the first legal move, next to no thinking), whose
+CPU a move is its runtime's start.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import tempfile
 from dataclasses import replace
@@ -33,7 +34,6 @@ PAIRS = {
     "C (greedy v greedy)": EXAMPLES / "greedy",
     "Python (random v random)": EXAMPLES / "random",
 }
-WRITTEN = Path(__file__).resolve().parent.parent / "tests" / "languages" / "domineering"
 
 
 def main() -> None:
@@ -42,15 +42,18 @@ def main() -> None:
     parser.add_argument("--sandbox", choices=["local", "docker"], default="local")
     parser.add_argument("--languages", action="store_true", help="each language's start cost")
     args = parser.parse_args()
-    pairs = dict(PAIRS)
-    if args.languages:
-        pairs.update(
-            (f"{folder.name} (first legal move)", folder) for folder in sorted(WRITTEN.iterdir())
-        )
     sandbox = new_sandbox(args.sandbox)
     print(f"sandbox: {args.sandbox}; {args.games} games each; medians")
     try:
         with tempfile.TemporaryDirectory() as tmp:
+            pairs = dict(PAIRS)
+            for language, starter in SPEC.starters().items() if args.languages else ():
+                folder = Path(tmp) / "entries" / language
+                folder.mkdir(parents=True)
+                shutil.copyfile(starter, folder / starter.name)
+                manifest = f"name: {language}\nauthor: b\nlanguage: {language}\ndescription: s\n"
+                (folder / "entry.yaml").write_text(manifest)
+                pairs[f"{language} (first legal move)"] = folder
             for label, entry in pairs.items():
                 build = build_entry(load_entry(entry), Path(tmp), sandbox, LIMITS, 120, SPEC)
                 assert build.ok, build.message

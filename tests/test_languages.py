@@ -1,10 +1,11 @@
 """Every language of runner/common/languages.py, end to end: its row is read alike by every stage,
-and a bot written in it for a game (tests/languages/<game>/<language>/, bots that are not the
-examples': Domineering's arena protocol, Multisnake's server's, nothing of koth's) builds and
-passes `koth check`'s smoke games against the game's built-in bot with no fault of its own, in the
-local sandbox (one season per bot: the machine's toolchains, .ci/languages.sh) and under Docker
-(one season per game with every language's bot: one image holds them all). The Docker image holds
-the packages of the season's languages only. The Befunge-93 interpreter koth ships runs the
+and `koth new NAME --lang L` writes, from the game's starter (runner/games/<game>/starters/: bots
+written to the game's own protocol, Domineering's arena's and Multisnake's server's, nothing of
+koth's), an entry that builds and passes `koth check`'s smoke games against the game's built-in bot
+with no fault, in the local sandbox (one season per starter: the machine's toolchains,
+.ci/languages.sh) and under Docker (one season per game with every starter: one image holds them
+all; a language that does not run there yet is refused, saying why). The Docker image holds the
+packages of the season's languages only. The Befunge-93 interpreter koth ships runs the
 specification's programs.
 """
 
@@ -28,16 +29,20 @@ from runner.season.config import load_config
 from runner.season.workers import bot_limits, season_languages
 
 HERE = Path(__file__).resolve().parent
-BOTS = HERE / "languages"
 REPO = HERE.parent
 ROOT = os.geteuid() == 0
-# The games' example seasons the bots are checked in, and the bots written for each.
-SEASONS = {"domineering": "domineering-v2", "egghunt": "egghunt-v1", "multisnake": "multisnake-v2"}
+# The games' example seasons the starters are checked in (Snakes has none: a season of defaults).
+SEASONS = {
+    "domineering": "domineering-v2",
+    "egghunt": "egghunt-v1",
+    "multisnake": "multisnake-v2",
+    "snakes": "snakes-v2",
+}
 WRITTEN = sorted(
-    (game, folder.name) for game in SEASONS for folder in (BOTS / game).iterdir() if folder.is_dir()
+    (game, language) for game, spec in SEASONS.items() for language in find_game(spec).starters()
 )
 # Quick to build and start: the rest are marked slow (a JVM, Mono, Go's and Rust's compilers).
-QUICK = {"lua", "javascript", "pascal", "brainfuck", "befunge"}
+QUICK = {"c", "lua", "javascript", "pascal", "brainfuck", "befunge"}
 
 
 def test_every_row_is_complete_and_read_alike() -> None:
@@ -114,15 +119,21 @@ def test_the_befunge_interpreter_runs_the_specifications_programs(
 
 
 def _season(tmp_path: Path, game: str, written: list[str], sandbox: str) -> Path:
-    """The game's example tournament.yaml with the bots written in ``written`` as its entries."""
-    for language in written:
-        shutil.copytree(BOTS / game / language, tmp_path / "entries" / language)
-    if (REPO / "examples" / game / "maps").is_dir():
-        shutil.copytree(REPO / "examples" / game / "maps", tmp_path / "maps")
-    text = (REPO / "examples" / game / "tournament.yaml").read_text()
-    assert "sandbox: local" in text
+    """The game's example tournament.yaml, with an entry made by `koth new` in each language of
+    ``written`` (named as the language)."""
+    example = REPO / "examples" / game
+    if (example / "maps").is_dir():
+        shutil.copytree(example / "maps", tmp_path / "maps")
+    if example.is_dir():
+        text = (example / "tournament.yaml").read_text()
+        assert "sandbox: local" in text
+    else:
+        text = f"game: {SEASONS[game]}\nsandbox: local\nentries: entries\n"
     (tmp_path / "tournament.yaml").write_text(text.replace("sandbox: local", f"sandbox: {sandbox}"))
-    return tmp_path / "tournament.yaml"
+    config = tmp_path / "tournament.yaml"
+    for language in written:
+        assert main(["new", language, "--lang", language, "--config", str(config)]) == 0
+    return config
 
 
 def _checked(
@@ -155,19 +166,34 @@ def _cases() -> list[object]:
     return cases
 
 
-def test_every_language_has_a_bot_for_each_game_it_is_tested_in() -> None:
-    """Every language beyond C, C++ and Python (the examples' own) has a Multisnake bot, and a
-    Domineering or an Egg Hunt one (the esolangs: a process a move, reading nothing)."""
+def test_every_language_has_a_starter_for_each_game_it_is_tested_in() -> None:
+    """Every language beyond C, C++ and Python (the examples' own) has a Multisnake starter,
+    and a Domineering or an Egg Hunt one (the esolangs: a process a move)."""
     for language in languages.IDS:
         if language in ("c", "cpp", "python"):
             continue
         assert ("multisnake", language) in WRITTEN, language
         assert ("domineering", language) in WRITTEN or ("egghunt", language) in WRITTEN, language
+    assert ("snakes", "c") in WRITTEN
+
+
+def test_koth_new_refuses_what_it_cannot_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = _season(tmp_path, "multisnake", ["lua"], "local")
+    assert main(["new", "lua", "--lang", "lua", "--config", str(config)]) == 2
+    assert "exists" in capsys.readouterr().err
+    assert main(["new", "mine", "--lang", "cpp", "--config", str(config)]) == 2
+    assert "no starter in it (its starters: pascal, rust" in capsys.readouterr().err
+    assert main(["new", "Bad Name", "--lang", "lua", "--config", str(config)]) == 2
+    assert "not a valid entry name" in capsys.readouterr().err
+    assert (tmp_path / "entries" / "lua" / "bot.lua").is_file()
+    assert "language: lua" in (tmp_path / "entries" / "lua" / "entry.yaml").read_text()
 
 
 @pytest.mark.skipif(not ROOT, reason="the walls of every runtime need root locally")
 @pytest.mark.parametrize(("game", "language"), _cases())
-def test_a_bot_in_each_language_plays_in_the_local_sandbox(
+def test_each_starter_plays_in_the_local_sandbox(
     tmp_path: Path, game: str, language: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     require_toolchain(language)
@@ -177,7 +203,7 @@ def test_a_bot_in_each_language_plays_in_the_local_sandbox(
 @pytest.mark.docker
 @pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(SEASONS))
-def test_the_bots_in_every_language_play_under_docker(
+def test_the_starters_in_every_language_play_under_docker(
     tmp_path: Path, game: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     require("docker")

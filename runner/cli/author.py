@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from runner.cli.arguments import (
     say,
     subcommand,
 )
+from runner.common import languages
 from runner.common.safefiles import shown_text
 from runner.season.config import Config
 
@@ -251,6 +253,56 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return replay(config_of(args), options, say=say)
     except ReplayUsageError as exc:
         raise UsageError(str(exc)) from None
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    """Write ``entries/NAME/`` from the game's starter in ``--lang``: its source and an
+    entry.yaml."""
+    from runner.games import find_game
+    from runner.season.entries import name_problem
+
+    config = config_of(args)
+    game = find_game(config.game)
+    starters = game.starters()
+    if args.lang not in starters:
+        offered = ", ".join(starters) or "none yet"
+        raise UsageError(
+            f"--lang {args.lang}: {game.id} has no starter in it (its starters: {offered}). "
+            "Fix: choose one of them, or write the entry's files yourself (README: Adding your "
+            "bot)."
+        )
+    problem = name_problem(args.name)
+    if problem is not None:
+        raise UsageError(problem)
+    folder = config.entries / args.name
+    if folder.exists():
+        raise UsageError(f"{folder} exists. Fix: choose another name, or remove it first.")
+    row = languages.find(args.lang)
+    folder.mkdir(parents=True)
+    shutil.copyfile(starters[args.lang], folder / row.source)
+    manifest = (
+        f"name: {args.name}\nauthor: {args.author}\nlanguage: {row.id}\n"
+        f"description: koth's {row.name} starter for {game.id}; say your strategy here.\n"
+    )
+    (folder / "entry.yaml").write_text(manifest)
+    print(f"wrote {folder}/ ({row.source}, entry.yaml): `koth check` builds it and plays it")
+    return 0
+
+
+def add_new_command(commands: Any) -> None:
+    new = subcommand(
+        commands,
+        "new",
+        "write a new entry from the game's starter in a language",
+        "Write ENTRIES/NAME/ (the config's entries folder): the season's game's starter in "
+        "--lang, a bot that builds and plays legal moves, and an entry.yaml naming it. The "
+        "languages offered are the game's starters'.",
+    )
+    new.add_argument("name", help="the entry's folder name (lowercase letters, digits, - and _)")
+    new.add_argument("--lang", required=True, help="the language (entry.yaml's `language:`)")
+    new.add_argument("--author", default="your name", help="entry.yaml's author")
+    options(new)
+    new.set_defaults(func=cmd_new)
 
 
 def add_play_command(commands: Any) -> None:

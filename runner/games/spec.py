@@ -460,6 +460,19 @@ class GameSpec:
             return SetupError("", str(error))
         return None
 
+    def starters(self) -> dict[str, Path]:
+        """The starters ``koth new`` writes an entry from, by language: the files in the game's
+        ``starters/`` folder (beside its rules page) named as a language's source file."""
+        if self.rules_doc is None or not (self.rules_doc.parent / "starters").is_dir():
+            return {}
+        by_source = {row.source: row.id for row in languages.LANGUAGES}
+        found = {
+            by_source[path.name]: path
+            for path in (self.rules_doc.parent / "starters").iterdir()
+            if path.name in by_source and by_source[path.name] in self.languages
+        }
+        return {language: found[language] for language in self.languages if language in found}
+
     def time_factor(self, language: str) -> float:
         """How many times the season's time limits a bot in ``language`` gets: the game's
         allowance for it, else its language's (runner/common/languages.py)."""
