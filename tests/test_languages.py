@@ -230,6 +230,15 @@ def test_the_image_holds_the_packages_of_the_seasons_languages(tmp_path: Path) -
     assert season_languages(load_config(config)) == ("java", "lua")
 
 
+def test_the_games_page_lists_every_language_as_its_row_says() -> None:
+    page = (REPO / "docs" / "games.md").read_text()
+    for row in languages.LANGUAGES:
+        docker = "yes" if not row.not_in_docker else f"not yet: {row.not_in_docker}"
+        cells = [row.name, f"`{row.id}`", f"`{row.source}`", ", ".join(row.packages)]
+        cells += [str(row.threads or "—"), f"{row.time:g}×", docker]
+        assert "| " + " | ".join(cells) + " |" in page, row.id
+
+
 def test_ci_installs_every_languages_packages() -> None:
     """.ci/run installs what the table names, read by a program that needs no koth installed."""
     assert "bash .ci/languages.sh" in (REPO / ".ci" / "run").read_text()
