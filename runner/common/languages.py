@@ -12,8 +12,9 @@ A row says:
 - ``run``: the command that starts the bot in its jail. One that starts ``./`` is a static program
   of the entry's own build: it names no file, and is started from a descriptor (runner/jail/
   walls.py ``OWN``). Any other is a runtime reading its own files, read-only, in the bot's private
-  view of /usr (and of ``view``, the folders outside /usr it reads: ``RUNTIME``). ``{memory_mib}``
-  and ``{heap_mib}`` in it are the bot's memory limit and half of it, in MiB;
+  view of /usr (and of ``view``, the folders outside /usr it reads, patterns matched where it
+  runs: ``RUNTIME``). ``{memory_mib}`` and ``{heap_mib}`` in it are the bot's memory limit and
+  half of it, in MiB;
 - ``packages``: the Debian packages the sandbox image adds for it (the local sandbox uses the
   machine's: ``.ci/run`` installs the same);
 - ``threads``: the threads the runtime may start beside the bot's own (each bot has a uid of its
@@ -37,6 +38,7 @@ Adding a language is a row here (.ci/run installs its packages from it), a start
 
 from __future__ import annotations
 
+import glob
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
@@ -90,6 +92,10 @@ class Language:
     def own(self) -> bool:
         """Whether its bot is a program of the entry's own build (static, naming no file)."""
         return self.run[0].startswith("./")
+
+    def folders(self) -> list[str]:
+        """``view`` as this machine has it: its patterns (``*``) matched, folders only."""
+        return sorted({found for pattern in self.view for found in glob.glob(pattern)})
 
     def command(self, memory_bytes: int) -> list[str]:
         """``run`` with the memory limit put in."""
@@ -275,7 +281,7 @@ LANGUAGES: tuple[Language, ...] = (
         endings=(".java",),
         # The launcher finds its libraries by $ORIGIN, which the loader reads from /proc.
         run_env=(("LD_LIBRARY_PATH", f"{JAVA_HOME}/lib"),),
-        view=("/etc/java-17-openjdk",),
+        view=("/etc/java-*-openjdk",),  # its configuration: 17 on Debian 12, 21 on Ubuntu 24.04
         build_threads=48,
         build_env=(("LD_LIBRARY_PATH", f"{JAVA_HOME}/lib"),),
     ),

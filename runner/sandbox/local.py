@@ -254,7 +254,7 @@ class LocalSandbox:
             steps = [list(step) for step in language.build]
             artefacts = list(language.artefacts)
             toolchain = buildjail.Toolchain(
-                language.build_env, language.build_threads, language.view, language.proc
+                language.build_env, language.build_threads, tuple(language.folders()), language.proc
             )
         work = Path(tempfile.mkdtemp(prefix="koth-build-"))
         try:

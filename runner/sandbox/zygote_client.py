@@ -322,7 +322,7 @@ class Zygote:
             "exec": program,
             "root": root,
             "view": view,
-            "view_more": list(language.view) if language is not None else [],
+            "view_more": language.folders() if language is not None else [],
             "env": dict(language.run_env) if language is not None else {},
             "proc": language is not None and language.proc,
             "abi": abi,
