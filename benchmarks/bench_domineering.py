@@ -1,21 +1,26 @@
 """Domineering: what a fresh process per move costs (run by hand:
-``python benchmarks/bench_domineering.py [--sandbox docker] [--games N]``).
+``python benchmarks/bench_domineering.py [--sandbox docker] [--games N] [--languages]``).
 
 One whole 13×13 game between two C bots (the example ``greedy``, about a millisecond of thinking
 a move) and one between two Python bots (the example ``random``), each played ``--games`` times:
 moves per second, wall time per move, the CPU the kernel charged the bots per move (their own
 work, the program's start included: exec, the dynamic loader or Python's start-up), and the
 host's share, (wall − bots' CPU) / wall: the referee, the codec, the zygote's fork and the pipes.
-Medians over the games.
+Medians over the games. With ``--languages``, also a game between two copies of each language's
+starter (runner/games/domineering/starters/: the first legal move, next to no thinking), whose
+CPU a move is its runtime's start.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
+from runner.common import languages
 from runner.games.domineering import SPEC
 from runner.play.referee import play_game
 from runner.sandbox.zygote_client import BotLimits
@@ -25,27 +30,44 @@ from runner.season.workers import new_sandbox
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "domineering" / "entries"
 LIMITS = BotLimits(move_cpu_s=1.0, game_cpu_s=60.0, move_wall_s=1.0, memory_bytes=256 << 20)
-PAIRS = {"C (greedy v greedy)": "greedy", "Python (random v random)": "random"}
+PAIRS = {
+    "C (greedy v greedy)": EXAMPLES / "greedy",
+    "Python (random v random)": EXAMPLES / "random",
+}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--sandbox", choices=["local", "docker"], default="local")
+    parser.add_argument("--languages", action="store_true", help="each language's start cost")
     args = parser.parse_args()
     sandbox = new_sandbox(args.sandbox)
     print(f"sandbox: {args.sandbox}; {args.games} games each; medians")
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            for label, entry in PAIRS.items():
-                build = build_entry(
-                    load_entry(EXAMPLES / entry), Path(tmp), sandbox, LIMITS, 120, SPEC
-                )
+            pairs = dict(PAIRS)
+            for language, starter in SPEC.starters().items() if args.languages else ():
+                folder = Path(tmp) / "entries" / language
+                folder.mkdir(parents=True)
+                shutil.copyfile(starter, folder / starter.name)
+                manifest = f"name: {language}\nauthor: b\nlanguage: {language}\ndescription: s\n"
+                (folder / "entry.yaml").write_text(manifest)
+                pairs[f"{language} (first legal move)"] = folder
+            for label, entry in pairs.items():
+                build = build_entry(load_entry(entry), Path(tmp), sandbox, LIMITS, 120, SPEC)
                 assert build.ok, build.message
                 player = build.player()
                 rows = []
                 for seed in range(args.games):
-                    result = play_game(SPEC, [player, player], sandbox, LIMITS, seed)
+                    row = languages.find(build.language)
+                    limits = replace(
+                        LIMITS,
+                        threads=row.threads,
+                        address_space=row.memory == "address-space",
+                        move_wall_s=LIMITS.move_wall_s * 5,  # a guard only: CPU is measured
+                    )
+                    result = play_game(SPEC, [player, player], sandbox, limits, seed)
                     assert result.outcome.faulty is None, result.outcome.detail
                     moves = len(result.moves)
                     cpu = sum(result.cpu_s)

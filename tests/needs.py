@@ -82,3 +82,30 @@ def require(need: str) -> None:
     if os.environ.get("CI"):
         pytest.fail(f"the {need} tests must run under CI, but {found}: run {INSTALL[need]}")
     pytest.skip(skip_reason())
+
+
+def toolchain_problem(language: str) -> str | None:
+    """What of ``language``'s compilers and runtime (runner/common/languages.py) this machine
+    lacks, which the local sandbox builds and runs its bots with; None when nothing is."""
+    from runner.common import languages
+
+    row = languages.find(language)
+    programs = [step[0] for step in row.build] + ([] if row.own else [row.run[0]])
+    missing = [
+        program
+        for program in dict.fromkeys(programs)
+        if not (os.access(program, os.X_OK) if program.startswith("/") else shutil.which(program))
+    ]
+    return f"no {', '.join(missing)}" if missing else None
+
+
+def require_toolchain(language: str) -> None:
+    """Skip the running test (fail it under CI) when ``language``'s toolchain is missing, saying
+    how to install it: .ci/run installs every language's."""
+    found = toolchain_problem(language)
+    if found is None:
+        return
+    how = "`sudo bash .ci/languages.sh` (every language's Debian packages)"
+    if os.environ.get("CI"):
+        pytest.fail(f"the {language} tests must run under CI, but {found}: run {how}")
+    pytest.skip(f"needs {language}'s toolchain, missing here ({found}). To run these tests: {how}")

@@ -7,6 +7,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,6 +52,27 @@ def test_a_good_entry_builds_and_reports_its_bot_name(
     assert (build.jail_path / "bot.so").is_file()
 
 
+def test_a_wrong_signature_is_refused_with_the_expected_prototype(
+    any_sandbox: Any, tmp_path: Path
+) -> None:
+    """The issue's mistake (board[32][16], an int player, a char returned) compiles alone; the
+    game's declarations, included before bot.c, refuse it and show what was expected."""
+    wrong = GOOD.replace(
+        "int bot(int board[16][32], char player)", "char bot(int board[32][16], int player)"
+    )
+    build = build_entry(
+        load_entry(entry(tmp_path, "wrong", wrong)), tmp_path / "b", any_sandbox, LIMITS, 60, SNAKES
+    )
+    assert not build.ok and build.stage == "compile", build.message
+    assert "conflicting types for" in build.message, build.message
+    assert "int bot(int board[16][32], char player);" in build.message, build.message
+    name = GOOD.replace('char *bot_name = "Good"', 'char bot_name[] = "Good"')  # not a pointer
+    build = build_entry(
+        load_entry(entry(tmp_path, "name", name)), tmp_path / "c", any_sandbox, LIMITS, 60, SNAKES
+    )
+    assert not build.ok and "extern char *bot_name;" in build.message, build.message
+
+
 def test_const_tables_and_helper_functions_are_allowed(
     sandbox: LocalSandbox, tmp_path: Path
 ) -> None:
@@ -82,11 +104,6 @@ def test_compiler_errors_are_shown_verbatim(sandbox: LocalSandbox, tmp_path: Pat
     [
         ("int bot(int b[16][32], char p) { (void)b; (void)p; return 'L'; }\n", "no `bot_name`"),
         ('char *bot_name = "x";\n', "no function `bot`"),
-        (
-            "int bot(int b[16][32], char p) { (void)b; (void)p; return 'L'; }\n"
-            'char bot_name[] = "array";\n',
-            "not a pointer",
-        ),
         (
             "#include <stdlib.h>\n__attribute__((constructor)) void boom(void) { abort(); }\n"
             + GOOD,

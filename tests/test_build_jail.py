@@ -309,7 +309,7 @@ def test_the_local_sandbox_starts_steps_with_the_helper(
     real = buildjail.run_build
 
     def spy(*args: Any) -> JailedBuild:
-        helpers.append(args[-1])
+        helpers.append(args[6])  # work, steps, artefacts, wall, caps, then the helper
         return real(*args)
 
     monkeypatch.setattr(buildjail, "run_build", spy)

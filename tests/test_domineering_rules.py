@@ -161,7 +161,11 @@ def test_a_move_has_1_s_in_c_and_cpp_and_2_s_in_java_as_the_event_gave(tmp_path:
         limits = bot_limits(example, language)
         assert (limits.move_wall_s, limits.move_cpu_s) == (seconds, seconds), language
         assert limits.game_cpu_s == 60 * seconds and limits.first_move_wall_s is None
-    assert bot_limits(example) == bot_limits(example, "c"), "the limits as written are C's"
+    assert bot_limits(example).of("c") == bot_limits(example, "c"), "a C seat's limits are C's"
+    written, c = bot_limits(example), bot_limits(example, "c")
+    assert (written.move_wall_s, written.move_cpu_s) == (c.move_wall_s, c.move_cpu_s), (
+        "the limits as written are C's"
+    )
     scaled = tmp_path / "tournament.yaml"
     scaled.write_text(
         f"game: {ID}\nlimits: {{move_wall_s: 0.25, move_cpu_ms: 200, first_move_wall_s: 0.5}}\n"

@@ -269,7 +269,7 @@ def test_koth_play_you_steers_snake_a_with_the_arrow_keys_in_a_terminal(tmp_path
     assert "\x1b[?25l" in text and text.rfind("\x1b[?25h") > text.rfind("\x1b[?25l"), (
         "the cursor is hidden while the game runs and shown again at its end"
     )
-    record = json.loads(text[text.rfind('{"game"') :].splitlines()[0])
+    record = json.loads(text[text.rfind('{"key"') :].splitlines()[0])
     assert [s["entry"] for s in record["seats"]] == ["you", "random", "random", "random"]
     maze = (REPO / "examples" / "multisnake" / "maps" / "maze.map").read_text().splitlines()
     assert maze[1] in text, "played on the configuration's first map for four: the maze"

@@ -16,7 +16,7 @@ from runner.games.base import Termination
 from runner.games.snakes import SPEC as SNAKES
 from runner.games.snakes import Snakes
 from runner.play.referee import GameResult, Player, play_game
-from runner.sandbox.local import COMPILE, LINK, LocalSandbox
+from runner.sandbox.local import COMPILE, HEADER, LINK, LocalSandbox
 from runner.sandbox.zygote_client import BotLimits
 from runner.season import objcheck
 from runner.season.build import Build, build_entry
@@ -101,6 +101,7 @@ CLEAN = (HOSTILE / "steady.c").read_text()
 
 def link(tmp_path: Path, flags: list[str]) -> bytes:
     (tmp_path / "bot.c").write_text(CLEAN)
+    (tmp_path / HEADER).write_text("")
     subprocess.run(COMPILE, cwd=tmp_path, check=True, capture_output=True, timeout=60)
     command = ["gcc", "-shared", *flags, "-o", "bot.so", "bot.o", "-lm"]
     subprocess.run(command, cwd=tmp_path, check=True, capture_output=True, timeout=60)
@@ -111,6 +112,7 @@ def test_the_build_links_a_clean_bot_into_a_library_with_nothing_to_refuse(
     tmp_path: Path,
 ) -> None:
     (tmp_path / "bot.c").write_text(CLEAN)
+    (tmp_path / HEADER).write_text("")
     subprocess.run(COMPILE, cwd=tmp_path, check=True, capture_output=True, timeout=60)
     subprocess.run(LINK, cwd=tmp_path, check=True, capture_output=True, timeout=60)
     assert objcheck.check_file((tmp_path / "bot.so").read_bytes()) == []

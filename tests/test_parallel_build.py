@@ -30,8 +30,10 @@ class WrappedSandbox:
         if hasattr(inner, "start_ahead"):  # (check.start_ahead asks whether it has one)
             self.start_ahead = inner.start_ahead
 
-    def compile(self, source: Path, out: Path, wall_s: float, recipe: str = "c-function") -> Any:
-        compiled: Compiled = self.inner.compile(source, out, wall_s, recipe)
+    def compile(
+        self, source: Path, out: Path, wall_s: float, recipe: str = "c-function", header: str = ""
+    ) -> Any:
+        compiled: Compiled = self.inner.compile(source, out, wall_s, recipe, header)
         return compiled
 
     def spawn(self, *args: Any, **kwargs: Any) -> Any:
@@ -54,7 +56,9 @@ class MeetingSandbox(WrappedSandbox):
         self.joined = 0  # compilers that came to the meeting
         self.met = 0  # ... and went on from it
 
-    def compile(self, source: Path, out: Path, wall_s: float, recipe: str = "c-function") -> Any:
+    def compile(
+        self, source: Path, out: Path, wall_s: float, recipe: str = "c-function", header: str = ""
+    ) -> Any:
         with self.lock:
             joining = self.joined < self.meet
             self.joined += joining
@@ -62,7 +66,7 @@ class MeetingSandbox(WrappedSandbox):
             self.meeting.wait()  # raises BrokenBarrierError if the others never come
             with self.lock:
                 self.met += 1
-        return super().compile(source, out, wall_s, recipe)
+        return super().compile(source, out, wall_s, recipe, header)
 
 
 def config_with(tmp_path: Path, build: str) -> Config:
@@ -233,10 +237,11 @@ def test_a_worker_whose_sandbox_fails_to_start_ahead_is_still_a_worker(
     """A worker's start ahead runs in the pool's initializer: a failure there would break the
     whole pool, so it is let go, and the worker's first game starts the sandbox and says why."""
     failing = FailingStart()
-    monkeypatch.setattr(workers, "new_sandbox", lambda kind, game: failing)
+    monkeypatch.setattr(workers, "new_sandbox", lambda kind, game, wanted: failing)
     monkeypatch.setitem(workers._WORKER, "kind", "local")
     monkeypatch.setitem(workers._WORKER, "game", find_game("snakes-v2"))
     monkeypatch.setitem(workers._WORKER, "limits", None)
+    monkeypatch.setitem(workers._WORKER, "wanted", ())
     monkeypatch.setitem(workers._WORKER, "sandbox", None)
     workers._start_ahead(tmp_path)  # does not raise
     assert workers._WORKER["sandbox"] is failing

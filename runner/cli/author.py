@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from runner.cli.arguments import (
     say,
     subcommand,
 )
+from runner.common import languages
 from runner.common.safefiles import shown_text
 from runner.season.config import Config
 
@@ -119,6 +121,22 @@ def _human(args: argparse.Namespace, game: Any) -> str:
     )
 
 
+def _record(
+    config: Config, game: Any, played: dict[str, Any], seed: int, setup: Any
+) -> dict[str, Any]:
+    """The game as a results record, which `koth replay` takes (as a line, or from a file of
+    them given with --results): keyed by its game, seats and seed, and by its setup's name and
+    hash when it is one of the configuration's."""
+    from runner.season import results
+
+    named = next((s for s in config.free_for_all.setups if s.as_dict() == setup), None)
+    ident = {"name": named.name, "hash": named.hash} if named is not None else None
+    seats = [(seat["entry"], seat["hash"]) for seat in played["seats"]]
+    key = results.record_key(game.id, seats, seed, ident)
+    when = played.get("measured", {}).get("when") or results.utc_now()
+    return results.make_record(played, key=key, season_seed=seed, round_=1, when=when, setup=ident)
+
+
 def _play_setup(args: argparse.Namespace, config: Config, game: Any, seats: int) -> Any:
     """The setup a game of ``koth play`` is played with: the configured one named by --setup,
     else the first configured one the game can play at this many seats, else the game's own
@@ -172,7 +190,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from runner.games import find_game
     from runner.play.referee import play_game
     from runner.play.terminal import cbreak
-    from runner.season.workers import bot_limits, new_sandbox
+    from runner.season.workers import bot_limits, new_sandbox, season_languages
     from runner.tools.watch import Quit
 
     config = config_of(args)
@@ -182,7 +200,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     watch = args.watch or bool(note)
     setup = _play_setup(args, config, game, len(args.entries))
     last: list[Any] = []
-    sandbox = new_sandbox(config.sandbox)
+    sandbox = new_sandbox(config.sandbox, game, season_languages(config))
     names = [f"{game.seat_name(s)} {e}" for s, e in enumerate(args.entries)]
     keys = note or (watch and _terminal_input())
     try:
@@ -199,7 +217,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if watch and sys.stdout.isatty():
         print()  # the last frame was drawn in place: the rest goes under it
     if args.json:
-        print(json.dumps(result.to_dict(), indent=None if args.compact else 2))
+        record = _record(config, game, result.to_dict(), seed, setup)
+        print(json.dumps(record, indent=None if args.compact else 2))
         return 0
     _print_result(game, result, seed)
     if not watch:
@@ -234,6 +253,56 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return replay(config_of(args), options, say=say)
     except ReplayUsageError as exc:
         raise UsageError(str(exc)) from None
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    """Write ``entries/NAME/`` from the game's starter in ``--lang``: its source and an
+    entry.yaml."""
+    from runner.games import find_game
+    from runner.season.entries import name_problem
+
+    config = config_of(args)
+    game = find_game(config.game)
+    starters = game.starters()
+    if args.lang not in starters:
+        offered = ", ".join(starters) or "none yet"
+        raise UsageError(
+            f"--lang {args.lang}: {game.id} has no starter in it (its starters: {offered}). "
+            "Fix: choose one of them, or write the entry's files yourself (README: Adding your "
+            "bot)."
+        )
+    problem = name_problem(args.name)
+    if problem is not None:
+        raise UsageError(problem)
+    folder = config.entries / args.name
+    if folder.exists():
+        raise UsageError(f"{folder} exists. Fix: choose another name, or remove it first.")
+    row = languages.find(args.lang)
+    folder.mkdir(parents=True)
+    shutil.copyfile(starters[args.lang], folder / row.source)
+    manifest = (
+        f"name: {args.name}\nauthor: {args.author}\nlanguage: {row.id}\n"
+        f"description: koth's {row.name} starter for {game.id}; say your strategy here.\n"
+    )
+    (folder / "entry.yaml").write_text(manifest)
+    print(f"wrote {folder}/ ({row.source}, entry.yaml): `koth check` builds it and plays it")
+    return 0
+
+
+def add_new_command(commands: Any) -> None:
+    new = subcommand(
+        commands,
+        "new",
+        "write a new entry from the game's starter in a language",
+        "Write ENTRIES/NAME/ (the config's entries folder): the season's game's starter in "
+        "--lang, a bot that builds and plays legal moves, and an entry.yaml naming it. The "
+        "languages offered are the game's starters'.",
+    )
+    new.add_argument("name", help="the entry's folder name (lowercase letters, digits, - and _)")
+    new.add_argument("--lang", required=True, help="the language (entry.yaml's `language:`)")
+    new.add_argument("--author", default="your name", help="entry.yaml's author")
+    options(new)
+    new.set_defaults(func=cmd_new)
 
 
 def add_play_command(commands: Any) -> None:
@@ -274,7 +343,12 @@ def add_play_command(commands: Any) -> None:
         help="with the seat `you` (you steer it from the keyboard): seconds a turn (0.3); "
         "your last key's move holds until you press another",
     )
-    play.add_argument("--json", action="store_true", help="print the full game record as JSON")
+    play.add_argument(
+        "--json",
+        action="store_true",
+        help="print the game's record as JSON (what `koth replay` takes: the line itself, or a "
+        "file of such lines with --results)",
+    )
     play.add_argument("--compact", action="store_true", help="with --json: one line")
     options(play)
     play.set_defaults(func=cmd_play)

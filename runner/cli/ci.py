@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from runner.cli.arguments import (
+    DEFAULT_CONFIG,
     UsageError,
     config_of,
     options,
@@ -132,9 +133,12 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 def cmd_image(args: argparse.Namespace) -> int:
     from runner.cli import workflows
+    from runner.season.workers import season_languages
 
     with ci_errors():
-        print(workflows.sandbox_image(say, save=args.save, load=args.load))
+        found = args.config is not None or DEFAULT_CONFIG.is_file()
+        wanted = season_languages(config_of(args)) if found else ()
+        print(workflows.sandbox_image(say, save=args.save, load=args.load, wanted=wanted))
     return 0
 
 
@@ -344,7 +348,12 @@ def add_ci_commands(commands: Any, run: Callable[[list[str]], int]) -> None:
         "an image with its content hash exists; print its tag. Every docker stage does this "
         "itself when needed. With --save FILE, also write it to FILE (`docker save`); with "
         "--load FILE, load it from such a file instead, and fail if the file does not hold "
-        "the image this checkout needs (it is never built then).",
+        "the image this checkout needs (it is never built then). The image holds the "
+        "compilers and runtimes of the season's entries' languages (--config, default "
+        "./tournament.yaml if present) beyond C, C++, Python and Befunge.",
+    )
+    image.add_argument(
+        "--config", type=Path, help="the tournament file (default: ./tournament.yaml if present)"
     )
     where = image.add_mutually_exclusive_group()
     where.add_argument("--save", type=Path, metavar="FILE", help="write the image to FILE")

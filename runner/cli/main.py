@@ -20,7 +20,7 @@ from runner.season.config import ConfigError
 
 # `koth --help` lists the commands by who runs them: a bot author needs the first group only.
 GROUPS = (
-    ("for bot authors", ("play", "replay")),
+    ("for bot authors", ("new", "play", "replay")),
     (
         "for organisers (a season, stage by stage or all in a row)",
         ("season", "build", "check", "schedule", "play-season", "merge", "standings", "site"),
@@ -52,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"koth {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, prog="koth")
     author.add_play_command(commands)
+    author.add_new_command(commands)
     organiser.add_season_commands(commands)
     author.add_replay_command(commands)
     ci.add_ci_commands(commands, main)

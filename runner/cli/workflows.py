@@ -299,21 +299,27 @@ def _history_path(config: Config) -> str:
 # -- koth image ------------------------------------------------------------------------------------
 
 
-def sandbox_image(say: progress.Say, save: Path | None = None, load: Path | None = None) -> str:
-    """Build the Docker sandbox image unless it exists (``save``: then write it to that file), or
-    take it from a file ``koth image --save`` wrote (``load``: never built here); its tag."""
+def sandbox_image(
+    say: progress.Say,
+    save: Path | None = None,
+    load: Path | None = None,
+    wanted: tuple[str, ...] = (),
+) -> str:
+    """Build the Docker sandbox image for bots in the languages ``wanted`` (a season's entries')
+    unless it exists (``save``: then write it to that file), or take it from a file ``koth image
+    --save`` wrote (``load``: never built here); its tag."""
     from runner.sandbox import docker
     from runner.sandbox.zygote_client import SandboxError
 
     try:
         client = docker.connect()
         if load is None:
-            tag = docker.ensure_image(client, say)
+            tag = docker.ensure_image(client, say, wanted)
             if save is not None:
                 docker.save_image(client, tag, save)
                 say(f"saved the sandbox image {tag} to {save}")
             return tag
-        tag = docker.image_tag()
+        tag = docker.image_tag(wanted)
         found = docker.load_image(client, load)
         if tag not in found:
             raise CiError(

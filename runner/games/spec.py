@@ -46,6 +46,7 @@ from typing import (
     overload,
 )
 
+from runner.common import languages
 from runner.games.base import EMPTY, GameInfo, Outcome, Setup, Termination
 
 S = TypeVar("S")
@@ -376,10 +377,12 @@ class Builtin:
 
 
 Interface = Literal["c-function", "stdio", "stdio-fresh"]
+# The languages a game's bots may be written in, by its interface: a C function is C; a program,
+# any language of runner/common/languages.py.
 LANGUAGES: dict[str, tuple[str, ...]] = {
     "c-function": ("c",),
-    "stdio": ("c", "cpp", "python"),
-    "stdio-fresh": ("c", "cpp", "python"),
+    "stdio": languages.IDS,
+    "stdio-fresh": languages.IDS,
 }
 
 
@@ -417,7 +420,8 @@ class GameSpec:
     program started afresh for every move). ``builtins[0]`` is the check stage's opponent.
     ``limits``: defaults for tournament.yaml's ``limits:`` fields the game sets its own way.
     ``time_allowance``: per language, the multiple of the season's time limits its bots get (a
-    move's CPU and wall-clock time, a first move's, a game's CPU); a language not listed gets 1.
+    move's CPU and wall-clock time, a first move's, a game's CPU); a language not listed gets its
+    language row's (runner/common/languages.py).
     ``rules_doc``: the page for bot authors, shipped in the game's package (its ``rules.md``);
     None for a game without one (the site then has no rules page). ``site_css``: its look on
     the site, its classes' colours (``Presentation.classes``), beside the shared stylesheet.
@@ -467,9 +471,26 @@ class GameSpec:
             return SetupError("", str(error))
         return None
 
+    def starters(self) -> dict[str, Path]:
+        """The starters ``koth new`` writes an entry from, by language: the files in the game's
+        ``starters/`` folder (beside its rules page) named as a language's source file."""
+        if self.rules_doc is None or not (self.rules_doc.parent / "starters").is_dir():
+            return {}
+        by_source = {row.source: row.id for row in languages.LANGUAGES}
+        found = {
+            by_source[path.name]: path
+            for path in (self.rules_doc.parent / "starters").iterdir()
+            if path.name in by_source and by_source[path.name] in self.languages
+        }
+        return {language: found[language] for language in self.languages if language in found}
+
     def time_factor(self, language: str) -> float:
-        """How many times the season's time limits a bot in ``language`` gets."""
-        return self.time_allowance.get(language, 1.0)
+        """How many times the season's time limits a bot in ``language`` gets: the game's
+        allowance for it, else its language's (runner/common/languages.py)."""
+        if language in self.time_allowance:
+            return self.time_allowance[language]
+        known = languages.BY_ID.get(language)
+        return known.time if known is not None else 1.0
 
     def sample_setup(self, seats: int) -> Setup:
         """A setup the game can be played with at ``seats`` (its package's sample; none by

@@ -45,7 +45,7 @@ _libc = ctypes.CDLL(None, use_errno=True)
 
 # libseccomp's constants (seccomp.h).
 SCMP_ACT_ALLOW = 0x7FFF0000
-SCMP_CMP_EQ, SCMP_CMP_MASKED_EQ = 4, 7
+SCMP_CMP_EQ, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ = 4, 6, 7
 SCMP_FLTATR_CTL_OPTIMIZE = 8  # 2: the syscall numbers as a binary tree (libseccomp 2.5+)
 
 
@@ -82,8 +82,8 @@ ALLOWED: tuple[tuple[str, frozenset[str]], ...] = (
         " rt_tgsigqueueinfo",
         EVERY,
     ),
-    # Memory: heap, mappings and their advice (ADVICE); a thread's set-up and locks (clone
-    # without a new namespace: a thread more is refused anyway, NPROC=0)
+    # Memory: heap, mappings and their advice (ADVICE); a thread's set-up and locks (clone: a
+    # thread of its own process only, THREAD_ONLY; as many as its language's allowance, NPROC)
     (
         "brk mmap munmap mremap mprotect msync madvise futex set_robust_list rseq arch_prctl"
         " set_tid_address clone",
@@ -115,6 +115,9 @@ ALLOWED: tuple[tuple[str, frozenset[str]], ...] = (
         " getrandom prctl uname",
         EVERY,
     ),
+    # Its threads' scheduling set to what every process has already (the default policy,
+    # priority 0: DEFAULT_POLICY), as Mono sets each thread it starts; nothing else
+    ("sched_setscheduler sched_setparam", EVERY),
     # The blank's last step with the filter up: a primed blank's channels come on a socket
     # (closed before bot code runs: no bot holds a socket, so no bot can use it)
     ("recvmsg", EVERY),
@@ -150,6 +153,11 @@ AT_EMPTY_PATH = 0x1000
 CLONE_NEW = (
     0x80 | 0x20000 | 0x2000000 | 0x4000000 | 0x8000000 | 0x10000000 | 0x20000000 | 0x40000000
 )
+CLONE_VM, CLONE_THREAD = 0x100, 0x10000
+# clone may make a thread (in the same memory and thread group) in no new namespace: never a
+# process (fork is clone without CLONE_THREAD), so nothing a bot starts outlives it or leaves
+# its thread group, whatever its language's thread allowance (runner/jail/zygote.py).
+THREAD_ONLY = (0, CLONE_NEW | CLONE_VM | CLONE_THREAD, CLONE_VM | CLONE_THREAD)
 # Calls allowed with only these values of an argument (its position, the values), compared on
 # the 32 bits the kernel reads.
 ONE_OF: dict[str, tuple[int, tuple[int, ...]]] = {
@@ -167,7 +175,6 @@ LOADING_PRCTL = (PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP)
 NONE_OF: dict[str, tuple[int, int]] = {
     "open": (1, WRITE_FLAGS),
     "openat": (2, WRITE_FLAGS),
-    "clone": (0, CLONE_NEW),
     "preadv2": (5, RWF_NOWAIT),  # asking whether a page is cached without waiting for it
     "pwritev2": (5, RWF_NOWAIT),
     "clock_gettime": (0, SIGN_BIT),
@@ -188,6 +195,25 @@ ON_ITSELF: dict[str, tuple[int, bool]] = {
     "sched_getparam": (0, True),
     "getpgid": (0, True),
     "getsid": (0, True),
+}
+
+
+# Asked of a process after the bot's (its own threads, whose ids come after its pid): "the kernel
+# has no such call" rather than EPERM, which the C library passes over where it asks for a
+# thread's attributes (pthread_getattr_np: a JVM, Mono). Nothing of the other process is told.
+UNKNOWN_BEYOND = frozenset(("sched_getaffinity",))
+# Asked of its own threads too (pthread_getschedparam: Mono aborts where it fails): any process
+# after the bot's. What it tells is the same for every bot (the default policy, priority 0).
+ITS_THREADS_TOO = frozenset(("sched_getscheduler", "sched_getparam"))
+
+
+SCHED_OTHER = 0
+# sched_setscheduler and sched_setparam on the bot's process or its threads (ids after its pid),
+# to the default policy only (priority 0 is the only one it takes): what a runtime asks for its
+# threads, and what every bot already has. (The kernel refuses another uid's process.)
+DEFAULT_POLICY: dict[str, tuple[int, tuple[Condition, ...]]] = {
+    "sched_setscheduler": (0, ((1, SCMP_CMP_EQ, SCHED_OTHER, 0),)),
+    "sched_setparam": (0, ()),
 }
 
 
@@ -308,7 +334,7 @@ def bot_filter(pid: int, kind: str) -> Filter:
 
 
 def _allow(rules: Filter, name: str, pid: int, kind: str) -> None:
-    """``name`` allowed, with the arguments ONE_OF, NONE_OF and ON_ITSELF allow."""
+    """``name`` allowed, with the arguments ONE_OF, NONE_OF, ON_ITSELF and the rest allow."""
     if name in ONE_OF:
         argument, values = ONE_OF[name]
         extra = LOADING_PRCTL if name == "prctl" and kind == FUNCTION else ()
@@ -318,9 +344,32 @@ def _allow(rules: Filter, name: str, pid: int, kind: str) -> None:
         argument, bits = NONE_OF[name]
         rules.allow(name, (argument, SCMP_CMP_MASKED_EQ, bits, 0))
     elif name in ON_ITSELF:
-        argument, zero_too = ON_ITSELF[name]
-        for value in (pid, 0) if zero_too else (pid,):
-            rules.allow(name, (argument, SCMP_CMP_EQ, value, 0))
+        _allow_on_itself(rules, name, pid)
+    else:
+        _allow_narrowed(rules, name, pid, kind)
+
+
+def _allow_on_itself(rules: Filter, name: str, pid: int) -> None:
+    """``name`` on the bot's own process (ON_ITSELF), and what its threads may ask."""
+    argument, zero_too = ON_ITSELF[name]
+    for value in (pid, 0) if zero_too else (pid,):
+        rules.allow(name, (argument, SCMP_CMP_EQ, value, 0))
+    if name in UNKNOWN_BEYOND:
+        rules.deny(name, (argument, SCMP_CMP_GT, pid, 0), code=errno.ENOSYS)
+    elif name in ITS_THREADS_TOO:
+        rules.allow(name, (argument, SCMP_CMP_GT, pid, 0))
+
+
+def _allow_narrowed(rules: Filter, name: str, pid: int, kind: str) -> None:
+    """``name`` allowed as DEFAULT_POLICY, THREAD_ONLY or an OWN program's execveat narrow it;
+    any other call outright."""
+    if name in DEFAULT_POLICY:
+        argument, extra = DEFAULT_POLICY[name]
+        for comparison in ((argument, SCMP_CMP_EQ, pid, 0), (argument, SCMP_CMP_GT, pid, 0)):
+            rules.allow(name, comparison, *extra)
+    elif name == "clone":
+        argument, mask, value = THREAD_ONLY
+        rules.allow(name, (argument, SCMP_CMP_MASKED_EQ, mask, value))
     elif name == "execveat" and kind == OWN:
         rules.allow(
             name,

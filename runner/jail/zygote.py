@@ -87,6 +87,10 @@ BOT_NAMESPACES = CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS
 HOST_NAME = "koth"
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC = 1, 2, 4, 32, 4096, 16384
 MS_PRIVATE = 1 << 18
+MS_NOEXEC = 8
+# A /proc of a bot's own: its uid's processes only (hidepid), and no file of the machine's state
+# (subset=pid: no meminfo, stat, loadavg ...).
+PROC_OPTIONS = "hidepid=invisible,subset=pid"
 PROGRAM_FILES = 64  # descriptors a program bot may hold (stdin/out/err included)
 PROGRAM_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
 PYTHON_COMMAND = ("/usr/bin/python3", "-I", "-B")  # how a Python bot runs: + its script
@@ -124,6 +128,7 @@ def _limit(kind: int, value: int) -> None:
     resource.setrlimit(kind, (value, value))
 
 
+RESERVE = 4 << 30  # address space beyond the memory limit where memory is held otherwise
 UNKNOWN_LIMIT = 256 << 20  # a group's limit for ``_still_charged`` before one is written
 
 
@@ -309,7 +314,7 @@ def _mount(source: str | None, target: str, fstype: str | None, flags: int, data
     _check(result, f"mount {source} on {target}")
 
 
-def _program_root(root: str, jail: str) -> None:
+def _program_root(root: str, jail: str, more: list[str], proc: bool) -> None:
     """A private, read-only world for a program bot: /usr (and its /bin, /lib symlinks) for the
     language runtime, /dev/null, and the files of the entry's build in /bot — nothing else of the
     host. Its folders are this process's own (a tmpfs, gone with it): a name looked up in them,
@@ -334,6 +339,15 @@ def _program_root(root: str, jail: str) -> None:
             open(target, "w").close()
             _mount(entry.path, target, None, MS_BIND)
             _mount(None, target, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+    for folder in more:  # its runtime's folders outside /usr (a JDK's configuration)
+        if folder.startswith("/") and ".." not in folder.split("/") and os.path.isdir(folder):
+            os.makedirs(root + folder)
+            _mount(folder, root + folder, None, MS_BIND | MS_REC)
+            flags = MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV
+            _mount(None, root + folder, None, flags)
+    if proc:  # a runtime that needs /proc: its own processes' folders only (its uid's)
+        os.mkdir(f"{root}/proc")
+        _mount("proc", f"{root}/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, PROC_OPTIONS)
     os.mkdir(f"{root}/dev")
     open(f"{root}/dev/null", "w").close()
     _mount("/dev/null", f"{root}/dev/null", None, MS_BIND)
@@ -410,7 +424,8 @@ def _enter_jail(request: dict[str, Any], kind: str) -> tuple[str, int | None]:
         return "", binary
     view = request.get("view")
     if kind != walls.FUNCTION and _Abilities.private:
-        _program_root(request["root"], jail)
+        more = [str(f) for f in request.get("view_more") or ()]
+        _program_root(request["root"], jail, more, bool(request.get("proc")))
         os.chroot(request["root"])
         os.chdir("/bot")
     elif kind != walls.FUNCTION and view:
@@ -454,16 +469,37 @@ def _wall_in(request: dict[str, Any]) -> tuple[str, int | None]:
     limits = request["limits"]
     _limit(resource.RLIMIT_CORE, 0)
     _limit(resource.RLIMIT_FSIZE, 0)
-    _limit(resource.RLIMIT_NPROC, 0)
-    # In a memory cgroup the OOM killer enforces the limit; the address-space rlimit is then a
-    # backstop against huge reservations only.
-    in_group = bool(request.get("cgroup")) or bool(limits.get("memory_enforced_outside"))
-    _limit(resource.RLIMIT_AS, int(limits["memory_bytes"]) + (4 << 30 if in_group else 0))
+    _limit_threads(int(limits.get("threads", 0)))
+    _limit(resource.RLIMIT_AS, _address_space(request))
     cpu = int(limits["cpu_seconds"])
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     if _Abilities.seccomp:
         walls.install(walls.filter_for(os.getpid(), kind))
     return path, binary
+
+
+def _limit_threads(threads: int) -> None:
+    """No process beside the bot's own, but the threads its runtime may start (``threads``),
+    and those only behind the seccomp filter, which refuses fork (walls.py: a clone must make a
+    thread; without the filter, no thread either). With a uid of its own, RLIMIT_NPROC counts
+    exactly its threads (the kernel counts tasks by uid). Without one (no root), the uid is the
+    user's, whose other processes count too: a runtime's threads are then held only by its
+    address space."""
+    if threads <= 0 or not _Abilities.seccomp:
+        _limit(resource.RLIMIT_NPROC, 0)
+    elif _Abilities.setuid:
+        _limit(resource.RLIMIT_NPROC, threads + 1)  # the bot's own thread counts
+
+
+def _address_space(request: dict[str, Any]) -> int:
+    """The address-space rlimit: the memory limit itself, or, where the kernel keeps memory in
+    a group (a memory cgroup of the bot's, a container's) or the language's runtime reserves far
+    more than it uses (``address_space`` false: a JVM, V8, Go; its heap is capped on its
+    command line), the limit plus a backstop against huge reservations only."""
+    limits = request["limits"]
+    in_group = bool(request.get("cgroup")) or bool(limits.get("memory_enforced_outside"))
+    reserves = not limits.get("address_space", True)
+    return int(limits["memory_bytes"]) + (RESERVE if in_group or reserves else 0)
 
 
 def _limit_files(program: bool) -> None:
@@ -480,8 +516,9 @@ def _exec(request: dict[str, Any], binary: int | None) -> None:
     close-on-exec: it closes as the program starts.) ``binary``: the program is the file open
     on walls.EXEC_FD (execveat: it names nothing)."""
     argv = [str(arg) for arg in request["exec"]]
+    env = {**PROGRAM_ENV, **{str(k): str(v) for k, v in (request.get("env") or {}).items()}}
     try:
-        os.execve(argv[0] if binary is None else walls.EXEC_FD, argv, PROGRAM_ENV)
+        os.execve(argv[0] if binary is None else walls.EXEC_FD, argv, env)
     except OSError as exc:
         os.write(2, f"cannot start the bot {argv[0]}: {exc.strerror}\n".encode())
         os._exit(EXIT_LOAD_FAILED)
@@ -889,8 +926,7 @@ def _native_request(request: dict[str, Any], args: str, pid: int) -> bytes:
     """``request`` as the C blank ``pid`` reads it (cblank.c): its fields, then its two filters
     (walls.py: the first, then the one it adds once the bot is loaded)."""
     limits = request["limits"]
-    in_group = bool(request.get("cgroup")) or bool(limits.get("memory_enforced_outside"))
-    memory = int(limits["memory_bytes"]) + (4 << 30 if in_group else 0)  # as ``_wall_in``
+    memory = _address_space(request)  # as ``_wall_in``
     abi = request["abi"]
     fields = [
         request["jail"],

@@ -52,6 +52,8 @@ class Player:
     content_hash: str
     jail: Path
     program: tuple[str, ...] | None = None  # a program bot's command (run in its jail)
+    # Its entry's language (runner/common/languages.py): its seat's limits (``BotLimits.of``).
+    language: str = field(default="c", compare=False)
     opens: SeatOpener | None = field(default=None, compare=False)  # a seat of another kind
 
 
@@ -162,10 +164,12 @@ class _Game:
         self.fault_turns.append(len(self.moves))
 
     def start(self, sandbox: Spawner, limits: BotLimits) -> None:
-        # Spawn every bot before waiting for any: they load side by side.
+        # Spawn every bot before waiting for any: they load side by side. Each seat's limits
+        # are its language's (Domineering: Java's time twice C's).
         for seat, player in enumerate(self.players):
             who = Entrant(player.entry, player.jail, player.program, player.opens)
-            self.seats.append(open_seat(self.spec, who, sandbox, limits, seat, self.state))
+            own = limits.of(player.language)
+            self.seats.append(open_seat(self.spec, who, sandbox, own, seat, self.state))
         for seat, held in enumerate(self.seats):
             if self.ended is not None:
                 break  # a two-seat game already lost by the seat before: no need to start

@@ -76,6 +76,7 @@ ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWNET = 0x20000, 0x4000000, 0x8000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC = 1, 2, 4, 32, 4096, 16384
 MS_PRIVATE = 1 << 18
+MS_NOEXEC = 8
 PR_SET_PDEATHSIG = 1
 TOOLCHAIN = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32")
 EXIT_SETUP_FAILED = 125  # a step's child could not be walled in: the host's fault
@@ -99,6 +100,17 @@ if __name__ != "__main__":
         timed_out: bool = False
         namespaces: bool = False  # namespaces and chroot were up (root, and the kernel let us)
 
+    @dataclass(frozen=True)
+    class Toolchain:
+        """What a language's compiler needs beyond gcc's: more of the environment (a Go build's
+        cache in /tmp), more processes and threads (a JVM's, rustc's), folders outside /usr it
+        reads (a JDK's /etc/java-17-openjdk), bound read-only at the same place."""
+
+        env: tuple[tuple[str, str], ...] = ()
+        threads: int = 0
+        view: tuple[str, ...] = ()
+        proc: bool = False  # a /proc of its own processes (Mono's compiler needs one)
+
 
 def run_build(
     work: Path,
@@ -108,12 +120,15 @@ def run_build(
     output_cap: int,
     artefact_cap: int,
     helper: str | None = None,
+    toolchain: Toolchain | None = None,
 ) -> JailedBuild:
     """Build the private copy ``work/src`` by ``steps`` in the jail; artefacts land in
     ``work/out``. ``work`` is the host's own new folder, and ``src`` in it holds only the entry's
     regular files. ``helper``: the compiled runner/jail/jailstep.c that starts each step
-    (None: a fork of the jail does). A failing build never raises; a failing jail raises
+    (None: a fork of the jail does). ``toolchain``: what the language's compiler needs beyond
+    gcc's (runner/common/languages.py). A failing build never raises; a failing jail raises
     BuildJailError."""
+    toolchain = toolchain or Toolchain()
     spec = {
         "work": str(work.resolve()),
         "steps": steps,
@@ -122,6 +137,10 @@ def run_build(
         "output_cap": output_cap,
         "artefact_cap": artefact_cap,
         "helper": helper,
+        "env": dict(toolchain.env),
+        "processes": PROCESSES + toolchain.threads,
+        "view": list(toolchain.view),
+        "proc": toolchain.proc,
     }
     pid, out, err = _start(json.dumps(spec).encode())
     try:  # the jail keeps its own clock; this is the backstop if the jail itself hangs
@@ -252,10 +271,13 @@ def _mount(source: str | None, target: str, fstype: str | None, flags: int, data
     _check(result, f"mount {source} on {target}")
 
 
-def _jail(src: str, root: str, uid: int, helper: str | None) -> bool:
-    """Unshare, build the empty view on ``root``, copy the entry into /build, chroot. Whether
-    ``helper`` is in the view, read-only at HELPER_IN_JAIL (where it cannot be bound there, the
-    steps are forked)."""
+def _jail(
+    src: str, root: str, uid: int, helper: str | None, view: list[str], proc: bool = False
+) -> bool:
+    """Unshare, build the empty view on ``root`` (with the folders of ``view``, read-only, and
+    with ``proc`` a /proc of the build's own processes),
+    copy the entry into /build, chroot. Whether ``helper`` is in the view, read-only at
+    HELPER_IN_JAIL (where it cannot be bound there, the steps are forked)."""
     if _libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS) != 0:
         err = ctypes.get_errno()
         kind = PermissionError if err == errno.EPERM else OSError
@@ -270,6 +292,12 @@ def _jail(src: str, root: str, uid: int, helper: str | None) -> bool:
             os.mkdir(f"{root}/{name}")
             _mount(source, f"{root}/{name}", None, MS_BIND | MS_REC)
             _mount(None, f"{root}/{name}", None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID)
+    _bind_view(root, view)
+    if proc:  # its own processes' folders only (hidepid: the build's uid's; subset=pid: none
+        # of the machine's state): Mono's compiler runs only where /proc is
+        os.mkdir(f"{root}/proc")
+        options = "hidepid=invisible,subset=pid"
+        _mount("proc", f"{root}/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, options)
     os.mkdir(f"{root}/dev")
     open(f"{root}/dev/null", "w").close()
     _mount("/dev/null", f"{root}/dev/null", None, MS_BIND)
@@ -300,6 +328,18 @@ def _jail(src: str, root: str, uid: int, helper: str | None) -> bool:
     return bound
 
 
+def _bind_view(root: str, view: list[str]) -> None:
+    """Each folder of ``view`` (absolute, outside the toolchain's) bound read-only at its place
+    under ``root``; one the machine lacks is left out (the compiler says what it misses)."""
+    for folder in view:
+        if not folder.startswith("/") or ".." in folder.split("/") or not os.path.isdir(folder):
+            continue
+        target = root + folder
+        os.makedirs(target, exist_ok=True)
+        _mount(folder, target, None, MS_BIND | MS_REC)
+        _mount(None, target, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+
+
 def _chown_tree(folder: str, uid: int) -> None:
     os.chown(folder, uid, uid)
     for parent, dirs, files in os.walk(folder):
@@ -321,6 +361,11 @@ def _copy_in(src: str, dest: str, uid: int) -> None:
             os.chown(f"{inside}/{name}", uid, uid)
 
 
+# The processes (and threads) a step may have: PROCESSES, or more for a language whose compiler
+# starts threads (``Toolchain``); set once in a build's own process (``_build``).
+_PROCESSES = [PROCESSES]
+
+
 def _limits(wall_s: float, uid: int | None) -> None:
     cpu = max(1, int(wall_s))
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
@@ -329,7 +374,7 @@ def _limits(wall_s: float, uid: int | None) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_NOFILE, (FILES, FILES))
     if uid is not None:  # counts the processes of the build's own uid only
-        resource.setrlimit(resource.RLIMIT_NPROC, (PROCESSES, PROCESSES))
+        resource.setrlimit(resource.RLIMIT_NPROC, (_PROCESSES[0], _PROCESSES[0]))
 
 
 def _child(argv: list[str], log: int, wall_s: float, uid: int | None, env: dict[str, str]) -> None:
@@ -388,7 +433,7 @@ def _spawn(
     """The step started by the helper (runner/jail/jailstep.c), which raises the same walls
     as ``_child`` before it runs ``argv``: its pid."""
     os.set_inheritable(log, True)
-    limits = [max(1, int(wall_s)), ADDRESS_SPACE, FILE_SIZE, FILES, PROCESSES]
+    limits = [max(1, int(wall_s)), ADDRESS_SPACE, FILE_SIZE, FILES, _PROCESSES[0]]
     fields = [os.getpid(), "-" if uid is None else uid, *limits, log]
     return os.posix_spawn(helper, [helper, *map(str, fields), "--", *argv], env)
 
@@ -517,7 +562,7 @@ def _out_of_room(output: bytes | bytearray, folder: str) -> bool:
 
 
 def _walls(
-    work: str, src: str, env: dict[str, str], helper: str | None
+    work: str, src: str, env: dict[str, str], helper: str | None, spec: dict[str, Any]
 ) -> tuple[int | None, bool, str | None]:
     """Raise the walls the host allows (the module's docstring says which): returns the build's
     uid (None without root), whether the namespaces and the chroot are up, and where the steps'
@@ -530,13 +575,18 @@ def _walls(
         uid = UID_BASE + os.getpid()
         os.mkdir(f"{work}/root", 0o755)
         try:
-            helper = HELPER_IN_JAIL if _jail(src, f"{work}/root", uid, helper) else None
+            view, proc = list(spec.get("view", [])), bool(spec.get("proc"))
+            bound = _jail(src, f"{work}/root", uid, helper, view, proc)
+            helper = HELPER_IN_JAIL if bound else None
             namespaces = True
         except PermissionError:  # root in a container that may not unshare: uid + rlimits
             os.chmod(work, 0o755)
             _chown_tree(src, uid)
     if not namespaces:
         env["TMPDIR"] = f"{work}/tmp"
+        for name, value in env.items():  # a language's folders in /tmp: in the build's own
+            if value == "/tmp" or value.startswith("/tmp/"):
+                env[name] = env["TMPDIR"] + value.removeprefix("/tmp")
         os.mkdir(env["TMPDIR"], 0o700)
         if uid is not None:
             os.chown(env["TMPDIR"], uid, uid)
@@ -608,8 +658,9 @@ def _build(spec: dict[str, Any]) -> dict[str, Any]:
     deadline = time.monotonic() + float(spec["wall_s"])
     os.mkdir(f"{work}/out", 0o700)
     out_fd = os.open(f"{work}/out", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    env = dict(ENV)
-    uid, namespaces, helper = _walls(work, src, env, spec.get("helper"))
+    env = {**ENV, **{str(k): str(v) for k, v in spec.get("env", {}).items()}}
+    _PROCESSES[0] = int(spec.get("processes", PROCESSES))
+    uid, namespaces, helper = _walls(work, src, env, spec.get("helper"), spec)
     scratch = ["/build", "/tmp"] if namespaces else [src, env["TMPDIR"]]
     output = bytearray()
     failed, timed_out = _run_steps(spec["steps"], deadline, uid, env, output, cap, helper)

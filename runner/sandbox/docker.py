@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shlex
 import shutil
 import socket
 import struct
@@ -52,12 +53,12 @@ import sys
 import tempfile
 import threading
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from runner.common import resources
+from runner.common import languages, resources
 from runner.common.safefiles import UnsafeFileError, read_tree
 from runner.jail import walls
 from runner.jail import zygote as zygote_program
@@ -71,7 +72,7 @@ from runner.sandbox.dockerbuild import (
     BuildContainer,
     BuildContainerLost,
 )
-from runner.sandbox.local import ARTIFACT_CAP, COMPILER_OUTPUT_CAP, Compiled
+from runner.sandbox.local import ARTIFACT_CAP, COMPILER_OUTPUT_CAP, Compiled, support_files
 from runner.sandbox.zygote_client import BotLimits, BotProcess, SandboxError, Zygote, ZygoteBroken
 
 HERE = Path(__file__).parent
@@ -113,12 +114,48 @@ def base_image() -> str:
     return os.environ.get(BASE_VARIABLE, "").strip() or DEFAULT_BASE
 
 
-def image_tag() -> str:
+def recipe(language: languages.Language) -> str:
+    """build.sh's recipe for ``language``, from its row: its build's environment, its steps (a
+    failed one fails the build), its artefacts copied to /out."""
+    lines = [f"# {language.name}: made from runner/common/languages.py (runner/sandbox/docker.py)"]
+    lines += [f"export {name}={shlex.quote(value)}" for name, value in language.build_env]
+    lines += [f"{shlex.join(step)} 3>&- || finish 10" for step in language.build]
+    lines += [f"cp {shlex.quote(name)} /out/ || finish 12" for name in language.artefacts]
+    return "\n".join(lines) + "\n"
+
+
+def image_context() -> dict[str, bytes]:
+    """Every file the image is built from, by its name in the build's context: koth's programs,
+    and each language's recipe (``recipes/ID.sh``) and support files (``support/NAME``)."""
+    context = {name: path.read_bytes() for name, path in IMAGE_FILES.items()}
+    for language in languages.LANGUAGES:
+        context[f"recipes/{language.id}.sh"] = recipe(language).encode()
+    return context
+
+
+def image_arguments(wanted: Iterable[str] = ()) -> dict[str, str]:
+    """The image's build arguments: its base, the C blank's flags, the packages of the languages
+    ``wanted`` beyond those every image holds (runner/common/languages.py ``BASE``) and the
+    folders outside /usr their runtimes read (the bots' view holds them)."""
+    chosen = [languages.find(language) for language in languages.extra(wanted)]
+    chosen = [language for language in chosen if not language.not_in_docker]
+    view = sorted({folder for language in chosen for folder in language.view})
+    return {
+        "BASE": base_image(),
+        "CBLANK_FLAGS": " ".join(cblank.FLAGS),
+        "PACKAGES": " ".join(languages.packages(language.id for language in chosen)),
+        "VIEW_MORE": " ".join(view),
+    }
+
+
+def image_tag(wanted: Iterable[str] = ()) -> str:
+    """The tag of the image for bots in the languages ``wanted``: a hash of what goes into it."""
     digest = hashlib.sha256()
-    digest.update(b"BASE\0" + base_image().encode() + b"\0")
-    digest.update(b"CBLANK_FLAGS\0" + " ".join(cblank.FLAGS).encode() + b"\0")
-    for name in sorted(IMAGE_FILES):
-        digest.update(name.encode() + b"\0" + IMAGE_FILES[name].read_bytes() + b"\0")
+    for name, value in sorted(image_arguments(wanted).items()):
+        digest.update(name.encode() + b"\0" + value.encode() + b"\0")
+    context = image_context()
+    for name in sorted(context):
+        digest.update(name.encode() + b"\0" + context[name] + b"\0")
     return f"{IMAGE_REPOSITORY}:{digest.hexdigest()[:16]}"
 
 
@@ -169,11 +206,13 @@ def connect() -> Any:
     return client
 
 
-def ensure_image(client: Any, say: Callable[[str], None]) -> str:
-    """Build the sandbox image unless one with this content hash exists; returns its tag."""
+def ensure_image(client: Any, say: Callable[[str], None], wanted: Iterable[str] = ()) -> str:
+    """Build the sandbox image for bots in the languages ``wanted`` unless one with its content
+    hash exists; returns its tag."""
     import docker
 
-    tag = image_tag()
+    wanted = tuple(wanted)
+    tag = image_tag(wanted)
     try:
         client.images.get(tag)
         return tag
@@ -182,10 +221,11 @@ def ensure_image(client: Any, say: Callable[[str], None]) -> str:
     base = base_image()
     say(f"building the sandbox image {tag} from {base} (once per change of what goes into it)")
     with tempfile.TemporaryDirectory(prefix="koth-image-") as context:
-        for name, path in IMAGE_FILES.items():
-            shutil.copyfile(path, Path(context) / name)
+        for name, data in image_context().items():
+            (Path(context) / name).parent.mkdir(parents=True, exist_ok=True)
+            (Path(context) / name).write_bytes(data)
         log: list[str] = []
-        arguments = {"BASE": base, "CBLANK_FLAGS": " ".join(cblank.FLAGS)}
+        arguments = image_arguments(wanted)
         chunks = client.api.build(
             path=context, tag=tag, rm=True, forcerm=True, decode=True, buildargs=arguments
         )
@@ -275,15 +315,15 @@ def _artefacts(
     files: dict[str, bytes], status: int, output: str, out: Path, recipe: str
 ) -> Compiled:
     """The build's verdict from build.sh's status, its artefacts written to ``out``."""
-    if recipe != "c-function":
-        program_name = "bot.py" if recipe == "python" else "bot"
-        program = files.get(program_name)
-        if status != 0 or program is None:
+    if recipe != languages.C_FUNCTION:
+        names = languages.find(recipe).artefacts
+        if status != 0 or any(name not in files for name in names):
             return Compiled(False, "compile", output or f"the build ended with status {status}")
         jail = out / "jail"
         jail.mkdir(exist_ok=True)
-        (jail / program_name).write_bytes(program)
-        (jail / program_name).chmod(0o555)
+        for name in names:
+            (jail / name).write_bytes(files[name])
+            (jail / name).chmod(0o555 if name == "bot" else 0o444)
         return Compiled(True, "ok", output)
     obj, library = files.get("bot.o"), files.get("bot.so")
     if obj is None or status in (9, 10):  # build.sh: 10 the compiler failed, 9 no recipe
@@ -442,15 +482,23 @@ class DockerSandbox:
     # side by side (runner/season/check.py) load their bots one at a time (runner/season/build.py).
     spawns_in_parallel = False
 
-    def __init__(self, say: Callable[[str], None] | None = None, python_bots: bool = True) -> None:
+    def __init__(
+        self,
+        say: Callable[[str], None] | None = None,
+        python_bots: bool = True,
+        wanted: Iterable[str] = (),
+    ) -> None:
         """``python_bots``: whether its containers may play Python bots. Those run in warm forks
         of the container's zygote, which then starts as the script a Python bot runs as (its
-        forks see what that would); without them it starts from its compiled code."""
+        forks see what that would); without them it starts from its compiled code. ``wanted``:
+        the languages of the bots it builds and plays beyond those every image holds (its image
+        adds their packages only: runner/common/languages.py ``BASE``)."""
         self.say = say or (lambda text: print(text, file=sys.stderr))
         self.python_bots = python_bots
+        self.languages = {*languages.BASE, *wanted}
         self.client = connect()
         prune(self.client)
-        self.tag = ensure_image(self.client, self.say)
+        self.tag = ensure_image(self.client, self.say, languages.extra(wanted))
         session = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.labels = {LABEL: "1", SESSION_LABEL: session}
         self.workdir = Path(tempfile.mkdtemp(prefix="koth-docker-"))
@@ -470,7 +518,7 @@ class DockerSandbox:
         self._places: dict[str, str] = {}  # host folder -> its mount point in every container
 
     def compile(
-        self, source: Path, out: Path, wall_s: float, recipe: str = "c-function"
+        self, source: Path, out: Path, wall_s: float, recipe: str = "c-function", header: str = ""
     ) -> Compiled:
         """Build in one of the sandbox's build containers (runner/sandbox/dockerbuild.py:
         build.sh's recipe on a private copy of the entry, under a uid of its own); what comes
@@ -480,6 +528,21 @@ class DockerSandbox:
             files = read_tree(source)
         except UnsafeFileError as exc:
             return Compiled(False, "compile", str(exc))
+        if recipe != languages.C_FUNCTION:
+            row = languages.find(recipe)
+            if row.not_in_docker:
+                return Compiled(
+                    False,
+                    "compile",
+                    f"{row.name} bots do not run in the Docker sandbox yet: {row.not_in_docker}. "
+                    "Fix: play the season with `sandbox: local`.",
+                )
+            if recipe not in self.languages:
+                return Compiled(
+                    False, "compile", f"this sandbox's image was made without {row.name}"
+                )
+        with tempfile.TemporaryDirectory() as scratch:
+            files.update(support_files(recipe, Path(scratch), header))
         with self._builders_lock:
             self._start_loading()
         builder = self._take_builder()

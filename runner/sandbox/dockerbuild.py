@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from runner.common import languages
 from runner.common.safefiles import write_tree
 from runner.sandbox.local import ARTIFACT_CAP, COMPILER_OUTPUT_CAP
 
@@ -52,7 +53,8 @@ class BuildContainerLost(Exception):
 
 def unpack(stream: bytes) -> tuple[dict[str, bytes], int] | str:
     """The regular files of build.sh's tar stream, each under its cap, and its status."""
-    caps = {name: ARTIFACT_CAP for name in ("bot.o", "bot.so", "bot", "bot.py")}
+    names = {"bot.o", "bot.so", *(n for lang in languages.LANGUAGES for n in lang.artefacts)}
+    caps = dict.fromkeys(names, ARTIFACT_CAP)
     caps.update({"log.txt": COMPILER_OUTPUT_CAP, "status": 16})
     files: dict[str, bytes] = {}
     try:

@@ -21,13 +21,30 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from runner.common import native, resources
+from runner.common import languages, native, resources
 from runner.common.safefiles import UnsafeFileError, copy_tree
 from runner.jail import zygote as zygote_program
 from runner.sandbox import buildjail, cblank
 from runner.sandbox.zygote_client import BotLimits, BotProcess, SandboxError, Zygote
 
-COMPILE = ["gcc", "-std=c11", "-O2", "-fPIC", "-Wall", "-c", "bot.c", "-o", "bot.o"]
+# The header a C function is compiled with (``-include``): the game's declarations of the function
+# and its name (runner/games/<game>/codec.py ``abi.cdef``), so that another signature fails to
+# compile. Written over any file of that name the entry has.
+HEADER = "koth-bot.h"
+HEADER_NOTE = "/* koth: the game's declarations; your bot.c must define them as written here. */\n"
+COMPILE = [
+    "gcc",
+    "-std=c11",
+    "-O2",
+    "-fPIC",
+    "-Wall",
+    "-include",
+    HEADER,
+    "-c",
+    "bot.c",
+    "-o",
+    "bot.o",
+]
 # No start files (crti/crtbegin bring .init, .fini and init/fini arrays of their own), relocations
 # read-only before any bot code runs (RELRO, BIND_NOW), no executable stack: what runs at load is
 # then only what the bot put there, and runner/season/objcheck.py refuses that.
@@ -41,18 +58,6 @@ LINK = [
     "bot.o",
     "-lm",
 ]
-# Program bots (stdio games): static binaries, so they run in a jail with no libraries; Python
-# is checked by the interpreter that will run it (Debian's).
-PROGRAM_BUILDS = {
-    "c": ["gcc", "-std=c11", "-O2", "-Wall", "-static", "bot.c", "-lm", "-o", "bot"],
-    "cpp": ["g++", "-std=c++17", "-O2", "-Wall", "-static", "bot.cpp", "-o", "bot"],
-    "python": [
-        "/usr/bin/python3",
-        "-I",
-        "-c",
-        'import ast; ast.parse(open("bot.py", "rb").read(), "bot.py")',
-    ],
-}
 # What starts each step of a build in the jail (runner/jail/jailstep.c): static, so that it
 # needs nothing of the jail's view but itself.
 STEP_HELPER = resources.shipped("runner.jail", "jailstep.c")
@@ -60,6 +65,21 @@ STEP_HELPER_FLAGS = ("-std=gnu11", "-O2", "-Wall", "-Wextra", "-static")
 COMPILER_OUTPUT_CAP = 64 * 1024
 ARTIFACT_CAP = 16 << 20  # an artefact a build hands back (bot.o, bot.so, a program)
 PYTHON = Path(zygote_program.PYTHON_COMMAND[0])
+
+
+def support_files(recipe: str, folder: Path, header: str = "") -> dict[str, bytes]:
+    """koth's own files a build of ``recipe`` needs beside the entry's (the Befunge
+    interpreter; a C function's the header of the game's declarations, ``header``, included
+    before bot.c), written into ``folder`` as ``koth-NAME``; returns them by that name."""
+    files: dict[str, bytes] = {}
+    if recipe == languages.C_FUNCTION:
+        files[HEADER] = (HEADER_NOTE + header).encode()
+    else:
+        for name in languages.find(recipe).support:
+            files[f"koth-{name}"] = resources.shipped("runner.common", name).read_bytes()
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    return files
 
 
 @dataclass(frozen=True)
@@ -216,27 +236,43 @@ class LocalSandbox:
         return self._started(True)
 
     def compile(
-        self, source: Path, out: Path, wall_s: float, recipe: str = "c-function"
+        self, source: Path, out: Path, wall_s: float, recipe: str = "c-function", header: str = ""
     ) -> Compiled:
-        """``c-function``: compile ``source/bot.c`` to ``out/bot.o`` and link ``out/jail/bot.so``.
-        ``c``, ``cpp``, ``python``: a program in ``out/jail`` (``bot`` or ``bot.py``).
+        """``c-function``: compile ``source/bot.c`` (after ``header``, the game's declarations)
+        to ``out/bot.o`` and link ``out/jail/bot.so``.
+        A language's id (runner/common/languages.py): its build's steps, its artefacts in
+        ``out/jail``.
 
         The build runs in runner/sandbox/buildjail.py on a private copy of the entry's regular
-        files; only regular files under ARTIFACT_CAP come back."""
-        if recipe == "c-function":
+        files (and koth's own files for its language); only regular files under ARTIFACT_CAP
+        come back."""
+        toolchain = None
+        if recipe == languages.C_FUNCTION:
             steps, artefacts = [COMPILE, LINK], ["bot.o", "bot.so"]
         else:
-            steps = [PROGRAM_BUILDS[recipe]]
-            artefacts = ["bot.py" if recipe == "python" else "bot"]
+            language = languages.find(recipe)
+            steps = [list(step) for step in language.build]
+            artefacts = list(language.artefacts)
+            toolchain = buildjail.Toolchain(
+                language.build_env, language.build_threads, tuple(language.folders()), language.proc
+            )
         work = Path(tempfile.mkdtemp(prefix="koth-build-"))
         try:
             try:
                 copy_tree(source, work / "src")
+                support_files(recipe, work / "src", header)
             except UnsafeFileError as exc:
                 return Compiled(False, "compile", str(exc))
             try:
                 run = buildjail.run_build(
-                    work, steps, artefacts, wall_s, COMPILER_OUTPUT_CAP, ARTIFACT_CAP, step_helper()
+                    work,
+                    steps,
+                    artefacts,
+                    wall_s,
+                    COMPILER_OUTPUT_CAP,
+                    ARTIFACT_CAP,
+                    step_helper(),
+                    toolchain,
                 )
             except buildjail.BuildJailError as exc:
                 raise SandboxError(str(exc)) from None
@@ -256,8 +292,9 @@ class LocalSandbox:
             shutil.rmtree(work, ignore_errors=True)
         output = run.output
         if run.failed_step is None:
-            if recipe not in ("c-function", "python"):
-                (out / "jail" / "bot").chmod(0o555)
+            for name in run.artefacts:
+                if name != "bot.o":
+                    (out / "jail" / name).chmod(0o555 if name == "bot" else 0o444)
             return Compiled(True, "ok", output)
         shutil.rmtree(out / "jail", ignore_errors=True)
         stage = "link" if recipe == "c-function" and run.failed_step == 1 else "compile"

@@ -36,6 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from runner.common import languages
 from runner.jail import zygote as zygote_program
 from runner.sandbox.idling import Idler
 
@@ -83,11 +84,26 @@ def _is_pid(value: object) -> bool:
 
 @dataclass(frozen=True)
 class BotLimits:
+    """What one bot may use. ``threads``: the threads its runtime may start; ``address_space``:
+    whether the address-space rlimit is its memory wall (else its memory group is, and the
+    address space only a backstop: runner/common/languages.py). ``by_language``: the limits of
+    each language's bots where they differ (``of``): a season's limits carry them to each seat."""
+
     move_cpu_s: float
     game_cpu_s: float
     move_wall_s: float
     memory_bytes: int
     first_move_wall_s: float | None = None  # a game's first move, if it has its own limit
+    threads: int = 0
+    address_space: bool = True
+    by_language: tuple[tuple[str, BotLimits], ...] = ()
+
+    def of(self, language: str) -> BotLimits:
+        """The limits of a bot written in ``language``."""
+        for known, limits in self.by_language:
+            if known == language:
+                return limits
+        return self
 
 
 class Zygote:
@@ -296,6 +312,9 @@ class Zygote:
         it, that command is run in ``jail`` (``root``: an empty folder to build the program's
         private filesystem view on; ``view``: a view ready to be chrooted into, where the
         zygote cannot build one, that holds the jail)."""
+        language = languages.for_command(program)
+        if language is not None:  # its memory limit put in (``{heap_mib}``), its folders
+            program = language.command(limits.memory_bytes)
         request: dict[str, Any] = {
             "op": "spawn",
             "jail": jail,
@@ -303,10 +322,15 @@ class Zygote:
             "exec": program,
             "root": root,
             "view": view,
+            "view_more": language.folders() if language is not None else [],
+            "env": dict(language.run_env) if language is not None else {},
+            "proc": language is not None and language.proc,
             "abi": abi,
             "limits": {
                 "memory_bytes": limits.memory_bytes,
                 "memory_enforced_outside": self._container_oom_kills is not None,
+                "address_space": limits.address_space,
+                "threads": limits.threads,
                 "cpu_seconds": max(1, int(limits.game_cpu_s + 1.999)),
             },
         }

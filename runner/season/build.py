@@ -8,6 +8,7 @@ the jail folder is the bot's whole filesystem view when the sandbox can chroot) 
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import shutil
@@ -18,10 +19,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Protocol, cast
 
+from runner.common import languages
 from runner.common.documents import load_json
 from runner.common.safefiles import read_capped, shown_text
 from runner.games.spec import CFunctionCodec, GameSpec
-from runner.jail import zygote as zygote_program
 from runner.play.cabi import CFunctionBot
 from runner.play.faults import BotFault
 from runner.play.referee import Player
@@ -32,22 +33,22 @@ from runner.season.objcheck import check_library, check_object
 
 # Loads a built C bot once and gives its name (raises BotFault): an entry's name, its jail.
 Loader = Callable[[str, Path], str]
-RECIPE = "c11-O2-v2"  # change when the flags or checks change: every entry is rebuilt
+RECIPE = "c11-O2-v4"  # change when the flags or checks change: every entry is rebuilt
 # An entry's build folder: its owner and group only. A Docker sandbox serves every entry's build
 # to every container from one folder; its zygote is in the group, a bot (a uid and gid of its own,
 # no other group) cannot pass, so no bot reaches another entry's jail through its own jail's
 # parent (runner/sandbox/docker.py).
 ENTRY_FOLDER_MODE = 0o750
 BUILD_FILE_CAP = 1 << 20  # build.json: a verdict and a compiler's messages (capped far below)
-# How a program bot is started, in its jail, by language (stdio games).
-PROGRAMS = {"c": ["./bot"], "cpp": ["./bot"], "python": [*zygote_program.PYTHON_COMMAND, "bot.py"]}
+# How a program bot is started, in its jail, by language (stdio games): its row's ``run``.
+PROGRAMS = {language.id: list(language.run) for language in languages.LANGUAGES}
 
 
 class Sandbox(Protocol):
     name: str
 
     def compile(
-        self, source: Path, out: Path, wall_s: float, recipe: str = "c-function"
+        self, source: Path, out: Path, wall_s: float, recipe: str = "c-function", header: str = ""
     ) -> Compiled: ...
 
     def spawn(
@@ -73,6 +74,7 @@ class Build:
     sandbox: str = "local"  # which sandbox built it: artefacts are not shared between them
     recipe: str = RECIPE
     program: list[str] | None = None  # a program bot's command, run in its jail
+    language: str = "c"  # its entry's (runner/common/languages.py): its seat's limits
 
     @property
     def jail_path(self) -> Path:
@@ -82,7 +84,16 @@ class Build:
     def player(self) -> Player:
         """The player this build makes (it built)."""
         program = tuple(self.program) if self.program else None
-        return Player(self.entry, self.content_hash, self.jail_path, program)
+        return Player(self.entry, self.content_hash, self.jail_path, program, self.language)
+
+
+def recipe_of(entry: Entry) -> str:
+    """What a build of ``entry`` is made by: RECIPE, and its language's row (a change of the
+    row rebuilds its entries)."""
+    language = entry.manifest.language if entry.manifest else "c"
+    row = languages.BY_ID.get(language)
+    digest = hashlib.sha256(repr(row).encode()).hexdigest()[:12]
+    return f"{RECIPE}-{language}-{digest}"
 
 
 def _cached(entry: Entry, folder: Path, sandbox: str) -> Build | None:
@@ -91,12 +102,17 @@ def _cached(entry: Entry, folder: Path, sandbox: str) -> Build | None:
         build = Build(**data)
     except (OSError, ValueError, TypeError):
         return None
-    if build.content_hash != entry.content_hash or build.recipe != RECIPE:
+    if build.content_hash != entry.content_hash or build.recipe != recipe_of(entry):
         return None
     if build.sandbox != sandbox:
         return None
-    needed = "bot.so" if build.program is None else build.program[-1].removeprefix("./")
-    if build.ok and not (build.jail_path / needed).is_file():
+    if build.program is None:
+        needed: tuple[str, ...] = ("bot.so",)
+    elif build.language in languages.BY_ID:
+        needed = languages.BY_ID[build.language].artefacts
+    else:
+        return None
+    if build.ok and not all((build.jail_path / name).is_file() for name in needed):
         return None
     return build
 
@@ -181,6 +197,7 @@ class _Job:
         program: list[str] | None = None,
     ) -> Build:
         entry = self.entry
+        language = entry.manifest.language if entry.manifest else "c"
         build = Build(
             entry.name,
             entry.content_hash,
@@ -190,7 +207,9 @@ class _Job:
             name or entry.name,
             str(self.folder / "jail") if ok else None,
             self.sandbox.name,
+            recipe_of(entry),
             program=program,
+            language=language,
         )
         return _save(build, self.folder)
 
@@ -249,7 +268,10 @@ def _build_program(job: _Job, language: str) -> Build:
 def _build_c_function(job: _Job) -> Build:
     """A C-function bot: compiled, checked against the rules, linked, and loaded once."""
     folder = job.folder
-    compiled = job.sandbox.compile(job.entry.path, folder, job.wall_s)
+    # The game's declarations, included before bot.c: a bot of another signature fails to
+    # compile, the expected prototype in the message.
+    cdef = cast(CFunctionCodec[Any, Any], job.game.codec).abi.cdef
+    compiled = job.sandbox.compile(job.entry.path, folder, job.wall_s, header=cdef)
     output = compiled.output
     if not compiled.ok and compiled.stage == "compile":
         return job.verdict(False, "compile", f"bot.c does not compile:\n{output}".rstrip())

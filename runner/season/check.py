@@ -80,6 +80,7 @@ class Verdict:
     program: tuple[str, ...] | None = None  # a stdio bot's command
     cached: bool = False  # the smoke games' verdict came from build/<entry>/check.json
     note: str = ""  # what the smoke games cost an entry that plays (turns lost to faults)
+    language: str = "c"  # its entry's: its seat's limits
 
     @property
     def summary(self) -> str:
@@ -100,7 +101,7 @@ class Lineup:
     @property
     def players(self) -> dict[str, Player]:
         return {
-            v.entry: Player(v.entry, v.content_hash, Path(v.jail), v.program)
+            v.entry: Player(v.entry, v.content_hash, Path(v.jail), v.program, v.language)
             for v in self.verdicts
             if v.ok and v.jail is not None
         }
@@ -449,6 +450,7 @@ def _verdict(build: Build, checked: tuple[bool, str, bool] | None) -> Verdict:
         tuple(build.program) if build.program else None,
         cached=checked is not None and checked[2],
         note=note,
+        language=build.language,
     )
 
 

@@ -18,14 +18,15 @@ from typing import Any
 
 import yaml
 
+from runner.common import languages
 from runner.common.documents import load_yaml
 from runner.common.safefiles import UnsafeFileError, read_beneath, read_tree, shown, tree_hash
 from runner.season.formats.base import BUILTIN_PREFIX, FILLER_PREFIX, host_seat
 
 MANIFEST = "entry.yaml"
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}\Z")  # \Z: "$" would let a trailing newline by
-LANGUAGES = ("c", "cpp", "python")
-SOURCES = {"c": "bot.c", "cpp": "bot.cpp", "python": "bot.py"}
+LANGUAGES = languages.IDS
+SOURCES = languages.SOURCES
 
 
 @dataclass(frozen=True)

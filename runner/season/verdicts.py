@@ -206,6 +206,7 @@ def lineup(
                     build.display_name,
                     build.jail,
                     program,
+                    language=build.language,
                 )
             )
         else:

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from runner.common import helper_processes
+from runner.common import helper_processes, languages
 from runner.common.progress import to_stderr
 from runner.games import find_game
 from runner.games.base import EMPTY
@@ -37,41 +37,72 @@ from runner.sandbox.zygote_client import BotLimits, SandboxError
 from runner.season import results
 from runner.season.build import Loader, Sandbox, load_name
 from runner.season.config import Config
+from runner.season.entries import discover
 
 WORKER_STOP_S = 10.0  # what a SIGTERM'd worker is given to end before it is killed
 WORKER_CLOSE_S = 8.0  # of which its sandbox's close may take this much (``_worker_exit``)
 
 
-def new_sandbox(kind: str, game: GameSpec | None = None) -> Sandbox:
+def new_sandbox(kind: str, game: GameSpec | None = None, wanted: tuple[str, ...] = ()) -> Sandbox:
     """A sandbox by its tournament.yaml name: ``local`` or ``docker``; ``game``: the one it
-    plays, if known (Docker's containers start quicker where it has no Python bots)."""
+    plays, if known (Docker's containers start quicker where it has no Python bots); ``wanted``:
+    the languages of the bots it builds and plays (Docker's image holds their packages)."""
     if kind == "docker":
         from runner.sandbox.docker import DockerSandbox
 
         python_bots = game is None or "python" in game.languages
-        return DockerSandbox(say=to_stderr, python_bots=python_bots)
+        return DockerSandbox(say=to_stderr, python_bots=python_bots, wanted=wanted)
     return LocalSandbox()
+
+
+def season_languages(config: Config) -> tuple[str, ...]:
+    """The languages the season's entries are written in (those whose entry.yaml reads)."""
+    try:
+        found = {e.manifest.language for e in discover(config.entries) if e.manifest is not None}
+    except OSError:  # no entries folder: the stage that reads it says so
+        found = set()
+    return tuple(language for language in languages.IDS if language in found)
 
 
 def make_sandbox(config: Config) -> Sandbox:
     """The season's sandbox (in the host process: says once what it lacks without root)."""
     privilege.note_once(config.sandbox)
-    return new_sandbox(config.sandbox, find_game(config.game))
+    return new_sandbox(config.sandbox, find_game(config.game), season_languages(config))
 
 
 def bot_limits(config: Config, language: str | None = None) -> BotLimits:
     """What a bot may use in the season: its ``limits:``, the time limits times the game's
-    allowance for ``language`` (Domineering: Java twice C's); None, or a language the game
-    lists no allowance for: as written."""
-    limits = config.limits
-    factor = find_game(config.game).time_factor(language) if language else 1.0
-    first = limits.first_move_wall_s
-    return BotLimits(
-        move_cpu_s=limits.move_cpu_ms / 1000.0 * factor,
-        game_cpu_s=limits.game_cpu_s * factor,
-        move_wall_s=limits.move_wall_s * factor,
-        memory_bytes=limits.memory_mib << 20,
+    allowance for ``language`` (Domineering: Java twice C's; else its language's own,
+    runner/common/languages.py), the threads its runtime may start and how its memory is kept.
+    Without ``language``: the limits as written, and each language's (``BotLimits.of``), which
+    the referee gives each seat by its entry's language."""
+    if language is None:
+        game = find_game(config.game)
+        by_language = tuple((known, bot_limits(config, known)) for known in game.languages)
+        return replace(_as_written(config), by_language=by_language)
+    factor = find_game(config.game).time_factor(language)
+    written = _as_written(config)
+    row = languages.BY_ID.get(language)
+    first = written.first_move_wall_s
+    return replace(
+        written,
+        move_cpu_s=written.move_cpu_s * factor,
+        game_cpu_s=written.game_cpu_s * factor,
+        move_wall_s=written.move_wall_s * factor,
         first_move_wall_s=None if first is None else first * factor,
+        threads=row.threads if row is not None else 0,
+        address_space=row is None or row.memory == "address-space",
+    )
+
+
+def _as_written(config: Config) -> BotLimits:
+    limits = config.limits
+    return BotLimits(
+        move_cpu_s=limits.move_cpu_ms / 1000.0,
+        game_cpu_s=limits.game_cpu_s,
+        move_wall_s=limits.move_wall_s,
+        memory_bytes=limits.memory_mib << 20,
+        first_move_wall_s=limits.first_move_wall_s,
     )
 
 
@@ -92,7 +123,7 @@ _WORKER: dict[str, Any] = {}
 def _sandbox(state: dict[str, Any]) -> Sandbox:
     """The sandbox in ``state``, started now if there is none (or the last one failed)."""
     if state.get("sandbox") is None:
-        state["sandbox"] = new_sandbox(state["kind"], state["game"])
+        state["sandbox"] = new_sandbox(state["kind"], state["game"], state["wanted"])
     sandbox: Sandbox = state["sandbox"]
     return sandbox
 
@@ -206,10 +237,12 @@ def _worker_init(
     slots: Any = None,
     cpus: Sequence[int] | None = None,
     ahead: str | None = None,
+    wanted: tuple[str, ...] = (),
 ) -> None:
     """``host``: the process that plays the season; ``cpus``: the CPUs it may use (the fork
     server this worker comes from may have started when it kept to fewer); ``ahead``: a folder
-    of builds to start the sandbox's containers for now (``GamePool.start_ahead``)."""
+    of builds to start the sandbox's containers for now (``GamePool.start_ahead``); ``wanted``:
+    the languages of the season's entries (``new_sandbox``)."""
     if slots is not None:
         pin_to_one_cpu(_take_slot(slots), cpus)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
@@ -222,7 +255,7 @@ def _worker_init(
     if not walls.alive(host):
         os._exit(1)
     walls.make_undumpable()
-    _WORKER.update(game=find_game(game_id), limits=limits, kind=kind, sandbox=None)
+    _WORKER.update(game=find_game(game_id), limits=limits, kind=kind, wanted=wanted, sandbox=None)
     util.Finalize(None, _close_sandbox, args=(_WORKER,), exitpriority=10)
     if ahead is not None:
         _start_ahead(Path(ahead))
@@ -233,7 +266,7 @@ def _start_ahead(folder: Path) -> None:
     containers for a game, in the background; the local zygote), while the entries are still
     being built. Where that fails, the first game starts them and says why."""
     try:
-        sandbox = new_sandbox(_WORKER["kind"], _WORKER["game"])
+        sandbox = new_sandbox(_WORKER["kind"], _WORKER["game"], _WORKER["wanted"])
     except (SandboxError, OSError):
         return
     _WORKER["sandbox"] = sandbox
@@ -292,13 +325,15 @@ class GamePool:
         workers: int,
         sandbox: Sandbox | None = None,
         kind: str = "local",
+        wanted: tuple[str, ...] = (),
     ) -> None:
         self.game_id, self.limits, self.workers = game_id, limits, max(1, workers)
-        self.kind = kind
+        self.kind, self.wanted = kind, wanted  # ``new_sandbox``'s
         self._local: dict[str, Any] = {
             "game": find_game(game_id),
             "limits": limits,
             "kind": kind,
+            "wanted": wanted,
             "sandbox": sandbox,
         }
         self._given = sandbox  # the caller's: closed by the caller
@@ -341,7 +376,16 @@ class GamePool:
             self.workers,
             mp_context=context,
             initializer=_worker_init,
-            initargs=(self.game_id, self.limits, self.kind, os.getpid(), slots, _cpus(), folder),
+            initargs=(
+                self.game_id,
+                self.limits,
+                self.kind,
+                os.getpid(),
+                slots,
+                _cpus(),
+                folder,
+                self.wanted,
+            ),
         )
         return self._executor
 
@@ -433,7 +477,12 @@ def start_helpers(config: Config, jobs: int | None = None) -> None:
 
 def open_pool(config: Config, sandbox: Sandbox, jobs: int | None = None) -> GamePool:
     return GamePool(
-        config.game, bot_limits(config), job_count(config, jobs), sandbox, config.sandbox
+        config.game,
+        bot_limits(config),
+        job_count(config, jobs),
+        sandbox,
+        config.sandbox,
+        season_languages(config),
     )
 
 

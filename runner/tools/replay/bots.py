@@ -2,9 +2,10 @@
 
 ``--bot NAME`` is the entry of that name in the season's entries folder, built as the season
 builds it (cached in its build folder). Anything else is a path: an entry folder (its
-``entry.yaml`` may be missing), or one source file (``bot.c``, ``bot.cpp``, ``bot.py``, the
-language read from its ending). It is copied into a scratch folder as an entry of its own (its
-regular files only, as an entry is read), given an ``entry.yaml`` if it has none, and built there.
+``entry.yaml`` may be missing), or one source file (``bot.c``, ``Bot.java``, ...: the language
+read from its ending, runner/common/languages.py). It is copied into a scratch folder as an
+entry of its own (its regular files only, as an entry is read), given an ``entry.yaml`` if it
+has none, and built there.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import yaml
 
+from runner.common import languages
 from runner.common.documents import load_yaml
 from runner.common.safefiles import UnsafeFileError, read_beneath, read_tree, write_tree
 from runner.games.spec import GameSpec
@@ -24,7 +26,7 @@ from runner.season.config import Config
 from runner.season.entries import MANIFEST, SOURCES, Entry, load_entry
 from runner.season.workers import bot_limits
 
-ENDINGS = {".c": "c", ".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp", ".py": "python"}
+ENDINGS = languages.ENDINGS
 
 
 class BotError(ValueError):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from runner.common import languages
 from runner.common.safefiles import shown_text
 from runner.games import UnknownGameError, find_game
 from runner.games.base import ENDINGS, Setup
@@ -29,7 +30,7 @@ from runner.play.stdio import reply_lines
 from runner.sandbox.zygote_client import SandboxError
 from runner.season.config import Config
 from runner.season.results import Record
-from runner.season.workers import bot_limits, new_sandbox
+from runner.season.workers import bot_limits, new_sandbox, season_languages
 from runner.site import render
 from runner.site.frames import ReplayError
 from runner.tools.replay import bots, wire
@@ -344,13 +345,20 @@ def warning(prefix: list[str]) -> str:
     )
 
 
+def _language_of(bot: str) -> tuple[str, ...]:
+    """The language of ``--bot FILE`` by its ending, if it names one."""
+    found = languages.ENDINGS.get(Path(bot).suffix)
+    return (found,) if found else ()
+
+
 def _runner(
     config: Config, game: Game, options: Options, scratch: Scratch, say: Say
 ) -> tuple[Runner, str]:
     """The bot, built, ready to be started; and where it runs, in words."""
     assert options.bot is not None and game.seat is not None
     spec = game.spec
-    sandbox = new_sandbox(options.sandbox)
+    wanted = (*season_languages(config), *_language_of(options.bot))
+    sandbox = new_sandbox(options.sandbox, wanted=wanted)
     try:
         chosen = bots.choose(config.entries, options.bot, scratch.get())
         ours = chosen.entry.path.parent.resolve() == config.entries.resolve()

@@ -34,12 +34,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from runner.common import languages
 from runner.common.safefiles import UnsafeFileError, copy_tree
 from runner.games.base import Termination
 from runner.games.spec import UNTIL_EXIT, CAbi, CFunctionCodec, GameSpec
 from runner.play.stdio import LINE_CAP, REPLY_CAP
-from runner.sandbox.local import COMPILE, LINK, PROGRAM_BUILDS
-from runner.season.build import PROGRAMS
+from runner.sandbox.local import COMPILE, LINK, support_files
 from runner.tools.replay.feed import Answer, decoded, fault
 from runner.tools.replay.transcript import Ask
 
@@ -167,19 +167,24 @@ def debug_build(
         raise OutsideError(str(exc)) from None
     debug = ["-g", f"-fdebug-prefix-map={scratch}={source.resolve()}"]
     if spec.interface == "c-function":
+        abi = _abi(spec)
+        support_files(languages.C_FUNCTION, scratch, abi.cdef)
         _run([*COMPILE, *debug], scratch, wall_s, "compile bot.c")
         _run([*LINK, "-g"], scratch, wall_s, "link bot.so")
-        abi = _abi(spec)
         (scratch / "koth-host.c").write_text(host_source(abi))
         host = ["gcc", "-std=c11", "-g", "-O0", "-Wall", "koth-host.c", "-o", "koth-host"]
         _run([*host, "./bot.so", "-Wl,-rpath,$ORIGIN"], scratch, wall_s, "build its host")
         return ["./koth-host"]
-    if language != "python":
+    row = languages.find(language)
+    support_files(language, scratch)
+    for step in row.build:
         # Linked dynamically: valgrind then sees the C library's malloc (the season's static
         # link leaves it blind to the heap). The bot's own code compiles the same.
-        argv = [a for a in PROGRAM_BUILDS[language] if a != "-static"]
-        _run([*argv, *debug], scratch, wall_s, f"compile the {language} bot")
-    return list(PROGRAMS[language])
+        argv = [a for a in step if a != "-static"]
+        if row.own and argv[0] in ("gcc", "g++"):
+            argv += debug
+        _run(argv, scratch, wall_s, f"build the {row.name} bot")
+    return row.command(256 << 20)
 
 
 def _abi(spec: GameSpec) -> CAbi:
