@@ -1081,6 +1081,8 @@ class Rehearsal:
             assert inputs.get("if-no-files-found", "warn") != "error", f"no files at {path}"
             return f"no files at {path}: nothing uploaded"
         target = self.artifacts / name
+        if inputs.get("overwrite") is True:
+            shutil.rmtree(target, ignore_errors=True)
         assert not target.exists(), f"artifact {name} uploaded twice"
         target.mkdir()
         root = Path(os.path.commonpath([workspace / g for g in given])) if len(given) > 1 else None
