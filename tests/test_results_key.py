@@ -120,10 +120,10 @@ def test_koth_plan_keys_by_the_rules_the_limits_and_the_extra_text(
     package: Path, tmp_path: Path
 ) -> None:
     config = load_config(ROOT / "tournament.yaml")
-    key = workflows.plan_outputs(config, 1)["results_key"]
+    key = workflows.plan_outputs(config)["results_key"]
     KEEP["a template"](package)
     KEEP["the site's code"](package)
-    assert workflows.plan_outputs(config, 1)["results_key"] == key
-    assert workflows.plan_outputs(config, 1, "more")["results_key"] != key, "--host is hashed too"
+    assert workflows.plan_outputs(config)["results_key"] == key
+    assert workflows.plan_outputs(config, "more")["results_key"] != key, "--host is hashed too"
     REPLAY["a rule"](package)
-    assert workflows.plan_outputs(config, 1)["results_key"] != key
+    assert workflows.plan_outputs(config)["results_key"] != key

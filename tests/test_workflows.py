@@ -33,10 +33,13 @@ import importlib.util
 import itertools
 import json
 import os
+import queue
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -379,21 +382,14 @@ def test_changed_fails_a_branch_that_touches_entries_outside_an_entry(
 
 def test_plan_fills_in_the_defaults(tmp_path: Path) -> None:
     make_repo(tmp_path, [], seed=5)
-    done = koth("plan", "--seed", "", "--rounds", "", "--shards", "", cwd=tmp_path)
+    done = koth("plan", "--seed", "", "--rounds", "", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     outputs = read_lines(done.stdout)
     key = outputs.pop("results_key")
-    assert outputs == {
-        "matrix": '{"shard":[1,2,3,4]}',
-        "shards": "4",
-        "seed": "5",
-        "rounds": "1",
-        "history": "",
-    }
+    assert outputs == {"seed": "5", "rounds": "1", "history": ""}
     game = yaml.safe_load((tmp_path / "tournament.yaml").read_text())["game"]
     assert re.fullmatch(rf"results-{re.escape(game)}-[0-9a-f]{{24}}", key), key
-    done = koth("plan", "--seed", "9", "--rounds", "2", "--shards", "2", cwd=tmp_path)
-    assert read_lines(done.stdout)["matrix"] == '{"shard":[1,2]}'
+    done = koth("plan", "--seed", "9", "--rounds", "2", cwd=tmp_path)
     assert read_lines(done.stdout)["seed"] == "9"
     assert read_lines(done.stdout)["results_key"] == key, "the seed and rounds are in record keys"
     done = koth("plan", "--host", "another", cwd=tmp_path)
@@ -405,7 +401,7 @@ def test_plan_fills_in_the_defaults(tmp_path: Path) -> None:
     config.write_text(text)
     done = koth("plan", cwd=tmp_path)
     assert read_lines(done.stdout)["results_key"] != key, "a limits change re-keys"
-    for bad in (["--shards", "0"], ["--seed", "x"], ["--rounds", "0"]):
+    for bad in (["--seed", "x"], ["--rounds", "0"]):
         done = koth("plan", *bad, cwd=tmp_path)
         assert done.returncode == 2 and done.stderr.startswith("koth: "), done.stderr
 
@@ -588,6 +584,32 @@ def as_text(value: Any) -> str:
 
 # -- the rehearsal ---------------------------------------------------------------------------------
 
+STEP_CAP_S = 600  # the longest the rehearsal lets a step run, whatever its timeout-minutes
+STATUS = re.compile(r"\b(success|failure|always|cancelled)\s*\(")
+
+
+def condition(given: Any) -> str:
+    """A job's or a step's ``if:`` as an expression: without a status function, GitHub puts
+    ``success() &&`` before it; none at all is ``success()``."""
+    if given is None:
+        return "success()"
+    text = str(given).strip()
+    whole = LONE.fullmatch(text)
+    text = whole.group(1).strip() if whole else text
+    return text if STATUS.search(text) else f"success() && ({text})"
+
+
+def stop_like_the_runner(process: subprocess.Popen[str]) -> None:
+    """What the Actions runner does to a step it stops (its timeout, a cancelled run)."""
+    for signal_, grace in ((signal.SIGINT, 7.5), (signal.SIGTERM, 2.5), (signal.SIGKILL, 0)):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal_)
+        try:
+            process.wait(timeout=grace)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
 
 @dataclass
 class StepRun:
@@ -683,11 +705,15 @@ class Rehearsal:
         between_jobs: Callable[[], None] = lambda: None,
         pages_url: str | None = None,
         secrets: Mapping[str, str] | None = None,
+        cancel: Callable[[JobRun, str, str], bool] | None = None,
     ) -> None:
         """``env`` overrides the workflow's own ``env:`` (e.g. a base image this machine has);
         ``between_jobs`` clears what one job's machine would not share with the next;
         ``pages_url`` is where ``store``/pages is served (the published site), if it is;
-        ``secrets``: the repository's secrets (none set: every one is empty)."""
+        ``secrets``: the repository's secrets (none set: every one is empty); ``cancel(job,
+        step name, its output so far)``: True stops that step now, as the runner stops a step
+        at its ``timeout-minutes`` (the step fails; the steps after it run as their ``if:``
+        says)."""
         self.user = RunnerUser.find()
         self.doc = load(workflow)
         self.repo, self.store = repo, store
@@ -701,14 +727,21 @@ class Rehearsal:
         self.artifacts.mkdir(parents=True)
         self.caches.mkdir(parents=True, exist_ok=True)
         self.jobs: dict[str, list[JobRun]] = {}
+        self.needs: list[str] = []  # the jobs the job being run needs
+        self.cancel = cancel
 
     # contexts and expressions
 
+    def result(self, name: str) -> str:
+        """``needs.<name>.result``: a matrix job failed if any of its runs did."""
+        outcomes = {run.outcome for run in self.jobs[name]}
+        return next((o for o in ("failure", "cancelled", "success") if o in outcomes), "skipped")
+
     def _context(self, job: JobRun | None, steps: Mapping[str, Any]) -> dict[str, Any]:
+        # Only the jobs the current job needs, as on GitHub.
         needs = {
-            name: {"result": runs[0].outcome if runs else "skipped", "outputs": runs[-1].outputs}
-            for name, runs in self.jobs.items()
-            if runs
+            name: {"result": self.result(name), "outputs": self.jobs[name][-1].outputs}
+            for name in self.needs
         }
         return {
             "github": {
@@ -729,8 +762,15 @@ class Rehearsal:
         }
 
     def evaluate(
-        self, text: str, job: JobRun | None, steps: Mapping[str, Any], ok: bool = True
+        self,
+        text: str,
+        job: JobRun | None,
+        steps: Mapping[str, Any],
+        ok: bool = True,
+        failed: bool | None = None,
     ) -> Any:
+        """``ok``: what success() says (the steps before, or a job's needs, succeeded);
+        ``failed``: what failure() says (default: not ``ok``)."""
         workspace = job.workspace if job else self.repo
 
         def hash_files(*patterns: str) -> str:
@@ -746,7 +786,7 @@ class Rehearsal:
 
         functions: dict[str, Callable[..., Any]] = {
             "success": lambda: ok,
-            "failure": lambda: not ok,
+            "failure": lambda: (not ok) if failed is None else failed,
             "always": lambda: True,
             "cancelled": lambda: False,
             "fromJSON": json.loads,
@@ -794,9 +834,14 @@ class Rehearsal:
 
     def _run_job(self, name: str, spec: Mapping[str, Any]) -> list[JobRun]:
         needs = spec.get("needs", [])
-        needs = [needs] if isinstance(needs, str) else needs
-        if any(r.outcome != "success" for need in needs for r in self.jobs[need]):
+        self.needs = [needs] if isinstance(needs, str) else list(needs)
+        results = [self.result(need) for need in self.needs]
+        ok = all(r == "success" for r in results)
+        failed = any(r in ("failure", "cancelled") for r in results)
+        if not self.evaluate(condition(spec.get("if")), None, {}, ok, failed):
             return [JobRun(name, {}, self.store, outcome="skipped")]
+        minutes = self.resolve(spec.get("timeout-minutes", 360), None, {})
+        assert isinstance(minutes, int) and 1 <= minutes <= 360, f"{name}: timeout {minutes}"
         matrix = self.resolve(spec.get("strategy", {}).get("matrix", {}), None, {})
         axes = {k: v for k, v in matrix.items() if k not in ("include", "exclude")}
         combos = [
@@ -847,10 +892,7 @@ class Rehearsal:
         for number, step in enumerate(spec["steps"]):
             name = step.get("name") or step.get("uses") or step.get("run", "").split("\n")[0]
             ok = job.outcome == "success"
-            condition = str(step.get("if", "success()"))
-            whole = LONE.fullmatch(condition.strip())
-            condition = whole.group(1) if whole else condition
-            if not self.evaluate(condition, job, steps, ok):
+            if not self.evaluate(condition(step.get("if")), job, steps, ok):
                 job.steps.append(StepRun(name, "skipped"))
                 continue
             outputs: dict[str, str] = {}
@@ -896,6 +938,8 @@ class Rehearsal:
                 log = self._action(action, inputs, job, outputs, post)
             self.user.take(job.workspace)  # what an action writes is the runner user's
             return StepRun("", "success", log=log)
+        minutes = self.resolve(step.get("timeout-minutes", 360), job, steps)
+        assert isinstance(minutes, int) and minutes >= 1, f"{step}: timeout {minutes}"
         script = self.interpolate(step["run"], job, steps)
         paths = {
             "GITHUB_OUTPUT": folder / "output",
@@ -907,17 +951,74 @@ class Rehearsal:
             step_env[key] = str(path)
         (folder / "script.sh").write_text(script)
         self.user.take(folder)
-        done = self.user.run(
+        name = str(step.get("name", ""))
+        returncode, log = self._script(
             ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(folder / "script.sh")],
-            cwd=job.workspace,
-            env=step_env,
+            job.workspace,
+            step_env,
+            min(minutes * 60, STEP_CAP_S),
+            lambda text: self.cancel is not None and self.cancel(job, name, text),
         )
         outputs.update(read_kv(paths["GITHUB_OUTPUT"]))
         env.update(read_kv(paths["GITHUB_ENV"]))
         job.summary += paths["GITHUB_STEP_SUMMARY"].read_text()
-        acted, stopped = runner_commands(done.stdout)
-        outcome = "success" if done.returncode == 0 else "failure"
-        return StepRun("", outcome, log=done.stdout, commands=acted, stopped=stopped)
+        acted, stopped = runner_commands(log)
+        outcome = "success" if returncode == 0 else "failure"
+        return StepRun("", outcome, log=log, commands=acted, stopped=stopped)
+
+    def _script(
+        self,
+        command: list[str],
+        cwd: Path,
+        env: Mapping[str, str],
+        seconds: float,
+        stop: Callable[[str], bool],
+    ) -> tuple[int, str]:
+        """A ``run:`` step as the runner's user: its exit code and its output. At its timeout,
+        or when ``stop`` says so of the output so far, it is stopped as the runner stops a
+        step: SIGINT to its processes, SIGTERM 7.5 s later, then SIGKILL 2.5 s after that."""
+        identity: dict[str, Any] = {}
+        if self.user.name is not None:
+            groups = list(self.user.groups)
+            identity = {"user": self.user.uid, "group": self.user.gid, "extra_groups": groups}
+        process = subprocess.Popen(
+            command,
+            cwd=cwd,
+            env=dict(env),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,  # its own process group: the runner signals them all
+            **identity,
+        )
+        output = process.stdout
+        assert output is not None
+        lines: queue.Queue[str | None] = queue.Queue()
+
+        def read() -> None:
+            for line in output:
+                lines.put(line)
+            lines.put(None)
+
+        reader = threading.Thread(target=read)
+        reader.start()
+        log: list[str] = []
+        deadline, stopping = time.monotonic() + seconds, False
+        while True:
+            try:
+                wait = 1.0 if stopping else max(0.0, deadline - time.monotonic())
+                line = lines.get(timeout=wait)
+            except queue.Empty:
+                line = ""
+            if line is None:
+                break
+            log.append(line)
+            if not stopping and (time.monotonic() >= deadline or stop("".join(log))):
+                stopping = True
+                threading.Thread(target=stop_like_the_runner, args=(process,)).start()
+        process.wait()
+        reader.join()
+        return process.returncode, "".join(log)
 
     def _action(
         self,
@@ -957,7 +1058,8 @@ class Rehearsal:
                 wanted = [str(inputs["name"])]
             else:
                 wanted = [n for n in names if fnmatch.fnmatch(n, str(inputs.get("pattern", "*")))]
-                assert wanted, f"no artifact matches {inputs.get('pattern')}"
+                if not wanted:  # v4+: "Total of 0 artifact(s) downloaded", and it succeeds
+                    return f"no artifact matches {inputs.get('pattern')}: nothing downloaded"
             for name in wanted:
                 # v5+: one artifact (by name, or the only match) lands in the path itself.
                 direct = inputs.get("merge-multiple") or len(wanted) == 1
@@ -1006,6 +1108,8 @@ class Rehearsal:
             assert inputs.get("if-no-files-found", "warn") != "error", f"no files at {path}"
             return f"no files at {path}: nothing uploaded"
         target = self.artifacts / name
+        if inputs.get("overwrite") is True:
+            shutil.rmtree(target, ignore_errors=True)
         assert not target.exists(), f"artifact {name} uploaded twice"
         target.mkdir()
         root = Path(os.path.commonpath([workspace / g for g in given])) if len(given) > 1 else None
@@ -1087,12 +1191,15 @@ def git(folder: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
-def ok(runs: Mapping[str, list[JobRun]]) -> None:
+def ok(runs: Mapping[str, list[JobRun]], expected: Mapping[str, str] | None = None) -> None:
+    """Every job succeeded, but those ``expected`` names (``play2``: shard 2 of the play job)
+    with the outcome it gives them."""
     for name, jobs in runs.items():
         for job in jobs:
             failed = [s for s in job.steps if s.outcome == "failure"]
             detail = "\n".join(f"--- {s.name}\n{s.log[-3000:]}" for s in failed)
-            assert job.outcome == "success", f"job {name} {job.matrix}: {job.outcome}\n{detail}"
+            wanted = (expected or {}).get(f"{name}{job.matrix.get('shard', '')}", "success")
+            assert job.outcome == wanted, f"job {name} {job.matrix}: {job.outcome}\n{detail}"
 
 
 def installed(job: JobRun) -> None:
@@ -1198,21 +1305,26 @@ def season_run(
     url: str,
     run_id: int,
     secrets: Mapping[str, str] | None = None,
+    cancel: Callable[[JobRun, str, str], bool] | None = None,
+    expected: Mapping[str, str] | None = None,
     **inputs: str,
 ) -> dict[str, list[JobRun]]:
+    """A run of season.yml (shards sized unless ``inputs`` gives them); ``cancel`` and
+    ``expected`` as for Rehearsal and ``ok``."""
     runs = Rehearsal(
         SEASON,
         repo,
         store,
         event_name="workflow_dispatch",
-        inputs={"seed": "7", "rounds": "", "shards": "1", **inputs},
+        inputs={"seed": "7", "rounds": "", "shards": "", **inputs},
         run_id=run_id,
         env={"KOTH_SANDBOX_BASE": base.name},
         between_jobs=base.fresh_machine,
         pages_url=url + "site/",
         secrets=secrets,
+        cancel=cancel,
     ).run()
-    ok(runs)
+    ok(runs, expected)
     no_commands(runs)
     print(timings(runs))
     for image in (store / f"run-{run_id}").glob("*/sandbox-image.tar"):  # 0.6 GB each
@@ -1264,6 +1376,9 @@ def test_season_rehearsal(rehearsal_path: Path, sandbox_base: SandboxBase) -> No
         ), "only the new entry's games are played"
         season = canonical_records(second["merge"][0].workspace / "results" / "games.jsonl")
         assert len(season) == 12 and all(r in season for r in merged)
+        sized = second["plan"][0].step(SIZE).log
+        assert "6 game(s) to play, about" in sized and "mean of 6 recorded game(s)" in sized
+        assert second["plan"][0].outputs["shards"] == "1", sized
         assert sorted(p.name for p in (store / "caches").iterdir()) == [
             SEASONS_CACHE + "1-1",
             SEASONS_CACHE + "2-1",
@@ -1309,12 +1424,28 @@ def test_season_rehearsal(rehearsal_path: Path, sandbox_base: SandboxBase) -> No
         assert played(store, 4) == [], "a template change replays no game"
         assert "a change to the site alone" in (store / "pages" / "site" / "index.html").read_text()
 
-        # A change to the host code re-keys: neither the cache nor the site is reused.
+        # A change to the host code re-keys: neither the cache nor the site is reused, every
+        # game is played again; and the runner stops shard 2 of 2 as soon as it starts playing
+        # (as at its timeout). The merge keeps what the shards finished and publishes nothing.
         referee = repo / "runner" / "play" / "referee.py"
         referee.write_text(referee.read_text() + "# a change that could change outcomes\n")
-        fifth = season_run(repo, store, sandbox_base, url, 5)
+        fifth = season_run(
+            repo,
+            store,
+            sandbox_base,
+            url,
+            5,
+            cancel=lambda job, step, log: (
+                job.matrix == {"shard": 2}
+                and step == "Play the shard's new games"
+                and "to play now" in log
+            ),
+            expected={"play2": "failure", "deploy": "skipped", "announce": "skipped"},
+            shards="2",
+        )
         plan = fifth["plan"][0]
-        assert plan.outputs["results_key"] != key
+        new_key = plan.outputs["results_key"]
+        assert new_key != key
         assert plan.step("Restore the recorded games").log.startswith("cache not found")
         assert (
             "not reused"
@@ -1322,16 +1453,68 @@ def test_season_rehearsal(rehearsal_path: Path, sandbox_base: SandboxBase) -> No
                 "Restore the recorded games from the published site (the cache is gone)"
             ).log
         )
-        assert len(played(store, 5)) == 12, "a host change replays every game"
         restored = plan.step("Restore the history of seasons").log
         assert restored == f"restored {SEASONS_CACHE}4-1", "a host change keeps past seasons"
-        check_history(store, fifth, [3, 4])
+        check_killed_shard(store, fifth, new_key, key)
+
+        # The next run plays only the games the killed shard did not finish, and publishes.
+        sixth = season_run(repo, store, sandbox_base, url, 6)
+        plan = sixth["plan"][0]
+        assert plan.step("Restore the recorded games").log == f"restored {new_key}-5-1"
+        assert plan.outputs["shards"] == "1", "sized: a few quick games left"
+        before = {r["key"] for r in played(store, 5)}
+        replayed = {r["key"] for r in played(store, 6)}
+        assert replayed and not replayed & before, "only what the killed shard left is played"
+        assert len(before | replayed) == 12, "a host change replays every game, once"
+        season = canonical_records(sixth["merge"][0].workspace / "results" / "games.jsonl")
+        assert len(season) == 12
+        assert (
+            json.loads((store / "pages" / "site" / "published.json").read_text())["results_key"]
+            == new_key
+        )
+        check_history(store, sixth, [3, 4])
         # No webhook set (this run's secrets): the announce job does nothing at all.
-        assert {s.outcome for s in fifth["announce"][0].steps} == {"skipped"}
+        assert {s.outcome for s in sixth["announce"][0].steps} == {"skipped"}
         assert len(discord.bodies) == 2
 
 
+def check_killed_shard(
+    store: Path, runs: Mapping[str, list[JobRun]], key: str, published_key: str
+) -> None:
+    """Shard 2 was stopped while it played: it uploaded what it finished, the merge job kept
+    every record both shards finished in the cache, and ranked, rendered and published nothing
+    (the site is still the one of ``published_key``)."""
+    first, second = runs["play"]
+    assert first.outcome == "success" and second.outcome == "failure"
+    assert second.step("Play the shard's new games").outcome == "failure"
+    upload = "Upload the shard's results (what it finished, even when it failed)"
+    assert second.step(upload).outcome == "success"
+    artifacts = store / "run-5" / "artifacts"
+    finished = canonical_records(artifacts / "results-shard-1" / "shard-1-of-2.jsonl")
+    killed = canonical_records(artifacts / "results-shard-2" / "shard-2-of-2.jsonl")
+    assert len(finished) == 6, "shard 1 played its half of the 12 games"
+    assert len(killed) < 6, "shard 2 was stopped before it finished"
+    merge = runs["merge"][0]
+    assert merge.step("Merge").outcome == "success"
+    saved = store / "caches" / f"{key}-5-1" / "results" / "games.jsonl"
+    assert canonical_records(saved) == results.canonical([*finished, *killed]), (
+        "every record the shards finished is kept"
+    )
+    for step in (
+        "Play what the merged games make playable (a knockout's later rounds; else nothing)",
+        "Standings",
+        "Site, with its records and standings",
+        "Upload the site for GitHub Pages",
+        "Save the history of seasons, this one in (a key of this run's own)",
+    ):
+        assert merge.step(step).outcome == "skipped", step
+    published = json.loads((store / "pages" / "site" / "published.json").read_text())
+    assert published["results_key"] == published_key, "a partial season is not published"
+    assert not (store / "caches" / f"{SEASONS_CACHE}5-1").exists()
+
+
 SEASONS_CACHE = "koth-seasons-"
+SIZE = "Size the shards from the games left to play and their measured cost"
 
 
 def check_history(store: Path, runs: Mapping[str, list[JobRun]], sizes: list[int]) -> None:
@@ -1351,6 +1534,9 @@ def check_the_first_run(
 ) -> None:
     assert [j.matrix for j in runs["play"]] == [{"shard": 1}, {"shard": 2}]
     plan = runs["plan"][0]
+    sized = plan.step(SIZE).log
+    assert "6 game(s) to play, no game recorded" in sized and "2 (as given" in sized, sized
+    assert (plan.outputs["play_minutes"], plan.outputs["job_minutes"]) == ("10", "25")
     assert plan.outputs["seed"] == "7"
     key = plan.outputs["results_key"]
     # No cache and no site yet: nothing restored, every game played.

@@ -1,7 +1,7 @@
-"""The commands the GitHub workflows run (`koth changed`, `preview`, `report`, `plan`, `image`,
-`restore`, `restore-history`, `announce`, `comment`, and `koth ci`, which runs any of them with
-a log safe for GitHub Actions); what they do is in runner/cli/workflows.py, runner/cli/comment.py
-and runner/site/announce.py."""
+"""The commands the GitHub workflows run (`koth changed`, `preview`, `report`, `plan`, `shards`,
+`image`, `restore`, `restore-history`, `announce`, `comment`, and `koth ci`, which runs any of
+them with a log safe for GitHub Actions); what they do is in runner/cli/workflows.py,
+runner/cli/shards.py, runner/cli/comment.py and runner/site/announce.py."""
 
 from __future__ import annotations
 
@@ -120,14 +120,37 @@ def cmd_plan(args: argparse.Namespace) -> int:
     from runner.cli import stages, workflows
 
     with ci_errors():
-        shards = workflows.shard_count(args.shards)
         args.seed = workflows.optional_int("--seed", args.seed)
         args.rounds = workflows.optional_int("--rounds", args.rounds)
     config = config_of(args)
     stages.say_randomness(config, say)
     # One line each (tournament.yaml's paths hold no line break: runner/season/config.py).
-    for name, value in workflows.plan_outputs(config, shards, args.host or "").items():
+    for name, value in workflows.plan_outputs(config, args.host or "").items():
         print(f"{name}={value}")
+    return 0
+
+
+def cmd_shards(args: argparse.Namespace) -> int:
+    from runner.cli import shards
+    from runner.cli.organiser import lineup_of
+
+    try:
+        count = shards.given_count(args.shards)
+    except shards.ShardsError as exc:
+        raise UsageError(str(exc)) from None
+    with stage(args) as (config, sandbox, pool):
+        line = lineup_of(args, config, sandbox, pool)
+        todo, cost = shards.to_play(config, line, say)
+        jobs = pool.workers
+    sizes = shards.size(todo, jobs, count)
+    for line_ in shards.words(sizes, jobs, cost, count is not None):
+        say(line_)
+    text = "".join(f"{name}={value}\n" for name, value in sizes.outputs().items())
+    if args.output is None:
+        print(text, end="")
+    else:
+        with open(args.output, "a", encoding="utf-8") as handle:
+            handle.write(text)
     return 0
 
 
@@ -321,9 +344,10 @@ def add_ci_commands(commands: Any, run: Callable[[list[str]], int]) -> None:
     plan = add(
         "plan",
         "the season workflow's settings as $GITHUB_OUTPUT lines",
-        'Print matrix={"shard":[1,…,N]}, shards=N, seed=S, rounds=R and results_key=K, one '
+        "Print seed=S, rounds=R, results_key=K and history=H (the history file, or empty), one "
         "per line, for $GITHUB_OUTPUT. An empty or missing --seed or --rounds means the "
-        "config's value (a workflow passes its inputs as text); --shards defaults to 4. K, "
+        "config's value (a workflow passes its inputs as text); `koth shards` sizes the "
+        "shards once the recorded games are restored. K, "
         "the prefix of the results cache's key, names the game (its rules version) and hashes "
         "what decides a game's outcome: koth's files that do (runner/season/results_key.py lists "
         "them), the season's limits and the sandbox's base image (and --host, if given). "
@@ -334,11 +358,28 @@ def add_ci_commands(commands: Any, run: Callable[[list[str]], int]) -> None:
     )
     plan.add_argument("--seed", help="the season seed (empty: the config's)")
     plan.add_argument("--rounds", help="how many times each pair meets in each seating")
-    plan.add_argument("--shards", help="how many parallel play jobs (default: 4)")
     plan.add_argument(
         "--host", help="any text to hash into the results key too (the workflow passes none)"
     )
     plan.set_defaults(func=cmd_plan)
+
+    sizes = add(
+        "shards",
+        "how many play jobs the season workflow runs, and their timeouts",
+        "Build the entries (cached; who plays as --verdicts says, or checked here), read the "
+        "recorded games in the results folder and size the shards: each game still to play "
+        "costs the mean wall time of the recorded games (none recorded: every seat its "
+        "limits' game_cpu_s), played as many at a time as the season's jobs; enough shards "
+        "for about 40 minutes of games each, at most 256 (GitHub's matrix limit) and at most "
+        "one per game to play. --shards N (1 to 256) takes N shards instead; empty: sized. "
+        'Print matrix={"shard":[1,…,N]}, shards=N, play_minutes=P (the play step\'s timeout: '
+        "the largest shard's estimate, twice over) and job_minutes=J (the play job's), one per "
+        "line, or append them to --output FILE (e.g. $GITHUB_OUTPUT). docs/hosting.md says more.",
+    )
+    options(sizes, "seed", "rounds", "jobs", "verdicts")
+    sizes.add_argument("--shards", help="how many play jobs (empty or missing: sized)")
+    sizes.add_argument("--output", type=Path, metavar="FILE", help="append the lines to FILE")
+    sizes.set_defaults(func=cmd_shards)
 
     image = add(
         "image",

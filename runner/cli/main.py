@@ -32,6 +32,7 @@ GROUPS = (
             "preview",
             "report",
             "plan",
+            "shards",
             "image",
             "restore",
             "restore-history",

@@ -70,7 +70,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 1 if excluded else 0
 
 
-def _lineup(args: argparse.Namespace, config: Config, sandbox: Any, pool: Any) -> Any:
+def lineup_of(args: argparse.Namespace, config: Config, sandbox: Any, pool: Any) -> Any:
     """Who plays: checked here, or as the verdicts file of --verdicts says (built here)."""
     from runner.season import check, verdicts
 
@@ -101,7 +101,7 @@ def cmd_schedule(args: argparse.Namespace) -> int:
 
     shard = _shard(args)
     with stage(args) as (config, sandbox, pool):
-        line = _lineup(args, config, sandbox, pool)
+        line = lineup_of(args, config, sandbox, pool)
         plan, known = stages.season_plan(config, line, say=say)
     stages.say_randomness(config, say)
     games = select_shard(plan.games, shard)
@@ -183,7 +183,7 @@ def cmd_play_season(args: argparse.Namespace) -> int:
     shard = _shard(args)
     limit = _max_games(args)
     with stage(args) as (config, sandbox, pool):
-        line = _lineup(args, config, sandbox, pool)
+        line = lineup_of(args, config, sandbox, pool)
         report = stages.play(
             config,
             line,
@@ -245,7 +245,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
     from runner.cli import stages
 
     with stage(args) as (config, sandbox, pool):
-        line = _lineup(args, config, sandbox, pool)
+        line = lineup_of(args, config, sandbox, pool)
     with host_errors(), _whole_season_read():
         rows, doc = stages.standings(config, line, say=say)
     _print_standings(config, rows, doc)

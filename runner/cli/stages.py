@@ -115,6 +115,11 @@ def recorded_results(
     return RecordedResults(key_function(config, line), records)
 
 
+def believed_records(config: Config, say: Say = to_stderr) -> list[results.Record]:
+    """Every record in the results folder whose outcome the rules reproduce from its moves."""
+    return _read_recorded(config, say=say)
+
+
 def season_plan(config: Config, line: Lineup, say: Say = to_stderr) -> tuple[Plan, set[str]]:
     """Every game the recorded results determine so far, with its key, and what the next wait
     for (runner/season/playloop.py); and the keys of the records believed (read once)."""

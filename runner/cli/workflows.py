@@ -14,8 +14,9 @@ workflows need lives here, on top of runner/cli/stages.py:
 - ``koth report --summary FILE``: the preview as Markdown for ``$GITHUB_STEP_SUMMARY``; exits 1
   when a changed entry does not build, is refused by the static check, fails a smoke game or
   could not play.
-- ``koth plan``: the season workflow's settings (seed, rounds, the shard matrix, the results
-  key of its cache) as lines for ``$GITHUB_OUTPUT``, defaults filled in from tournament.yaml.
+- ``koth plan``: the season workflow's settings (seed, rounds, the results key of its cache)
+  as lines for ``$GITHUB_OUTPUT``, defaults filled in from tournament.yaml; ``koth shards``
+  sizes the shards once the recorded games are restored (runner/cli/shards.py).
 - ``koth image [--save FILE | --load FILE]``: build the Docker sandbox image now (otherwise the
   first stage that needs it builds it) and write it to a file, or load it from one: the season
   workflow builds it once, in its plan job, and every other job loads it.
@@ -68,8 +69,6 @@ RESULTS_FILE = "results.jsonl"
 STANDINGS_FILE = "standings.json"
 SITE_DIR = "site"
 PREVIEW_CAP = 64 << 20  # preview.json and its standings.json: verdicts and compiler messages
-DEFAULT_SHARDS = 4
-MAX_SHARDS = 64
 
 STAGE_WORDS = {
     "entry": "the entry folder is malformed",
@@ -247,21 +246,6 @@ def changed_entries(entries_dir: Path, base: str, head: str = "HEAD") -> Changes
 # -- koth plan -------------------------------------------------------------------------------------
 
 
-def shard_count(text: str | None) -> int:
-    if text is None or not text.strip():
-        return DEFAULT_SHARDS
-    try:
-        count = int(text)
-    except ValueError:
-        count = 0
-    if not 1 <= count <= MAX_SHARDS:
-        raise CiError(
-            f"--shards {text!r}: expected a whole number from 1 to {MAX_SHARDS}. "
-            "Fix: e.g. --shards 4."
-        )
-    return count
-
-
 def optional_int(option: str, text: str | None) -> int | None:
     """An option that a workflow passes as text: empty means the config's value."""
     if text is None or not text.strip():
@@ -272,11 +256,10 @@ def optional_int(option: str, text: str | None) -> int | None:
         raise CiError(f"{option} {text!r}: expected a whole number, e.g. {option} 7.") from None
 
 
-def plan_outputs(config: Config, shards: int, host: str = "") -> dict[str, str]:
-    """The season workflow's settings, as ``$GITHUB_OUTPUT`` names and values."""
+def plan_outputs(config: Config, host: str = "") -> dict[str, str]:
+    """The season workflow's settings, as ``$GITHUB_OUTPUT`` names and values (the shards are
+    sized later, once the recorded games are restored: runner/cli/shards.py)."""
     return {
-        "matrix": json.dumps({"shard": list(range(1, shards + 1))}, separators=(",", ":")),
-        "shards": str(shards),
         "seed": str(config.seed),
         "rounds": str(config.rounds),
         "results_key": results_key(config, host),
