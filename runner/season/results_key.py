@@ -59,6 +59,8 @@ OUTCOME = (
     "season/objcheck.py",  # which compiled objects load at all
     "season/entries.py",  # the languages: an entry's files, build and run commands
     "common/native.py",  # how koth's own C (the blank, the quick loop) is compiled
+    "common/languages.py",  # each language's build, run command, threads, memory and time
+    "common/befunge93.c",  # the Befunge-93 interpreter a Befunge entry is built with
 )
 # Every other file of the package, and why it decides no outcome.
 ELSEWHERE = (
@@ -71,6 +73,7 @@ ELSEWHERE = (
     "games/*/site.css",  # a game's look on the site
     "games/*/presentation.py",  # how the site and the terminal show a game
     "games/*/golden/**",  # the tests' golden texts
+    "games/*/starters/**",  # what `koth new` copies: an entry made from one is hashed as its own
     "play/playback.py",  # which records are believed: a record it refuses is played again anyway
     "play/human.py",  # a person's seat: never in a season
     "play/terminal.py",
