@@ -583,11 +583,13 @@ def _walls(
             os.chmod(work, 0o755)
             _chown_tree(src, uid)
     if not namespaces:
-        env["TMPDIR"] = f"{work}/tmp"
+        scratch = f"{work}/tmp"
         for name, value in env.items():  # a language's folders in /tmp: in the build's own
-            if value == "/tmp" or value.startswith("/tmp/"):
-                env[name] = env["TMPDIR"] + value.removeprefix("/tmp")
-        os.mkdir(env["TMPDIR"], 0o700)
+            ours = value == work or value.startswith(f"{work}/")  # (work may lie in /tmp)
+            if (value == "/tmp" or value.startswith("/tmp/")) and not ours:
+                env[name] = scratch + value.removeprefix("/tmp")
+        env["TMPDIR"] = scratch
+        os.mkdir(scratch, 0o700)
         if uid is not None:
             os.chown(env["TMPDIR"], uid, uid)
         os.chdir(src)
