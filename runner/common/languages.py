@@ -383,12 +383,13 @@ def find(language: str) -> Language:
 
 
 def for_command(command: list[str] | tuple[str, ...] | None) -> Language | None:
-    """The language whose bots run by ``command`` as its build left it (a runtime's, whose
-    ``run`` is its own: C, C++ and the rest of ``./bot`` need no more than the command)."""
+    """The language whose bots run by ``command`` exactly as its build left it (a runtime's
+    ``run``: C, C++ and the rest of ``./bot`` need no more than the command). Any other command
+    (the same runtime spelled otherwise) is run as given."""
     if not command:
         return None
     for language in LANGUAGES:
-        if not language.own and language.run[0] == command[0]:
+        if not language.own and tuple(command) == language.run:
             return language
     return None
 
