@@ -37,9 +37,12 @@ def _own_cpu_group() -> cgroups.Group | None:
 class Idler:
     """Puts one bot process last in line for the CPU, and back."""
 
-    def __init__(self, pid: int, proc: Path = Path("/proc")) -> None:
+    def __init__(self, pid: int, proc: Path = Path("/proc"), policy: bool = True) -> None:
+        """``policy``: whether its scheduling policy is set too (not for a runtime that reads
+        its policy into the threads it starts and cannot take SCHED_IDLE)."""
         self.pid = pid
         self.idle = False
+        self.policy = policy
         self._weight: tuple[Path, str, str] | None = None  # file, its value, the least
         group = cgroups.find(pid, "cpu", proc)
         own = _own_cpu_group() if proc == Path("/proc") else cgroups.find("self", "cpu", proc)
@@ -64,11 +67,12 @@ class Idler:
         if self._weight is not None:  # first: the group outlives the process (a container's)
             file, usual, least = self._weight
             _write(file, least if idle else usual)
-        policy = os.SCHED_IDLE if idle else os.SCHED_OTHER
-        try:
-            os.sched_setscheduler(self.pid, policy, os.sched_param(0))
-        except OSError:
-            return  # gone
+        if self.policy:
+            policy = os.SCHED_IDLE if idle else os.SCHED_OTHER
+            try:
+                os.sched_setscheduler(self.pid, policy, os.sched_param(0))
+            except OSError:
+                return  # gone
         _write(f"/proc/{self.pid}/autogroup", IDLE_NICE if idle else "0")
 
 

@@ -358,6 +358,9 @@ class Zygote:
             os.set_blocking(fd, False)
         identity.setblocking(False)
         process = BotProcess(self, request_w, reply_r, identity, output_r, self.oom_kills())
+        # A runtime that starts threads reads its policy into each (Mono: "unknown policy 5",
+        # written to the bot's output): its policy is left alone; its nice and weight are not.
+        process.keeps_policy = limits.threads > 0
         self._pending.append(process)
         return process
 
@@ -424,6 +427,7 @@ class BotProcess:
         self._clock: int | None = None  # the kernel's CPU clock of the process, once known
         self._identified = False
         self._idler: Idler | None = None
+        self.keeps_policy = False  # between its moves: nice and weight only (a threaded runtime)
         self.closed = False
 
     def ready(self) -> int:
@@ -506,7 +510,7 @@ class BotProcess:
         if self.host_pid is None:
             return
         if self._idler is None:
-            self._idler = Idler(self.host_pid)
+            self._idler = Idler(self.host_pid, policy=not self.keeps_policy)
         self._idler.set(idle)
 
     def silence_reply(self) -> None:
