@@ -426,9 +426,12 @@ _GAMES_HEAD = (
 )
 
 
-def _games_html(groups: Sequence[tuple[str, str, Seated]], root: str) -> Markup:
+def _games_html(
+    groups: Sequence[tuple[str, str, Seated]], root: str, met_at_tables: Sequence[str] = ()
+) -> Markup:
     """An entry page's games, a section per opponent (an empty opponent: the games of more
-    than two seats, each once), a table row per game: its number and result linking the game,
+    than two seats, each once, marked with the opponents ``met_at_tables`` only there), a table
+    row per game: its number and result linking the game,
     its seat, points, ending and moves. Made here, not in entry.html: a 500-entry season has
     250,000 sections and 500,000 rows, ~40 µs each through a template's macros, a few here
     (every text escaped as the template would)."""
@@ -443,7 +446,9 @@ def _games_html(groups: Sequence[tuple[str, str, Seated]], root: str) -> Markup:
 
     for opponent, name, played in groups:
         if not opponent:
-            html.append(f'<section id="tables">\n<h3>{escape(name)}</h3>\n{_GAMES_HEAD}')
+            # what the cross-table links to for a pair that met at these tables: here
+            marks = "".join(f'<span id="vs-{escape(slug(o))}"></span>' for o in met_at_tables)
+            html.append(f'<section id="tables">{marks}\n<h3>{escape(name)}</h3>\n{_GAMES_HEAD}')
         else:
             page = escape(f"{root}entries/{slug(opponent)}.html")
             html.append(
@@ -741,13 +746,16 @@ def _entry_page(row: Row, season: Mapping[str, Any]) -> dict[str, Any]:
         (e, season["names"].get(e, e), groups[e])
         for e in sorted(groups, key=lambda e: (order.get(e, len(order)), e))
     ]
+    met: list[str] = []
     if tables:
         by_opponent.append(("", f"at tables of more than two ({len(tables)} games)", tables))
+        others = {s["entry"] for g, me in tables for s in g["seats"] if s is not me}
+        met = sorted(others - set(groups), key=lambda e: (order.get(e, len(order)), e))
     faults = [(g, me) for g, me in mine if g["faulty"] == me["index"] or me["fault"]]
     return {
         "row": row,
         "info": season["infos"][row.entry],
-        "games_html": _games_html(by_opponent, "../"),
+        "games_html": _games_html(by_opponent, "../", met),
         "faults": faults,
     }
 
