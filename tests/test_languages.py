@@ -78,7 +78,11 @@ def test_each_seat_gets_its_languages_limits(tmp_path: Path) -> None:
 def test_a_runtime_command_gets_the_memory_limit() -> None:
     java = languages.find("java").command(256 << 20)
     assert "-Xmx128m" in java and not any("{" in arg for arg in java)
-    assert languages.for_command(java) is languages.find("java")
+    # The command as the build left it is the runtime's; the same runtime spelled otherwise
+    # (a limit already put in, other flags) is run as given.
+    assert languages.for_command(list(languages.find("java").run)) is languages.find("java")
+    assert languages.for_command(java) is None
+    assert languages.for_command(["/usr/bin/python3", "-IB", "bot.py"]) is None
     assert languages.for_command(["./bot"]) is None  # a program of its own: nothing to add
 
 
