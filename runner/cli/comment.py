@@ -15,9 +15,7 @@ Actions bot only, so a marker someone else writes is never taken for it.
 
 from __future__ import annotations
 
-import http.client
 import json
-import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Mapping
@@ -26,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.cli import workflows
+from runner.common import web
 from runner.common.documents import load_json
 
 MARKER = "<!-- koth: entry check -->"
@@ -67,15 +66,9 @@ class GitHub:
         if data is not None:
             request.add_header("Content-Type", "application/json")
         try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
-                answer = response.read(ANSWER_CAP + 1)
-        except urllib.error.HTTPError as exc:
-            raise CommentError(
-                f"{method} {path}: GitHub answered {exc.code} {exc.reason}"
-            ) from None
-        except (OSError, http.client.HTTPException) as exc:
-            reason = getattr(exc, "reason", None) or type(exc).__name__
-            raise CommentError(f"{method} {path}: GitHub could not be reached ({reason})") from None
+            answer = web.send(request, TIMEOUT_S, ANSWER_CAP)
+        except web.RequestError as exc:
+            raise CommentError(f"{method} {path}: GitHub {exc}") from None
         if len(answer) > ANSWER_CAP:
             raise CommentError(f"{method} {path}: GitHub's answer is over {ANSWER_CAP} bytes")
         try:

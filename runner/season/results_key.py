@@ -92,6 +92,7 @@ ELSEWHERE = (
     "common/resources.py",
     "common/helper_processes.py",
     "common/progress.py",
+    "common/web.py",  # posting to a webhook or GitHub's API: after the games
     "rank/**",  # standings, ratings, brackets, history: read records, decide none
     "site/**",
     "tools/**",

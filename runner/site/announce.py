@@ -13,16 +13,15 @@ whole message are cut to Discord's limits.
 
 from __future__ import annotations
 
-import http.client
 import json
 import unicodedata
-import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from runner.common import web
 from runner.rank import history as seasons_file
 from runner.rank.standings import ordinal
 
@@ -144,10 +143,6 @@ def post(webhook: str, body: dict[str, Any], timeout: float = TIMEOUT_S) -> None
         method="POST",
     )
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            response.read(1 << 16)
-    except urllib.error.HTTPError as exc:
-        raise PostError(f"the webhook answered {exc.code} {exc.reason}") from None
-    except (OSError, http.client.HTTPException) as exc:
-        reason = getattr(exc, "reason", None) or type(exc).__name__
-        raise PostError(f"the webhook could not be reached ({reason})") from None
+        web.send(request, timeout, 1 << 16)  # what it answers is not read
+    except web.RequestError as exc:
+        raise PostError(f"the webhook {exc}") from None
